@@ -1,0 +1,117 @@
+/*
+ * modeltuned: chooses the MPI_Bcast and MPI_Reduce algorithm of each communicator from a
+ * calibrated point-to-point performance model (model/), and runs it through Open MPI's own
+ * ompi_coll_base_* implementations. Every other collective stays with the components below.
+ */
+#ifndef MCA_COLL_MODELTUNED_H
+#define MCA_COLL_MODELTUNED_H
+
+#include "ompi_config.h"
+
+#include "mpi.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/mca/coll/base/base.h"
+#include "ompi/mca/coll/coll.h"
+#include "opal/util/output.h"
+
+#include "capi/modeltuned_model.h"
+
+BEGIN_C_DECLS
+
+/* Decisions are cached per power-of-two size class: class k holds messages of [2^(k-1), 2^k)
+ * bytes, class 0 the empty message. */
+#define MCA_COLL_MODELTUNED_SIZE_CLASSES 65
+
+typedef struct mca_coll_modeltuned_component_t {
+    mca_coll_base_component_2_0_0_t super;
+
+    /* MCA parameters (defaults and meaning at their registration). */
+    int priority;
+    int verbose;
+    char *calibration_file;
+    char *bcast_algorithms;
+    char *reduce_algorithms;
+
+    int output;                  /* opal_output stream, "coll:modeltuned:" lines */
+    uint32_t bcast_mask;         /* allowed algorithms, from the parameters above */
+    uint32_t reduce_mask;
+    mt_table *table;             /* NULL: no usable table, modeltuned steps aside */
+    char *table_path;            /* the file the table came from */
+    char *disabled_reason;       /* why modeltuned steps aside everywhere, or NULL */
+} mca_coll_modeltuned_component_t;
+
+OMPI_MODULE_DECLSPEC extern mca_coll_modeltuned_component_t mca_coll_modeltuned_component;
+
+typedef enum {
+    MCA_COLL_MODELTUNED_UNPLACED = 0,  /* placement not exchanged yet: done on first use */
+    MCA_COLL_MODELTUNED_READY,
+    MCA_COLL_MODELTUNED_FALLBACK       /* setup failed on some rank: the previous component runs */
+} mca_coll_modeltuned_state_t;
+
+typedef struct mca_coll_modeltuned_choice_t {
+    int32_t root;        /* -1: not decided yet */
+    mt_decision decision;
+} mca_coll_modeltuned_choice_t;
+
+typedef struct mca_coll_modeltuned_module_t {
+    mca_coll_base_module_t super;
+
+    mca_coll_modeltuned_state_t state;
+    mt_comm_model *model;
+
+    /* What ran before modeltuned was enabled: the fallback. */
+    mca_coll_base_module_bcast_fn_t previous_bcast;
+    mca_coll_base_module_t *previous_bcast_module;
+    mca_coll_base_module_reduce_fn_t previous_reduce;
+    mca_coll_base_module_t *previous_reduce_module;
+
+    /* [op][commutative][size class]; bcast uses commutative = 1 only. */
+    mca_coll_modeltuned_choice_t choices[2][2][MCA_COLL_MODELTUNED_SIZE_CLASSES];
+} mca_coll_modeltuned_module_t;
+OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
+
+/* Component (coll_modeltuned_module.c) */
+int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads);
+mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm,
+                                                       int *priority);
+
+/* Placement exchange and decisions (coll_modeltuned_placement.c) */
+int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module,
+                              struct ompi_communicator_t *comm);
+const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module,
+                                              struct ompi_communicator_t *comm, int op,
+                                              size_t count, size_t type_size, int root,
+                                              int commutative);
+
+/* Collectives */
+int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
+                              struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
+                               struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+
+static inline int mca_coll_modeltuned_size_class(size_t bytes)
+{
+    return 0 == bytes ? 0 : 64 - __builtin_clzll((unsigned long long) bytes);
+}
+
+/* The hot path: a cached decision for this (op, commutativity, size class, root), or NULL after
+ * running the model when there is none. */
+static inline const mt_decision *mca_coll_modeltuned_choice(mca_coll_modeltuned_module_t *m,
+                                                            struct ompi_communicator_t *comm,
+                                                            int op, int commutative, size_t count,
+                                                            size_t type_size, int root)
+{
+    const mca_coll_modeltuned_choice_t *choice =
+        &m->choices[op][commutative][mca_coll_modeltuned_size_class(count * type_size)];
+    if (OPAL_LIKELY(choice->root == root)) return &choice->decision;
+    return mca_coll_modeltuned_decide(m, comm, op, count, type_size, root, commutative);
+}
+
+/* Level-20 trace of what ran, on every rank. */
+void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
+                               const mt_decision *d);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_MODELTUNED_H */

@@ -1,0 +1,106 @@
+/*
+ * Registration only: the component structure, its MCA parameters, open and close.
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+
+#include "coll_modeltuned.h"
+
+const char *mca_coll_modeltuned_component_version_string =
+    "Open MPI modeltuned collective MCA component version " PACKAGE_VERSION;
+
+static int modeltuned_register(void);
+static int modeltuned_open(void);
+static int modeltuned_close(void);
+
+mca_coll_modeltuned_component_t mca_coll_modeltuned_component = {
+    .super = {
+        .collm_version = {
+            MCA_COLL_BASE_VERSION_2_0_0,
+            .mca_component_name = "modeltuned",
+            MCA_BASE_MAKE_VERSION(component, 0, 1, 0),
+            .mca_open_component = modeltuned_open,
+            .mca_close_component = modeltuned_close,
+            .mca_register_component_params = modeltuned_register,
+        },
+        .collm_data = {
+            MCA_BASE_METADATA_PARAM_CHECKPOINT
+        },
+        .collm_init_query = mca_coll_modeltuned_init_query,
+        .collm_comm_query = mca_coll_modeltuned_comm_query,
+    },
+};
+
+static int modeltuned_register(void)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    const mca_base_component_t *v = &c->super.collm_version;
+
+    /* Above tuned (30) so that, where it is loaded and has a table, it owns bcast and reduce.
+     * Writable at run time (MPI_T): communicators created after a change follow it. */
+    c->priority = 40;
+    (void) mca_base_component_var_register(v, "priority",
+        "Priority of the modeltuned coll component (tuned's is 30; a negative value disables "
+        "modeltuned for communicators created afterwards)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL,
+        &c->priority);
+
+    c->verbose = 0;
+    (void) mca_base_component_var_register(v, "verbose",
+        "Verbosity of modeltuned: 1 = why it steps aside, 10 = each decision (comm rank 0), "
+        "20 = every call on every rank",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_LOCAL,
+        &c->verbose);
+
+    c->calibration_file = NULL;
+    (void) mca_base_component_var_register(v, "calibration_file",
+        "Calibration table (JSON, see docs/calibration-format.md). When empty, the first file "
+        "found of $XDG_CONFIG_HOME/modeltuned/calibration.json (default "
+        "~/.config/modeltuned/calibration.json) and " MODELTUNED_SYSCONFDIR
+        "/modeltuned/calibration.json is used; with none, modeltuned steps aside",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_READONLY,
+        &c->calibration_file);
+
+    c->bcast_algorithms = "";
+    (void) mca_base_component_var_register(v, "bcast_algorithms",
+        "Bcast algorithms modeltuned may choose, by name or tuned's number, comma-separated "
+        "(linear, chain, pipeline, bintree, binomial); empty or \"all\" = every modelled one",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+        &c->bcast_algorithms);
+
+    c->reduce_algorithms = "";
+    (void) mca_base_component_var_register(v, "reduce_algorithms",
+        "Reduce algorithms modeltuned may choose, by name or tuned's number, comma-separated "
+        "(linear, chain, pipeline, binary, binomial, in_order_binary); empty or \"all\" = every "
+        "modelled one. Non-commutative operations only ever get linear or in_order_binary",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+        &c->reduce_algorithms);
+
+    return OMPI_SUCCESS;
+}
+
+static int modeltuned_open(void)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    c->output = opal_output_open(NULL);
+    opal_output_set_verbosity(c->output, c->verbose);
+    c->table = NULL;
+    c->table_path = NULL;
+    c->disabled_reason = NULL;
+    c->bcast_mask = c->reduce_mask = UINT32_MAX;
+    return OMPI_SUCCESS;
+}
+
+static int modeltuned_close(void)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    mt_table_free(c->table);
+    c->table = NULL;
+    free(c->table_path);
+    c->table_path = NULL;
+    free(c->disabled_reason);
+    c->disabled_reason = NULL;
+    opal_output_close(c->output);
+    return OMPI_SUCCESS;
+}

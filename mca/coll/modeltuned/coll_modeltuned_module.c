@@ -1,0 +1,206 @@
+/*
+ * Query, enable, disable: whether modeltuned takes a communicator, and what it falls back to.
+ */
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coll_modeltuned.h"
+#include "ompi/mca/coll/base/coll_base_functions.h"
+#include "ompi/mca/rte/rte.h"
+#include "opal/util/printf.h"
+
+static void module_construct(mca_coll_modeltuned_module_t *m)
+{
+    m->state = MCA_COLL_MODELTUNED_UNPLACED;
+    m->model = NULL;
+    m->previous_bcast = NULL;
+    m->previous_bcast_module = NULL;
+    m->previous_reduce = NULL;
+    m->previous_reduce_module = NULL;
+    for (int op = 0; op < 2; ++op)
+        for (int commute = 0; commute < 2; ++commute)
+            for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k)
+                m->choices[op][commute][k].root = -1;
+}
+
+static void module_destruct(mca_coll_modeltuned_module_t *m)
+{
+    mt_comm_model_free(m->model);
+    m->model = NULL;
+    if (NULL != m->previous_bcast_module) OBJ_RELEASE(m->previous_bcast_module);
+    if (NULL != m->previous_reduce_module) OBJ_RELEASE(m->previous_reduce_module);
+}
+
+OBJ_CLASS_INSTANCE(mca_coll_modeltuned_module_t, mca_coll_base_module_t,
+                   module_construct, module_destruct);
+
+/* Steps modeltuned aside for the whole process. The one line goes to stderr from world rank 0
+ * only (every rank usually reads the same file), and to the verbose stream everywhere. */
+static void disable_everywhere(const char *fmt, ...)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    va_list ap;
+    char *reason = NULL;
+    va_start(ap, fmt);
+    if (opal_vasprintf(&reason, fmt, ap) < 0) reason = NULL;
+    va_end(ap);
+    if (NULL == reason) return;
+    if (0 == OMPI_PROC_MY_NAME->vpid) {
+        opal_output(0, "coll:modeltuned: %s; Open MPI's own decisions will be used", reason);
+    } else {
+        opal_output_verbose(1, c->output, "coll:modeltuned: %s; Open MPI's own decisions will be used",
+                            reason);
+    }
+    free(c->disabled_reason);
+    c->disabled_reason = reason;
+}
+
+/* The library the program runs against must be the one whose internal headers we compiled
+ * with: the base algorithms' signatures and structures are not a stable ABI. */
+static bool runtime_version_matches(char *running, size_t len)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0, major = -1, minor = -1, release = -1;
+    MPI_Get_library_version(lib, &n);
+    const char *v = strstr(lib, "v");
+    if (NULL == v || 3 != sscanf(v, "v%d.%d.%d", &major, &minor, &release)) {
+        snprintf(running, len, "an unrecognised version (%.60s)", lib);
+        return false;
+    }
+    snprintf(running, len, "%d.%d.%d", major, minor, release);
+    return major == OMPI_MAJOR_VERSION && minor == OMPI_MINOR_VERSION &&
+           release == OMPI_RELEASE_VERSION;
+}
+
+/* Search order of the calibration table when the parameter is empty. */
+static char *find_default_table(void)
+{
+    char path[4096];
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
+    if (NULL != xdg && '\0' != xdg[0]) {
+        snprintf(path, sizeof path, "%s/modeltuned/calibration.json", xdg);
+    } else if (NULL != home) {
+        snprintf(path, sizeof path, "%s/.config/modeltuned/calibration.json", home);
+    } else {
+        path[0] = '\0';
+    }
+    if ('\0' != path[0] && 0 == access(path, F_OK)) return strdup(path);
+    snprintf(path, sizeof path, "%s/modeltuned/calibration.json", MODELTUNED_SYSCONFDIR);
+    if (0 == access(path, F_OK)) return strdup(path);
+    return NULL;
+}
+
+int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    char running[96], err[512];
+
+    if (!runtime_version_matches(running, sizeof running)) {
+        disable_everywhere("built for Open MPI %d.%d.%d but running under %s; rebuild modeltuned "
+                           "against this Open MPI", OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+                           OMPI_RELEASE_VERSION, running);
+        return OMPI_SUCCESS;
+    }
+    if (0 != mt_parse_algorithms(MT_OP_BCAST, c->bcast_algorithms, &c->bcast_mask, err, sizeof err)) {
+        disable_everywhere("parameter coll_modeltuned_bcast_algorithms='%s': %s",
+                           c->bcast_algorithms, err);
+        return OMPI_SUCCESS;
+    }
+    if (0 != mt_parse_algorithms(MT_OP_REDUCE, c->reduce_algorithms, &c->reduce_mask, err, sizeof err)) {
+        disable_everywhere("parameter coll_modeltuned_reduce_algorithms='%s': %s",
+                           c->reduce_algorithms, err);
+        return OMPI_SUCCESS;
+    }
+
+    if (NULL != c->calibration_file && '\0' != c->calibration_file[0]) {
+        c->table_path = strdup(c->calibration_file);
+    } else if (NULL == (c->table_path = find_default_table())) {
+        opal_output_verbose(1, c->output,
+                            "coll:modeltuned:init_query: no calibration table (set "
+                            "coll_modeltuned_calibration_file, or run modeltuned-calibrate); "
+                            "stepping aside");
+        c->disabled_reason = strdup("no calibration table");
+        return OMPI_SUCCESS;
+    }
+    c->table = mt_table_load(c->table_path, err, sizeof err);
+    if (NULL == c->table) {
+        disable_everywhere("calibration file '%s': %s", c->table_path, err);
+        return OMPI_SUCCESS;
+    }
+    opal_output_verbose(10, c->output, "coll:modeltuned:init_query: calibration table '%s' "
+                        "(checksum %016llx)", c->table_path,
+                        (unsigned long long) mt_table_checksum(c->table));
+    return OMPI_SUCCESS;
+}
+
+static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+
+    /* What the lower-priority components installed is our fallback. */
+    if (NULL == comm->c_coll->coll_bcast_module || NULL == comm->c_coll->coll_reduce_module) {
+        opal_output_verbose(1, mca_coll_modeltuned_component.output,
+                            "coll:modeltuned:module_enable cid=%d name=%s: no component below "
+                            "to fall back to; not enabling", ompi_comm_get_cid(comm), comm->c_name);
+        return OMPI_ERROR;
+    }
+    m->previous_bcast = comm->c_coll->coll_bcast;
+    m->previous_bcast_module = comm->c_coll->coll_bcast_module;
+    OBJ_RETAIN(m->previous_bcast_module);
+    m->previous_reduce = comm->c_coll->coll_reduce;
+    m->previous_reduce_module = comm->c_coll->coll_reduce_module;
+    OBJ_RETAIN(m->previous_reduce_module);
+
+    /* The base algorithms keep their trees and request arrays here. */
+    m->super.base_data = OBJ_NEW(mca_coll_base_comm_t);
+    return NULL == m->super.base_data ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
+}
+
+/* Called once per slot we hold (bcast, reduce): must be idempotent. Nothing to restore in 4.1,
+ * where unselect clears the slots itself; the fallback modules are released with the module. */
+static int module_disable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    mt_comm_model_free(m->model);
+    m->model = NULL;
+    m->state = MCA_COLL_MODELTUNED_FALLBACK;
+    return OMPI_SUCCESS;
+}
+
+mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm,
+                                                       int *priority)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    const char *why = NULL;
+
+    *priority = c->priority;
+    if (c->priority < 0) {
+        why = "priority is negative";
+    } else if (OMPI_COMM_IS_INTER(comm)) {
+        why = "intercommunicator";
+    } else if (ompi_comm_size(comm) < 2) {
+        why = "a single rank";
+    } else if (NULL == c->table) {
+        why = NULL != c->disabled_reason ? c->disabled_reason : "no calibration table";
+    }
+    if (NULL != why) {
+        opal_output_verbose(1, c->output, "coll:modeltuned:comm_query cid=%d name=%s: declining: %s",
+                            ompi_comm_get_cid(comm), comm->c_name, why);
+        return NULL;
+    }
+
+    mca_coll_modeltuned_module_t *m = OBJ_NEW(mca_coll_modeltuned_module_t);
+    if (NULL == m) return NULL;
+    m->super.coll_module_enable = module_enable;
+    m->super.coll_module_disable = module_disable;
+    m->super.coll_bcast = mca_coll_modeltuned_bcast;
+    m->super.coll_reduce = mca_coll_modeltuned_reduce;
+    return &m->super;
+}

@@ -1,0 +1,165 @@
+/*
+ * Where every rank sits, exchanged once per communicator on its first bcast or reduce, and the
+ * per-size-class decisions made from it.
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_modeltuned.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "opal/mca/hwloc/base/base.h"
+#include "opal/util/proc.h"
+
+/* What each rank contributes: host hash (2 ints), package, numa, l3, core, table checksum
+ * (2 ints). The checksum makes every rank fall back together if their tables differ. */
+enum { EXCHANGE_INTS = 8 };
+
+static int logical_index_of(hwloc_obj_t covering, hwloc_obj_type_t type)
+{
+    if (NULL == covering) return -1;
+    if (covering->type == type) return (int) covering->logical_index;
+    hwloc_obj_t ancestor = hwloc_get_ancestor_obj_by_type(opal_hwloc_topology, type, covering);
+    return NULL == ancestor ? -1 : (int) ancestor->logical_index;
+}
+
+/* Binding from Open MPI's mapping (honours hwloc_base_topo_file emulation, where nothing is
+ * really bound) or, failing that, the actual binding. */
+static void my_place(mt_place *place)
+{
+    place->package = place->numa = place->l3 = place->core = -1;
+    if (OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology) return;
+
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (NULL == set) return;
+    int got = -1;
+    if (NULL != opal_process_info.cpuset && '\0' != opal_process_info.cpuset[0])
+        got = hwloc_bitmap_list_sscanf(set, opal_process_info.cpuset);
+    if (0 != got) got = hwloc_get_cpubind(opal_hwloc_topology, set, HWLOC_CPUBIND_PROCESS);
+    if (0 == got && !hwloc_bitmap_iszero(set)) {
+        hwloc_obj_t covering = hwloc_get_obj_covering_cpuset(opal_hwloc_topology, set);
+        place->package = logical_index_of(covering, HWLOC_OBJ_PACKAGE);
+        place->l3 = logical_index_of(covering, HWLOC_OBJ_L3CACHE);
+        place->core = logical_index_of(covering, HWLOC_OBJ_CORE);
+        hwloc_obj_t numa = hwloc_get_next_obj_covering_cpuset_by_type(opal_hwloc_topology, set,
+                                                                      HWLOC_OBJ_NUMANODE, NULL);
+        place->numa = NULL == numa ? -1 : (int) numa->logical_index;
+    }
+    hwloc_bitmap_free(set);
+}
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; NULL != s && *s; ++s) h = (h ^ (unsigned char) *s) * 1099511628211ULL;
+    return h;
+}
+
+int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    const int size = ompi_comm_size(comm);
+    int32_t mine[EXCHANGE_INTS];
+    mt_place place;
+    char err[512];
+    int rc;
+
+    /* The allgather below may itself call bcast (ours): it must fall back, not recurse. */
+    m->state = MCA_COLL_MODELTUNED_FALLBACK;
+
+    my_place(&place);
+    uint64_t host = fnv1a(opal_process_info.nodename);
+    uint64_t checksum = mt_table_checksum(c->table);
+    mine[0] = (int32_t) (host & 0xffffffffu);
+    mine[1] = (int32_t) (host >> 32);
+    mine[2] = place.package;
+    mine[3] = place.numa;
+    mine[4] = place.l3;
+    mine[5] = place.core;
+    mine[6] = (int32_t) (checksum & 0xffffffffu);
+    mine[7] = (int32_t) (checksum >> 32);
+
+    int32_t *all = malloc(sizeof(int32_t) * EXCHANGE_INTS * size);
+    mt_place *places = malloc(sizeof(mt_place) * size);
+    if (NULL == all || NULL == places) {
+        free(all);
+        free(places);
+        return OMPI_ERR_OUT_OF_RESOURCE;  /* every rank may not agree: see design.md */
+    }
+    rc = comm->c_coll->coll_allgather(mine, EXCHANGE_INTS, MPI_INT, all, EXCHANGE_INTS, MPI_INT,
+                                      comm, comm->c_coll->coll_allgather_module);
+    if (OMPI_SUCCESS != rc) goto out;
+
+    /* From here on every rank computes from the same gathered data: same outcome everywhere. */
+    for (int r = 0; r < size; ++r) {
+        const int32_t *e = all + EXCHANGE_INTS * r;
+        if (e[6] != mine[6] || e[7] != mine[7]) {
+            if (0 == ompi_comm_rank(comm))
+                opal_output(0, "coll:modeltuned: cid=%d name=%s: ranks 0 and %d use different "
+                            "calibration tables; use the same file on every node; Open MPI's own "
+                            "decisions will be used on this communicator",
+                            ompi_comm_get_cid(comm), comm->c_name, r);
+            rc = OMPI_ERROR;
+            goto out;
+        }
+        /* Node id: the first rank on the same host. */
+        int node = r;
+        for (int q = 0; q < r; ++q)
+            if (all[EXCHANGE_INTS * q] == e[0] && all[EXCHANGE_INTS * q + 1] == e[1]) { node = q; break; }
+        places[r] = (mt_place){ .node = node, .package = e[2], .numa = e[3], .l3 = e[4], .core = e[5] };
+    }
+    m->model = mt_comm_model_create(c->table, size, places, c->bcast_mask, c->reduce_mask, err, sizeof err);
+    if (NULL == m->model) {
+        opal_output_verbose(1, c->output, "coll:modeltuned:setup cid=%d name=%s: %s; falling back to "
+                            "the previous component", ompi_comm_get_cid(comm), comm->c_name, err);
+        rc = OMPI_ERROR;
+        goto out;
+    }
+    m->state = MCA_COLL_MODELTUNED_READY;
+    opal_output_verbose(10, c->output, "coll:modeltuned:setup cid=%d name=%s: placement of %d ranks "
+                        "exchanged", ompi_comm_get_cid(comm), comm->c_name, size);
+out:
+    free(all);
+    free(places);
+    return rc;
+}
+
+const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
+                                              struct ompi_communicator_t *comm, int op,
+                                              size_t count, size_t type_size, int root,
+                                              int commutative)
+{
+    mca_coll_modeltuned_choice_t *choice =
+        &m->choices[op][commutative][mca_coll_modeltuned_size_class(count * type_size)];
+    if (0 != mt_decide(m->model, op, count, type_size, root, commutative, &choice->decision)) {
+        choice->root = -1;
+        return NULL;
+    }
+    choice->root = root;
+    if (mca_coll_modeltuned_component.verbose >= 10 && 0 == ompi_comm_rank(comm)) {
+        char pick[96], runner_up[96] = "none";
+        const mt_decision *d = &choice->decision;
+        mt_describe(op, d->algorithm, d->segsize, d->fanout, pick, sizeof pick);
+        if (0 != d->runner_up_algorithm)
+            mt_describe(op, d->runner_up_algorithm, d->runner_up_segsize, d->runner_up_fanout,
+                        runner_up, sizeof runner_up);
+        opal_output(mca_coll_modeltuned_component.output,
+                    "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
+                    "predicted_us=%.3f runner_up=%s runner_up_us=%.3f",
+                    ompi_comm_get_cid(comm), comm->c_name, MT_OP_BCAST == op ? "bcast" : "reduce",
+                    count * type_size, root, commutative ? "" : " noncommutative", pick,
+                    d->predicted_us, runner_up, d->runner_up_us);
+    }
+    return &choice->decision;
+}
+
+void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
+                               const mt_decision *d)
+{
+    opal_output(mca_coll_modeltuned_component.output,
+                "coll:modeltuned:%s cid=%d name=%s rank=%d bytes=%zu root=%d algorithm=%s "
+                "segsize=%u fanout=%d", MT_OP_BCAST == op ? "bcast" : "reduce",
+                ompi_comm_get_cid(comm), comm->c_name, ompi_comm_rank(comm), bytes, root,
+                mt_algorithm_name(op, d->algorithm), d->segsize, d->fanout);
+}

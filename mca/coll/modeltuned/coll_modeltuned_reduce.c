@@ -1,0 +1,59 @@
+/*
+ * MPI_Reduce: a cached lookup of the model's choice, then Open MPI's own implementation of it.
+ * Non-commutative operations are decided separately and only get order-preserving algorithms.
+ */
+#include "ompi_config.h"
+
+#include "coll_modeltuned.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/coll/base/coll_base_functions.h"
+#include "ompi/op/op.h"
+
+/* No limit on outstanding segment sends, as tuned's default (coll_tuned_reduce_max_requests 0). */
+#define MAX_OUTSTANDING_REQUESTS 0
+
+int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
+                               struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    const mt_decision *d;
+    size_t type_size;
+
+    if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state)) {
+        if (MCA_COLL_MODELTUNED_UNPLACED != m->state ||
+            OMPI_SUCCESS != mca_coll_modeltuned_setup(m, comm)) {
+            goto fallback;
+        }
+    }
+    ompi_datatype_type_size(dtype, &type_size);
+    d = mca_coll_modeltuned_choice(m, comm, MT_OP_REDUCE, ompi_op_is_commute(op) ? 1 : 0,
+                                   (size_t) count, type_size, root);
+    if (OPAL_UNLIKELY(NULL == d)) goto fallback;
+    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
+        mca_coll_modeltuned_trace(comm, MT_OP_REDUCE, (size_t) count * type_size, root, d);
+
+    switch (d->algorithm) {
+    case 1: return ompi_coll_base_reduce_intra_basic_linear(sbuf, rbuf, count, dtype, op, root,
+                                                            comm, module);
+    case 2: return ompi_coll_base_reduce_intra_chain(sbuf, rbuf, count, dtype, op, root, comm,
+                                                     module, d->segsize, d->fanout,
+                                                     MAX_OUTSTANDING_REQUESTS);
+    case 3: return ompi_coll_base_reduce_intra_pipeline(sbuf, rbuf, count, dtype, op, root, comm,
+                                                        module, d->segsize,
+                                                        MAX_OUTSTANDING_REQUESTS);
+    case 4: return ompi_coll_base_reduce_intra_binary(sbuf, rbuf, count, dtype, op, root, comm,
+                                                      module, d->segsize, MAX_OUTSTANDING_REQUESTS);
+    case 5: return ompi_coll_base_reduce_intra_binomial(sbuf, rbuf, count, dtype, op, root, comm,
+                                                        module, d->segsize,
+                                                        MAX_OUTSTANDING_REQUESTS);
+    case 6: return ompi_coll_base_reduce_intra_in_order_binary(sbuf, rbuf, count, dtype, op, root,
+                                                               comm, module, d->segsize,
+                                                               MAX_OUTSTANDING_REQUESTS);
+    case 7: return ompi_coll_base_reduce_intra_redscat_gather(sbuf, rbuf, count, dtype, op, root,
+                                                              comm, module);
+    default: break;  /* unreachable: the model only returns Open MPI's algorithm numbers */
+    }
+fallback:
+    return m->previous_reduce(sbuf, rbuf, count, dtype, op, root, comm, m->previous_reduce_module);
+}

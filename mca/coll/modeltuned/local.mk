@@ -1,0 +1,24 @@
+# The Open MPI component: thin C glue over the model library.
+mca_LTLIBRARIES = mca/coll/modeltuned/mca_coll_modeltuned.la
+mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = \
+	mca/coll/modeltuned/coll_modeltuned.h \
+	mca/coll/modeltuned/coll_modeltuned_component.c \
+	mca/coll/modeltuned/coll_modeltuned_module.c \
+	mca/coll/modeltuned/coll_modeltuned_placement.c \
+	mca/coll/modeltuned/coll_modeltuned_bcast.c \
+	mca/coll/modeltuned/coll_modeltuned_reduce.c
+# A C++ file forces libtool to link with g++ (the model library needs libstdc++).
+nodist_EXTRA_mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = mca/coll/modeltuned/force_cxx_link.cxx
+mca_coll_modeltuned_mca_coll_modeltuned_la_CPPFLAGS = $(AM_CPPFLAGS) $(OMPI_CPPFLAGS) $(HWLOC_CFLAGS) -DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"'
+mca_coll_modeltuned_mca_coll_modeltuned_la_LDFLAGS = -module -avoid-version -shared -Wl,--no-undefined
+mca_coll_modeltuned_mca_coll_modeltuned_la_LIBADD = model/libmodeltuned_model.la $(OMPI_LIBS) $(HWLOC_LIBS)
+
+# The build tree is usable without installing: point OMPI_MCA_mca_base_component_path at
+# $(top_builddir)/mca-components (see README).
+all-local: mca-components/mca_coll_modeltuned.so
+mca-components/mca_coll_modeltuned.so: mca/coll/modeltuned/mca_coll_modeltuned.la
+	@mkdir -p mca-components
+	@ln -sf ../mca/coll/modeltuned/.libs/mca_coll_modeltuned.so $@
+clean-local: clean-mca-components
+clean-mca-components:
+	rm -rf mca-components

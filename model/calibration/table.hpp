@@ -1,0 +1,75 @@
+// The calibration table: the platform's point-to-point and flat-tree costs per channel.
+// File format: docs/calibration-format.md (JSON, "format": "modeltuned-calibration", version 1).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "topology/placement.hpp"
+
+namespace modeltuned {
+
+inline constexpr int kCalibrationVersion = 1;
+
+// One message-size range of the Hockney model T = alpha + beta * m (report eq. 5).
+// A piece covers (previous piece's upto_bytes, upto_bytes]; the last covers everything above.
+struct HockneyPiece {
+  double upto_bytes = std::numeric_limits<double>::infinity();
+  double alpha_us = 0;
+  double beta_us_per_byte = 0;
+  bool operator==(const HockneyPiece &) const = default;
+};
+
+// Flat-tree fit at one message size: T(P) = alpha + beta * (P - 1) (report eq. 6), measured
+// for P up to max_p.
+struct FlatTreeFit {
+  double bytes = 0;
+  double alpha_us = 0;
+  double beta_us = 0;
+  int max_p = 2;
+  bool operator==(const FlatTreeFit &) const = default;
+};
+
+struct ChannelTable {
+  bool present = false;
+  std::vector<HockneyPiece> p2p;    // ordered by upto_bytes, last one unbounded
+  std::vector<FlatTreeFit> fanout;  // linear bcast (one root sending), ordered by bytes
+  std::vector<FlatTreeFit> fanin;   // linear reduce (one root receiving); empty: use fanout
+  bool operator==(const ChannelTable &) const = default;
+};
+
+struct CalibrationTable {
+  std::array<ChannelTable, kChannels> channels;
+  // Local reduction cost (MPI_Reduce_local), microseconds per byte.
+  double reduce_us_per_byte = 0;
+  std::string reduce_source;          // "measured" or why the estimate is what it is
+  nlohmann::json provenance = nlohmann::json::object();
+  uint64_t checksum = 0;              // of the canonical serialization; all ranks must agree
+
+  bool has(Channel c) const { return channels[static_cast<int>(c)].present; }
+  const ChannelTable &operator[](Channel c) const { return channels[static_cast<int>(c)]; }
+};
+
+// Raised for any file the component or tools cannot use; what() is one line naming the problem
+// (the caller prefixes the file name).
+class CalibrationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses and validates a table; `source` names the file in messages. Throws CalibrationError.
+CalibrationTable parse_calibration(std::string_view text, std::string_view source);
+CalibrationTable load_calibration(const std::string &path);
+// Canonical JSON text (also what the checksum is computed from).
+std::string to_json_text(const CalibrationTable &table);
+void save_calibration(const CalibrationTable &table, const std::string &path);
+// Fills table.checksum from the canonical serialization.
+void update_checksum(CalibrationTable &table);
+
+}  // namespace modeltuned

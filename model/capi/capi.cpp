@@ -1,0 +1,125 @@
+// C API for the component: converts, and keeps every C++ exception on this side.
+#include "capi/modeltuned_model.h"
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+#include "select/selector.hpp"
+
+using namespace modeltuned;
+
+struct mt_table {
+  CalibrationTable table;
+};
+
+struct mt_comm_model {
+  const CalibrationTable *table;
+  Placement placement;
+  AlgorithmMask mask[2];
+};
+
+static void set_error(char *err, size_t len, const char *msg) {
+  if (err && len) std::snprintf(err, len, "%s", msg);
+}
+
+static Op to_op(int op) { return op == MT_OP_REDUCE ? Op::reduce : Op::bcast; }
+
+extern "C" {
+
+mt_table *mt_table_load(const char *path, char *err, size_t errlen) {
+  try {
+    return new mt_table{load_calibration(path)};
+  } catch (const std::exception &e) {
+    set_error(err, errlen, e.what());
+  } catch (...) {
+    set_error(err, errlen, "unexpected error while loading the calibration table");
+  }
+  return nullptr;
+}
+
+void mt_table_free(mt_table *table) { delete table; }
+
+uint64_t mt_table_checksum(const mt_table *table) { return table->table.checksum; }
+
+int mt_parse_algorithms(int op, const char *spec, uint32_t *mask, char *err, size_t errlen) {
+  try {
+    *mask = parse_algorithm_list(to_op(op), spec ? spec : "");
+    return 0;
+  } catch (const std::exception &e) {
+    set_error(err, errlen, e.what());
+  }
+  return -1;
+}
+
+const char *mt_algorithm_name(int op, int algorithm) {
+  const AlgorithmInfo *info = find_algorithm(to_op(op), algorithm);
+  return info ? info->name.data() : "unknown";
+}
+
+void mt_describe(int op, int algorithm, uint32_t segsize, int32_t fanout, char *buf, size_t len) {
+  try {
+    std::string s = describe(Candidate{to_op(op), algorithm, segsize, fanout});
+    set_error(buf, len, s.c_str());
+  } catch (...) {
+    set_error(buf, len, "?");
+  }
+}
+
+mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places,
+                                    uint32_t bcast_mask, uint32_t reduce_mask, char *err,
+                                    size_t errlen) {
+  try {
+    std::vector<RankPlace> ranks(nranks);
+    for (int r = 0; r < nranks; ++r)
+      ranks[r] = RankPlace{places[r].node, places[r].package, places[r].numa, places[r].l3,
+                           places[r].core};
+    Placement placement(std::move(ranks));
+    const unsigned used = placement.channels_used();
+    for (int c = 0; c < kChannels; ++c) {
+      if ((used & (1u << c)) && !table->table.channels[c].present) {
+        char msg[256];
+        std::snprintf(msg, sizeof msg,
+                      "this communicator's ranks talk through the '%s' channel, which the "
+                      "calibration table does not calibrate",
+                      kChannelNames[c].data());
+        set_error(err, errlen, msg);
+        return nullptr;
+      }
+    }
+    return new mt_comm_model{&table->table, std::move(placement), {bcast_mask, reduce_mask}};
+  } catch (const std::exception &e) {
+    set_error(err, errlen, e.what());
+  }
+  return nullptr;
+}
+
+void mt_comm_model_free(mt_comm_model *model) { delete model; }
+
+int mt_decide(const mt_comm_model *model, int op, size_t count, size_t type_size, int root,
+              int commutative, mt_decision *out) {
+  try {
+    CallShape call{to_op(op), count, type_size, root, commutative != 0};
+    auto decision = decide(*model->table, model->placement, call, model->mask[op == MT_OP_REDUCE]);
+    if (!decision) return -1;
+    *out = mt_decision{};
+    out->algorithm = decision->pick.algorithm;
+    out->segsize = decision->pick.segsize;
+    out->fanout = decision->pick.fanout;
+    out->predicted_us = decision->predicted_us;
+    // Runner-up: the best prediction with another algorithm, the more informative comparison.
+    for (const Prediction &p : decision->predictions) {
+      if (p.candidate.algorithm == decision->pick.algorithm) continue;
+      out->runner_up_algorithm = p.candidate.algorithm;
+      out->runner_up_segsize = p.candidate.segsize;
+      out->runner_up_fanout = p.candidate.fanout;
+      out->runner_up_us = p.us;
+      break;
+    }
+    return 0;
+  } catch (...) {
+    return -1;
+  }
+}
+
+}  // extern "C"

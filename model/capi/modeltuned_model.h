@@ -1,0 +1,61 @@
+/* C interface of the model library for the Open MPI component (which is C). No C++ exception
+ * crosses it: every failure is a return value plus a one-line message in `err`. */
+#ifndef MODELTUNED_MODEL_H
+#define MODELTUNED_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mt_table mt_table;
+typedef struct mt_comm_model mt_comm_model;
+
+enum { MT_OP_BCAST = 0, MT_OP_REDUCE = 1 };
+enum { MT_CHANNELS = 4 };
+
+/* hwloc logical indices of the objects the rank is bound inside; -1 = spans several/unknown. */
+typedef struct mt_place {
+    int32_t node, package, numa, l3, core;
+} mt_place;
+
+typedef struct mt_decision {
+    int32_t algorithm;      /* tuned's algorithm number */
+    uint32_t segsize;       /* bytes, 0 = unsegmented */
+    int32_t fanout;         /* chains / tree fan-out / radix; 0 when not used */
+    double predicted_us;
+    int32_t runner_up_algorithm;  /* 0 when there was a single candidate */
+    uint32_t runner_up_segsize;
+    int32_t runner_up_fanout;
+    double runner_up_us;
+} mt_decision;
+
+/* Loads and validates a calibration table. NULL on failure with the reason in err. */
+mt_table *mt_table_load(const char *path, char *err, size_t errlen);
+void mt_table_free(mt_table *table);
+uint64_t mt_table_checksum(const mt_table *table);
+
+/* Checks an algorithm list MCA parameter ("" or "all", or names/numbers separated by commas).
+ * Returns 0 and fills *mask, or -1 with the reason in err. */
+int mt_parse_algorithms(int op, const char *spec, uint32_t *mask, char *err, size_t errlen);
+const char *mt_algorithm_name(int op, int algorithm);
+/* "chain(fanout=4,segsize=16KiB)" into buf. */
+void mt_describe(int op, int algorithm, uint32_t segsize, int32_t fanout, char *buf, size_t len);
+
+/* Model of one communicator. NULL (reason in err) when the placement needs a channel the table
+ * does not calibrate. */
+mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places,
+                                    uint32_t bcast_mask, uint32_t reduce_mask,
+                                    char *err, size_t errlen);
+void mt_comm_model_free(mt_comm_model *model);
+
+/* Runs the model for one call. 0 on success; -1 when no allowed candidate can be predicted. */
+int mt_decide(const mt_comm_model *model, int op, size_t count, size_t type_size, int root,
+              int commutative, mt_decision *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,68 @@
+#include "cost/channel_cost.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace modeltuned {
+
+double p2p_us(const ChannelTable &channel, double bytes) {
+  for (const auto &piece : channel.p2p)
+    if (bytes <= piece.upto_bytes) return piece.alpha_us + piece.beta_us_per_byte * bytes;
+  const auto &last = channel.p2p.back();  // validation guarantees an unbounded last piece
+  return last.alpha_us + last.beta_us_per_byte * bytes;
+}
+
+static const std::vector<FlatTreeFit> &fits_for(const ChannelTable &channel, FlatTreeKind kind) {
+  return kind == FlatTreeKind::fanin && !channel.fanin.empty() ? channel.fanin : channel.fanout;
+}
+
+static double gamma_at_fit(const ChannelTable &channel, const FlatTreeFit &fit, int p) {
+  return (fit.alpha_us + fit.beta_us * (p - 1)) / p2p_us(channel, fit.bytes);
+}
+
+double gamma_factor(const ChannelTable &channel, FlatTreeKind kind, int p, double bytes) {
+  if (p <= 2) return 1.0;  // one peer: a point-to-point message by definition
+  const auto &fits = fits_for(channel, kind);
+  double g;
+  // gamma is a ratio, so it extrapolates beyond the measured sizes better than times do: clamp.
+  if (bytes <= fits.front().bytes) {
+    g = gamma_at_fit(channel, fits.front(), p);
+  } else if (bytes >= fits.back().bytes) {
+    g = gamma_at_fit(channel, fits.back(), p);
+  } else {
+    auto hi = std::upper_bound(fits.begin(), fits.end(), bytes,
+                               [](double b, const FlatTreeFit &f) { return b < f.bytes; });
+    auto lo = hi - 1;
+    double t = (std::log(bytes) - std::log(lo->bytes)) / (std::log(hi->bytes) - std::log(lo->bytes));
+    g = (1 - t) * gamma_at_fit(channel, *lo, p) + t * gamma_at_fit(channel, *hi, p);
+  }
+  return std::max(1.0, g);
+}
+
+double flat_tree_us(const ChannelTable &channel, FlatTreeKind kind, int p, double bytes) {
+  if (p <= 1) return 0.0;
+  return gamma_factor(channel, kind, p, bytes) * p2p_us(channel, bytes);
+}
+
+double multi_channel_flat_tree_us(const CalibrationTable &table, FlatTreeKind kind,
+                                  const std::array<int, kChannels> &peers_per_channel,
+                                  double bytes) {
+  int slowest = -1;
+  double slowest_us = 0;
+  double p2p[kChannels] = {};
+  for (int c = 0; c < kChannels; ++c) {
+    if (peers_per_channel[c] == 0) continue;
+    if (!table.channels[c].present) return std::numeric_limits<double>::infinity();
+    p2p[c] = p2p_us(table.channels[c], bytes);
+    if (slowest < 0 || p2p[c] > slowest_us) { slowest = c; slowest_us = p2p[c]; }
+  }
+  if (slowest < 0) return 0.0;
+  // Eq. 11: Q_{max,j} = T_max / T_j cheaper messages cost as much as one on the slowest channel.
+  int effective_peers = peers_per_channel[slowest];
+  for (int c = 0; c < kChannels; ++c)
+    if (c != slowest && peers_per_channel[c] > 0)
+      effective_peers += static_cast<int>(std::floor(peers_per_channel[c] * p2p[c] / slowest_us));
+  return flat_tree_us(table.channels[slowest], kind, effective_peers + 1, bytes);
+}
+
+}  // namespace modeltuned

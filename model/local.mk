@@ -1,0 +1,14 @@
+# The model library: pure C++20, no MPI. Layers: topology -> calibration -> cost -> schedule ->
+# simulate -> select, and a C API for the component.
+noinst_LTLIBRARIES += model/libmodeltuned_model.la
+model_libmodeltuned_model_la_SOURCES = \
+	model/topology/placement.hpp model/topology/placement.cpp \
+	model/calibration/table.hpp model/calibration/table.cpp \
+	model/cost/channel_cost.hpp model/cost/channel_cost.cpp \
+	model/schedule/trees.hpp model/schedule/trees.cpp \
+	model/schedule/algorithms.hpp model/schedule/algorithms.cpp \
+	model/simulate/predict.hpp model/simulate/predict.cpp \
+	model/select/selector.hpp model/select/selector.cpp \
+	model/capi/modeltuned_model.h model/capi/capi.cpp
+model_libmodeltuned_model_la_CXXFLAGS = $(AM_CXXFLAGS) -fPIC $(FMT_CFLAGS)
+model_libmodeltuned_model_la_LIBADD = $(FMT_LIBS)

@@ -1,0 +1,52 @@
+// The table that names and describes every Open MPI 4.1 bcast and reduce algorithm, with the
+// parameters each one takes. Ids are tuned's coll_tuned_{bcast,reduce}_algorithm numbers.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace modeltuned {
+
+enum class Op : uint8_t { bcast = 0, reduce = 1 };
+inline constexpr std::string_view op_name(Op op) { return op == Op::bcast ? "bcast" : "reduce"; }
+
+enum class BcastAlgorithm : int {
+  linear = 1, chain = 2, pipeline = 3, split_bintree = 4, bintree = 5, binomial = 6,
+  knomial = 7, scatter_allgather = 8, scatter_allgather_ring = 9,
+};
+enum class ReduceAlgorithm : int {
+  linear = 1, chain = 2, pipeline = 3, binary = 4, binomial = 5, in_order_binary = 6,
+  rabenseifner = 7,
+};
+
+struct AlgorithmInfo {
+  Op op;
+  int id;                    // tuned's number
+  std::string_view name;     // short name used in MCA parameters and tool output
+  std::string_view description;
+  bool segmented;            // takes a segment size
+  bool has_fanout;           // takes a fan-out (chain count, tree fan-out) or radix (k-nomial)
+  bool order_preserving;     // safe for non-commutative operations
+  bool modelled;             // the model can predict it (others are never candidates yet)
+};
+
+std::span<const AlgorithmInfo> algorithm_table();
+const AlgorithmInfo *find_algorithm(Op op, int id);
+// Accepts a name ("binomial") or tuned's number ("6").
+const AlgorithmInfo *find_algorithm(Op op, std::string_view name_or_id);
+
+// One point in the search space: an algorithm with its parameters.
+struct Candidate {
+  Op op = Op::bcast;
+  int algorithm = 0;
+  uint32_t segsize = 0;  // bytes; 0 = no segmentation
+  int fanout = 0;        // chains / tree fan-out / k-nomial radix; 0 when not applicable
+  bool operator==(const Candidate &) const = default;
+};
+
+// "chain(fanout=4,segsize=16KiB)"-style label for tools and logs.
+std::string describe(const Candidate &c);
+
+}  // namespace modeltuned

@@ -1,0 +1,100 @@
+#include "select/selector.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace modeltuned {
+
+std::vector<uint32_t> segment_sizes() {
+  std::vector<uint32_t> sizes{0};
+  for (uint32_t s = 1024; s <= 128 * 1024; s *= 2) sizes.push_back(s);
+  return sizes;
+}
+
+// Fan-outs searched for chain-like algorithms; Open MPI caps trees at MAXTREEFANOUT = 32.
+static constexpr int kFanouts[] = {2, 4, 8, 16, 32};
+
+std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size,
+                                            AlgorithmMask allowed) {
+  std::vector<Candidate> out;
+  for (const AlgorithmInfo &info : algorithm_table()) {
+    if (info.op != call.op || !info.modelled) continue;
+    if (info.id >= 32 || !(allowed & (AlgorithmMask{1} << info.id))) continue;
+    if (call.op == Op::reduce && !call.commutative && !info.order_preserving) continue;
+    std::vector<uint32_t> segsizes{0};
+    if (info.segmented)
+      for (uint32_t s : segment_sizes())
+        // A segment at least as large as the message is no segmentation: already covered by 0.
+        if (s != 0 && s >= call.type_size && s < call.bytes()) segsizes.push_back(s);
+    std::vector<int> fanouts{0};
+    if (info.has_fanout) {
+      fanouts.clear();
+      for (int f : kFanouts)
+        if (f == kFanouts[0] || f < comm_size) fanouts.push_back(f);
+    }
+    for (int f : fanouts)
+      for (uint32_t s : segsizes) out.push_back(Candidate{call.op, info.id, s, f});
+  }
+  return out;
+}
+
+std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement,
+                               const CallShape &call, AlgorithmMask allowed,
+                               ModelVariant variant) {
+  const std::vector<Candidate> candidates = enumerate_candidates(call, placement.size(), allowed);
+  Decision decision;
+  decision.predictions.reserve(candidates.size());
+  // Candidates come grouped by (algorithm, fan-out): build each tree once for all its segment sizes.
+  std::optional<TreeShape> shape;
+  int shape_algorithm = -1, shape_fanout = -1;
+  for (const Candidate &c : candidates) {
+    if (c.algorithm != shape_algorithm || c.fanout != shape_fanout) {
+      shape = tree_shape(placement, c.op, c.algorithm, c.fanout, call.root);
+      shape_algorithm = c.algorithm;
+      shape_fanout = c.fanout;
+    }
+    if (!shape) continue;
+    decision.predictions.push_back({c, evaluate_shape(table, *shape, call, c.segsize, variant)});
+  }
+  if (decision.predictions.empty()) return std::nullopt;
+  // Stable: equal predictions keep enumeration order, so every rank breaks ties the same way.
+  std::stable_sort(decision.predictions.begin(), decision.predictions.end(),
+                   [](const Prediction &a, const Prediction &b) { return a.us < b.us; });
+  decision.pick = decision.predictions.front().candidate;
+  decision.predicted_us = decision.predictions.front().us;
+  return decision;
+}
+
+AlgorithmMask parse_algorithm_list(Op op, std::string_view spec) {
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+  };
+  spec = trim(spec);
+  if (spec.empty() || spec == "all") return kAllAlgorithms;
+  AlgorithmMask mask = 0;
+  while (true) {
+    size_t comma = spec.find(',');
+    std::string_view item = trim(spec.substr(0, comma));
+    const AlgorithmInfo *info = find_algorithm(op, item);
+    if (!info) {
+      std::string known;
+      for (const auto &a : algorithm_table())
+        if (a.op == op) known += fmt::format("{}{} ({})", known.empty() ? "" : ", ", a.name, a.id);
+      throw std::invalid_argument(fmt::format("unknown {} algorithm '{}'; known: {}", op_name(op),
+                                              item, known));
+    }
+    if (!info->modelled)
+      throw std::invalid_argument(fmt::format(
+          "{} algorithm '{}' is not modelled yet, so it cannot be chosen; remove it", op_name(op), item));
+    mask |= AlgorithmMask{1} << info->id;
+    if (comma == std::string_view::npos) break;
+    spec.remove_prefix(comma + 1);
+  }
+  return mask;
+}
+
+}  // namespace modeltuned

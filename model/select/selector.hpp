@@ -1,0 +1,44 @@
+// Evaluates every allowed candidate and picks the fastest prediction.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "simulate/predict.hpp"
+
+namespace modeltuned {
+
+// Bit `id` set: tuned's algorithm number `id` may be chosen. kAllAlgorithms allows all.
+using AlgorithmMask = uint32_t;
+inline constexpr AlgorithmMask kAllAlgorithms = ~AlgorithmMask{0};
+
+// Segment sizes searched: 0 and powers of two from 1 KiB to 128 KiB.
+std::vector<uint32_t> segment_sizes();
+
+// Every candidate the selector considers for this call (only modelled, allowed algorithms; only
+// order-preserving ones for non-commutative reductions).
+std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size,
+                                            AlgorithmMask allowed);
+
+struct Prediction {
+  Candidate candidate;
+  double us = 0;
+};
+
+struct Decision {
+  Candidate pick;
+  double predicted_us = 0;
+  std::vector<Prediction> predictions;  // every predictable candidate, fastest first
+};
+
+// Nullopt when no allowed candidate can be predicted. Deterministic: ties go to the candidate
+// enumerated first, so every rank given the same inputs picks the same.
+std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement,
+                               const CallShape &call, AlgorithmMask allowed,
+                               ModelVariant variant = ModelVariant::stage_sum);
+
+// Parses a comma-separated list of algorithm names or numbers ("" or "all": every algorithm).
+// Throws std::invalid_argument with a one-line message naming the bad entry.
+AlgorithmMask parse_algorithm_list(Op op, std::string_view spec);
+
+}  // namespace modeltuned
