@@ -10,7 +10,9 @@ mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = \
 # A C++ file forces libtool to link with g++ (the model library needs libstdc++).
 nodist_EXTRA_mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = mca/coll/modeltuned/force_cxx_link.cxx
 mca_coll_modeltuned_mca_coll_modeltuned_la_CPPFLAGS = $(AM_CPPFLAGS) $(OMPI_CPPFLAGS) $(HWLOC_CFLAGS) -DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"'
-mca_coll_modeltuned_mca_coll_modeltuned_la_LDFLAGS = -module -avoid-version -shared -Wl,--no-undefined
+mca_coll_modeltuned_mca_coll_modeltuned_la_LDFLAGS = -module -avoid-version -shared -Wl,--no-undefined -Wl,--version-script=$(srcdir)/mca/coll/modeltuned/exports.map
+EXTRA_DIST += mca/coll/modeltuned/exports.map
+mca_coll_modeltuned_mca_coll_modeltuned_la_DEPENDENCIES = model/libmodeltuned_model.la mca/coll/modeltuned/exports.map
 mca_coll_modeltuned_mca_coll_modeltuned_la_LIBADD = model/libmodeltuned_model.la $(OMPI_LIBS) $(HWLOC_LIBS)
 
 # The build tree is usable without installing: point OMPI_MCA_mca_base_component_path at
