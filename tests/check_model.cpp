@@ -1,0 +1,259 @@
+// Unit tests of the model library alone (no MPI): channels, costs against hand-computed values,
+// the stage sums of report eq. 2-3, Open MPI's segmentation rule, and the selector's rules.
+#include <cmath>
+
+#include "cost/channel_cost.hpp"
+#include "schedule/trees.hpp"
+#include "select/selector.hpp"
+
+// Last: check.h defines a `fail` macro that breaks the standard streams.
+#include <check.h>
+
+using namespace modeltuned;
+
+namespace {
+
+// One channel per index with T_p2p = alpha_c + beta_c * m and a flat-tree fit that makes
+// gamma(P) = 1 + 0.5 (P - 2) at every size (alpha = T_p2p(m) * 0.5, beta = T_p2p(m) * 0.5).
+CalibrationTable synthetic_table() {
+  CalibrationTable t;
+  const double alpha[kChannels] = {0.2, 0.5, 1.0, 2.0};
+  const double beta[kChannels] = {1e-4, 2e-4, 4e-4, 3e-4};
+  for (int c = 0; c < kChannels; ++c) {
+    ChannelTable &ch = t.channels[c];
+    ch.present = true;
+    ch.p2p = {HockneyPiece{std::numeric_limits<double>::infinity(), alpha[c], beta[c]}};
+    for (double m : {1.0, 1024.0, 1048576.0}) {
+      double p2p = alpha[c] + beta[c] * m;
+      ch.fanout.push_back(FlatTreeFit{m, 0.5 * p2p, 0.5 * p2p, 64});
+    }
+  }
+  t.reduce_us_per_byte = 1e-3;
+  return t;
+}
+
+RankPlace place(int node, int package, int l3) { return RankPlace{node, package, package, l3, -1}; }
+
+// P ranks all in one L3 (cache channel only).
+Placement one_cache(int p) { return Placement(std::vector<RankPlace>(p, place(0, 0, 0))); }
+
+bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
+
+}  // namespace
+
+START_TEST(channel_rules) {
+  ck_assert(channel_between(place(0, 0, 0), place(0, 0, 0)) == Channel::cache);
+  ck_assert(channel_between(place(0, 0, 0), place(0, 0, 1)) == Channel::core);
+  ck_assert(channel_between(place(0, 0, -1), place(0, 0, -1)) == Channel::core);
+  ck_assert(channel_between(place(0, 0, 0), place(0, 1, 2)) == Channel::socket);
+  ck_assert(channel_between(place(0, -1, -1), place(0, -1, -1)) == Channel::socket);
+  ck_assert(channel_between(place(0, 0, 0), place(1, 0, 0)) == Channel::node);
+  Placement p({place(0, 0, 0), place(0, 0, 1), place(1, 0, 0)});
+  ck_assert_uint_eq(p.channels_used(), (1u << 1) | (1u << 3));
+  ck_assert_uint_eq(one_cache(3).channels_used(), 1u << 0);
+}
+END_TEST
+
+START_TEST(p2p_pieces) {
+  ChannelTable ch;
+  ch.present = true;
+  ch.p2p = {HockneyPiece{1024, 1.0, 0.01}, HockneyPiece{std::numeric_limits<double>::infinity(), 5.0, 0.001}};
+  ck_assert(near(p2p_us(ch, 1), 1.01));
+  ck_assert(near(p2p_us(ch, 1024), 1.0 + 10.24));
+  ck_assert(near(p2p_us(ch, 1025), 5.0 + 1.025));
+}
+END_TEST
+
+START_TEST(gamma_from_flat_tree_fits) {
+  CalibrationTable t = synthetic_table();
+  const ChannelTable &cache = t[Channel::cache];
+  // Exactly at a fitted size, and interpolated between two (gamma is the same at both here).
+  ck_assert(near(gamma_factor(cache, FlatTreeKind::fanout, 10, 1024), 1 + 0.5 * 8));
+  ck_assert(near(gamma_factor(cache, FlatTreeKind::fanout, 10, 5000), 1 + 0.5 * 8));
+  // Below and above the measured sizes it is clamped, and never under 1 (eq. 1).
+  ck_assert(near(gamma_factor(cache, FlatTreeKind::fanout, 3, 1e9), 1.5));
+  ck_assert(near(gamma_factor(cache, FlatTreeKind::fanout, 2, 64), 1.0));
+  // Eq. 4: T_flat = gamma * T_p2p.
+  ck_assert(near(flat_tree_us(cache, FlatTreeKind::fanout, 5, 100), 2.5 * (0.2 + 1e-4 * 100)));
+  // Fan-in falls back to the fan-out fits when the table has none.
+  ck_assert(near(flat_tree_us(cache, FlatTreeKind::fanin, 5, 100), flat_tree_us(cache, FlatTreeKind::fanout, 5, 100)));
+}
+END_TEST
+
+START_TEST(multi_channel_eq11) {
+  CalibrationTable t = synthetic_table();
+  // 1 B: T_p2p(node) = 2.0001, T_p2p(cache) = 0.2001: Q = 9.995..., so 25 cache peers count as
+  // floor(25 / Q) = 2 node peers; with 3 node peers the tree is a node flat tree of 3 + 2 + 1 ranks.
+  std::array<int, kChannels> peers{25, 0, 0, 3};
+  double expected = flat_tree_us(t[Channel::node], FlatTreeKind::fanout, 6, 1);
+  ck_assert(near(multi_channel_flat_tree_us(t, FlatTreeKind::fanout, peers, 1), expected));
+  // Fewer cheap peers than Q: they vanish.
+  std::array<int, kChannels> few{9, 0, 0, 1};
+  ck_assert(near(multi_channel_flat_tree_us(t, FlatTreeKind::fanout, few, 1),
+                 p2p_us(t[Channel::node], 1)));
+  // The slowest channel is decided at the message size: at 1 MiB socket (420 us) is slower than
+  // node (317 us), although node is the slowest at 1 B.
+  std::array<int, kChannels> mixed{0, 0, 2, 2};
+  double big = 1048576;
+  double q = p2p_us(t[Channel::socket], big) / p2p_us(t[Channel::node], big);  // Q_{socket,node}
+  int effective = 2 + static_cast<int>(std::floor(2 / q));
+  ck_assert(near(multi_channel_flat_tree_us(t, FlatTreeKind::fanout, mixed, big),
+                 flat_tree_us(t[Channel::socket], FlatTreeKind::fanout, effective + 1, big)));
+}
+END_TEST
+
+START_TEST(segmentation_matches_open_mpi) {
+  // COLL_BASE_COMPUTED_SEGCOUNT: only when type_size <= segsize < whole message.
+  ck_assert_uint_eq(segmentation(0, 4, 1000).segments, 1);
+  ck_assert_uint_eq(segmentation(1024, 4, 1000).segcount, 256);
+  ck_assert_uint_eq(segmentation(1024, 4, 1000).segments, 4);
+  ck_assert_uint_eq(segmentation(8192, 4, 1000).segments, 1);  // segment larger than the message
+  ck_assert_uint_eq(segmentation(2, 4, 1000).segments, 1);     // segment smaller than one element
+  // Residual above half an element rounds the count up: 1024 / 12 = 85 r 4 (4 <= 6: stays 85).
+  ck_assert_uint_eq(segmentation(1024, 12, 1000).segcount, 85);
+  // 1024 / 24 = 42 r 16 (16 > 12): 43.
+  ck_assert_uint_eq(segmentation(1024, 24, 1000).segcount, 43);
+  ck_assert_uint_eq(segmentation(1024, 24, 1000).segments, (1000 + 42) / 43);
+}
+END_TEST
+
+START_TEST(pipeline_stage_sum_eq2) {
+  // Eq. 2 with one channel: a chain of P ranks and n segments takes P + n - 2 stages, each one
+  // point-to-point message of a segment.
+  CalibrationTable t = synthetic_table();
+  const int p = 6;
+  CallShape call{Op::bcast, 4096, 4, 0, true};  // 16 KiB in 4 KiB segments: 4 segments
+  Candidate c{Op::bcast, static_cast<int>(BcastAlgorithm::pipeline), 4096, 0};
+  double expected = (p + 4 - 2) * p2p_us(t[Channel::cache], 4096);
+  ck_assert(near(*predict_us(t, one_cache(p), c, call), expected));
+  // Reduce adds the local reduction of each segment received.
+  call.op = Op::reduce;
+  c.op = Op::reduce;
+  c.algorithm = static_cast<int>(ReduceAlgorithm::pipeline);
+  double reduce_expected = (p + 4 - 2) * (p2p_us(t[Channel::cache], 4096) + 4096 * 1e-3);
+  ck_assert(near(*predict_us(t, one_cache(p), c, call), reduce_expected));
+}
+END_TEST
+
+START_TEST(binary_tree_stage_sum_eq3) {
+  // A complete binary tree of 7 ranks, one segment: two stages of 3-rank flat trees. Put ranks
+  // 3..6 (the leaves of root 0) on another node so the second stage uses the node channel.
+  CalibrationTable t = synthetic_table();
+  std::vector<RankPlace> ranks{place(0, 0, 0), place(0, 0, 0), place(0, 0, 0), place(1, 0, 0),
+                               place(1, 0, 0), place(1, 0, 0), place(1, 0, 0)};
+  CallShape call{Op::bcast, 100, 1, 0, true};
+  Candidate c{Op::bcast, static_cast<int>(BcastAlgorithm::bintree), 0, 0};
+  double expected = flat_tree_us(t[Channel::cache], FlatTreeKind::fanout, 3, 100) +
+                    flat_tree_us(t[Channel::node], FlatTreeKind::fanout, 3, 100);
+  ck_assert(near(*predict_us(t, Placement(ranks), c, call), expected));
+  // Segments overlap stages (eq. 3: depth + n_s - 1 stages): 2 levels x 4 segments = 5 stages;
+  // the slower level (node) dominates every stage it takes part in.
+  call.count = 4096;
+  c.segsize = 1024;
+  double cache3 = flat_tree_us(t[Channel::cache], FlatTreeKind::fanout, 3, 1024);
+  double node3 = flat_tree_us(t[Channel::node], FlatTreeKind::fanout, 3, 1024);
+  ck_assert(near(*predict_us(t, Placement(ranks), c, call), cache3 + 4 * node3));
+}
+END_TEST
+
+START_TEST(linear_is_one_flat_tree) {
+  CalibrationTable t = synthetic_table();
+  CallShape call{Op::reduce, 10, 8, 2, true};
+  Candidate c{Op::reduce, static_cast<int>(ReduceAlgorithm::linear), 0, 0};
+  double expected = flat_tree_us(t[Channel::cache], FlatTreeKind::fanin, 5, 80) + 4 * 80 * 1e-3;
+  ck_assert(near(*predict_us(t, one_cache(5), c, call), expected));
+}
+END_TEST
+
+START_TEST(in_order_binary_sends_to_root) {
+  // The in-order tree is rooted at P-1; with another root the result travels on once more.
+  CalibrationTable t = synthetic_table();
+  Candidate c{Op::reduce, static_cast<int>(ReduceAlgorithm::in_order_binary), 0, 0};
+  CallShape at_last{Op::reduce, 10, 8, 3, true};
+  CallShape at_zero{Op::reduce, 10, 8, 0, true};
+  double diff = *predict_us(t, one_cache(4), c, at_zero) - *predict_us(t, one_cache(4), c, at_last);
+  ck_assert(near(diff, p2p_us(t[Channel::cache], 80)));
+}
+END_TEST
+
+START_TEST(selector_rules) {
+  CalibrationTable t = synthetic_table();
+  Placement p = one_cache(8);
+  CallShape call{Op::reduce, 1 << 16, 4, 0, false};
+  auto d = decide(t, p, call, kAllAlgorithms);
+  ck_assert(d.has_value());
+  for (const Prediction &pr : d->predictions) {
+    int a = pr.candidate.algorithm;
+    ck_assert_msg(a == 1 || a == 6, "non-commutative reduce got algorithm %d", a);
+  }
+  // Predictions are sorted and the pick is the first; deciding again gives the same answer.
+  for (size_t i = 1; i < d->predictions.size(); ++i)
+    ck_assert(d->predictions[i - 1].us <= d->predictions[i].us);
+  auto again = decide(t, p, call, kAllAlgorithms);
+  ck_assert(again->pick == d->pick);
+  // The mask restricts candidates.
+  call.commutative = true;
+  auto only_binomial = decide(t, p, call, parse_algorithm_list(Op::reduce, "binomial"));
+  for (const Prediction &pr : only_binomial->predictions) ck_assert_int_eq(pr.candidate.algorithm, 5);
+  // Nothing allowed that the model can use: no decision, the component falls back.
+  ck_assert(!decide(t, p, call, parse_algorithm_list(Op::reduce, "linear") & 0).has_value());
+}
+END_TEST
+
+START_TEST(candidates_cover_parameters) {
+  CallShape call{Op::bcast, 1 << 20, 1, 0, true};
+  auto cands = enumerate_candidates(call, 64, kAllAlgorithms);
+  int chains = 0;
+  bool segmented_chain_fanout_8 = false;
+  for (const Candidate &c : cands) {
+    if (c.algorithm == 2) {
+      ++chains;
+      if (c.fanout == 8 && c.segsize == 65536) segmented_chain_fanout_8 = true;
+    }
+  }
+  ck_assert(segmented_chain_fanout_8);
+  ck_assert_int_eq(chains, 5 * 9);  // fan-outs 2..32 x segment sizes {0, 1 KiB .. 128 KiB}
+  // A small message gets no segment sizes beyond the message itself.
+  call.count = 2000;
+  for (const Candidate &c : enumerate_candidates(call, 64, kAllAlgorithms))
+    ck_assert(c.segsize < 2000);
+}
+END_TEST
+
+START_TEST(algorithm_lists) {
+  ck_assert_uint_eq(parse_algorithm_list(Op::bcast, ""), kAllAlgorithms);
+  ck_assert_uint_eq(parse_algorithm_list(Op::bcast, "all"), kAllAlgorithms);
+  ck_assert_uint_eq(parse_algorithm_list(Op::bcast, "linear, 6"), (1u << 1) | (1u << 6));
+  bool threw = false;
+  try { parse_algorithm_list(Op::bcast, "linear,bogus"); } catch (const std::invalid_argument &e) {
+    threw = std::string(e.what()).find("bogus") != std::string::npos;
+  }
+  ck_assert(threw);
+  threw = false;
+  try { parse_algorithm_list(Op::reduce, "rabenseifner"); } catch (const std::invalid_argument &) { threw = true; }
+  ck_assert_msg(threw, "an algorithm the model cannot predict must be refused, not silently ignored");
+}
+END_TEST
+
+int main() {
+  Suite *s = suite_create("model");
+  TCase *tc = tcase_create("model");
+  tcase_add_test(tc, channel_rules);
+  tcase_add_test(tc, p2p_pieces);
+  tcase_add_test(tc, gamma_from_flat_tree_fits);
+  tcase_add_test(tc, multi_channel_eq11);
+  tcase_add_test(tc, segmentation_matches_open_mpi);
+  tcase_add_test(tc, pipeline_stage_sum_eq2);
+  tcase_add_test(tc, binary_tree_stage_sum_eq3);
+  tcase_add_test(tc, linear_is_one_flat_tree);
+  tcase_add_test(tc, in_order_binary_sends_to_root);
+  tcase_add_test(tc, selector_rules);
+  tcase_add_test(tc, candidates_cover_parameters);
+  tcase_add_test(tc, algorithm_lists);
+  suite_add_tcase(s, tc);
+  SRunner *runner = srunner_create(s);
+  srunner_run_all(runner, CK_NORMAL);
+  int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed == 0 ? 0 : 1;
+}
