@@ -43,8 +43,8 @@ static int modeltuned_register(void)
     (void) mca_base_component_var_register(v, "priority",
         "Priority of the modeltuned coll component (tuned's is 30; a negative value disables "
         "modeltuned for communicators created afterwards)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL,
-        &c->priority);
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_ALL, &c->priority);
 
     c->verbose = 0;
     (void) mca_base_component_var_register(v, "verbose",
