@@ -5,3 +5,17 @@ bin_PROGRAMS += tools/modeltuned-demo
 tools_modeltuned_demo_SOURCES = tools/modeltuned_demo.c
 tools_modeltuned_demo_CPPFLAGS = $(OMPI_CPPFLAGS)
 tools_modeltuned_demo_LDADD = $(OMPI_LIBS)
+
+# Overhead benchmarks (Google Benchmark): `make bench`.
+if HAVE_BENCHMARK
+noinst_PROGRAMS += tools/bench-decision
+tools_bench_decision_SOURCES = tools/bench_decision.cpp tools/bench_lookup.c \
+	mca/coll/modeltuned/coll_modeltuned_placement.c mca/coll/modeltuned/coll_modeltuned_component.c \
+	mca/coll/modeltuned/coll_modeltuned_module.c mca/coll/modeltuned/coll_modeltuned_bcast.c \
+	mca/coll/modeltuned/coll_modeltuned_reduce.c
+tools_bench_decision_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(OMPI_CPPFLAGS) $(HWLOC_CFLAGS) \
+	-DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"' -DMODELTUNED_ORFEO_TABLE='"$(abs_top_srcdir)/calib/tables/orfeo-epyc.json"'
+tools_bench_decision_LDADD = model/libmodeltuned_model.la -lbenchmark -lpthread $(OMPI_LIBS) $(HWLOC_LIBS)
+bench: tools/bench-decision
+	tools/bench-decision --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+endif

@@ -1,0 +1,64 @@
+// Overhead of modeltuned, in Google Benchmark: the cached lookup every bcast/reduce call pays
+// (budget 30 ns) and one new size class decided on a large communicator (budget 100 us at P=256).
+// Run: make bench (or build/tools/bench-decision --benchmark_filter=...).
+#include <benchmark/benchmark.h>
+
+#include "calibration/table.hpp"
+#include "select/selector.hpp"
+
+extern "C" {
+void *bench_lookup_module(int classes_filled);
+int bench_lookup(void *module, size_t count, size_t type_size, int root);
+}
+
+using namespace modeltuned;
+
+static void BM_CachedLookup_SameSize(benchmark::State &state) {
+  void *m = bench_lookup_module(64);
+  size_t count = 1000;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(count);
+    benchmark::DoNotOptimize(bench_lookup(m, count, 4, 0));
+  }
+}
+BENCHMARK(BM_CachedLookup_SameSize);
+
+static void BM_CachedLookup_VaryingSizes(benchmark::State &state) {
+  void *m = bench_lookup_module(64);
+  const size_t counts[8] = {1, 17, 300, 4096, 70000, 1 << 20, 5, 123456};
+  unsigned i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(bench_lookup(m, counts[i++ & 7], 4, 0));
+}
+BENCHMARK(BM_CachedLookup_VaryingSizes);
+
+// 2 nodes x 2 sockets x 16 L3 x 4 cores (ORFEO EPYC), ranks mapped by core like --map-by core.
+static Placement orfeo_by_core(int p) {
+  std::vector<RankPlace> ranks;
+  for (int r = 0; r < p; ++r) {
+    int core = r % 256;
+    ranks.push_back(RankPlace{core / 128, (core / 64) % 2, (core / 16) % 8, core / 4, core});
+  }
+  return Placement(std::move(ranks));
+}
+
+static void BM_DecideNewSizeClass(benchmark::State &state) {
+  static const CalibrationTable table = load_calibration(MODELTUNED_ORFEO_TABLE);
+  const int p = static_cast<int>(state.range(0));
+  const Op op = state.range(1) ? Op::reduce : Op::bcast;
+  Placement placement = orfeo_by_core(p);
+  CallShape call{op, static_cast<size_t>(state.range(2)), 1, 0, true};
+  size_t candidates = 0;
+  for (auto _ : state) {
+    auto d = decide(table, placement, call, kAllAlgorithms);
+    candidates = d->predictions.size();
+    benchmark::DoNotOptimize(d);
+  }
+  state.counters["candidates"] = static_cast<double>(candidates);
+}
+BENCHMARK(BM_DecideNewSizeClass)
+    ->ArgNames({"P", "reduce", "bytes"})
+    ->Args({256, 0, 1})->Args({256, 0, 1 << 16})->Args({256, 0, 1 << 20})
+    ->Args({256, 1, 1 << 20})->Args({1024, 0, 1 << 20})->Args({4096, 0, 1 << 20})
+    ->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();
