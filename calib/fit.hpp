@@ -1,0 +1,38 @@
+// Building a calibration table from measurements: OSU-style CSV input and the fits of
+// report eq. 5 (piecewise Hockney point-to-point) and eq. 6 (flat trees, linear in P).
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "calibration/table.hpp"
+#include "cost/channel_cost.hpp"
+#include "topology/placement.hpp"
+
+namespace modeltuned::calib {
+
+struct P2PSample { Channel channel; double bytes; double latency_us; };
+struct FlatTreeSample { Channel channel; FlatTreeKind kind; int p; double bytes; double latency_us; };
+struct Samples { std::vector<P2PSample> p2p; std::vector<FlatTreeSample> flat; };
+
+class FitError : public std::runtime_error { using runtime_error::runtime_error; };
+
+// OSU-style CSVs as in /work/shared/data/orfeo-epyc: p2p.csv (columns mapby, size, latency) and
+// nbft.csv / nbft_reduce.csv (mapby, p, size, latency). Other columns are ignored. Appends to
+// `out`; throws FitError naming file, line and column.
+void read_osu_p2p_csv(const std::string &path, Samples &out);
+void read_osu_flat_csv(const std::string &path, FlatTreeKind kind, Samples &out);
+
+struct FitOptions {
+  double reduce_us_per_byte;
+  std::string reduce_source;
+  nlohmann::json provenance;  // copied into the table; fit_table adds a "fit" entry with quality
+};
+
+// Fits every channel that has samples; the result passes parse_calibration's validation and
+// carries its checksum. Throws FitError.
+CalibrationTable fit_table(const Samples &samples, const FitOptions &options);
+
+}  // namespace modeltuned::calib

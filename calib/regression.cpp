@@ -1,0 +1,111 @@
+#include "regression.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <Eigen/Dense>
+
+namespace modeltuned::calib {
+
+double median(std::vector<double> values) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + mid, values.end());
+  const double upper = values[mid];
+  if (values.size() % 2) return upper;
+  return (*std::max_element(values.begin(), values.begin() + mid) + upper) / 2;
+}
+
+LineFit fit_line(std::span<const Point> points, Weighting weighting) {
+  const Eigen::Index n = static_cast<Eigen::Index>(points.size());
+  // x spans 1 B .. MiB; scaling it to [0, 1] keeps the QR well conditioned.
+  double x_scale = 0;
+  for (const auto &p : points) x_scale = std::max(x_scale, std::abs(p.x));
+  if (x_scale == 0) x_scale = 1;
+  Eigen::MatrixXd a(n, 2);
+  Eigen::VectorXd b(n), sqrt_w(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Point &p = points[i];
+    sqrt_w(i) = weighting == Weighting::relative ? 1 / p.y : 1;
+    a(i, 0) = sqrt_w(i);
+    a(i, 1) = sqrt_w(i) * p.x / x_scale;
+    b(i) = sqrt_w(i) * p.y;
+  }
+  Eigen::Vector2d coef = a.colPivHouseholderQr().solve(b);
+  LineFit fit{coef(0), coef(1) / x_scale, 0};
+  if (fit.slope < 0) {
+    // Constrained optimum on slope = 0: the weighted mean.
+    fit.slope = 0;
+    fit.intercept = (sqrt_w.array().square() * (b.array() / sqrt_w.array())).sum() / sqrt_w.squaredNorm();
+  }
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double r = sqrt_w(i) * (fit.intercept + fit.slope * points[i].x - points[i].y);
+    fit.sse += r * r;
+  }
+  return fit;
+}
+
+std::optional<PiecewiseFit> fit_piecewise_hockney(std::span<const Point> points, const PiecewiseOptions &options) {
+  const size_t n = points.size();
+  if (n < 2) return std::nullopt;
+  const double inf = std::numeric_limits<double>::infinity();
+  // A piece needs min_points_per_piece points, but with little data one piece of all points.
+  const size_t min_points = std::min<size_t>(std::max(options.min_points_per_piece, 2), n);
+
+  // Piece covering points [i, j]: its range starts at the previous measured size (0 for the
+  // first piece), and the time there must be positive (slope >= 0 makes it the minimum).
+  std::vector<std::vector<LineFit>> piece(n, std::vector<LineFit>(n));
+  std::vector<std::vector<double>> cost(n, std::vector<double>(n, inf));
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + min_points - 1; j < n; ++j) {
+      const LineFit f = fit_line(points.subspan(i, j - i + 1), Weighting::relative);
+      const double range_start = i == 0 ? 0 : points[i - 1].x;
+      piece[i][j] = f;
+      if (f.intercept + f.slope * range_start > 0) cost[i][j] = f.sse;
+    }
+
+  // best[k][j]: least error covering points [0, j] with k + 1 pieces; from[k][j]: first point
+  // of the last of them.
+  const size_t max_pieces = std::max(1, options.max_pieces);
+  std::vector<std::vector<double>> best(max_pieces, std::vector<double>(n, inf));
+  std::vector<std::vector<size_t>> from(max_pieces, std::vector<size_t>(n, 0));
+  for (size_t j = 0; j < n; ++j) best[0][j] = cost[0][j];
+  for (size_t k = 1; k < max_pieces; ++k)
+    for (size_t j = 0; j < n; ++j)
+      for (size_t i = 1; i <= j; ++i)
+        if (best[k - 1][i - 1] + cost[i][j] < best[k][j]) {
+          best[k][j] = best[k - 1][i - 1] + cost[i][j];
+          from[k][j] = i;
+        }
+
+  // Fewest pieces that explain the data: add one only when it pays off.
+  size_t chosen = max_pieces;
+  for (size_t k = 0; k < max_pieces; ++k) {
+    if (!std::isfinite(best[k][n - 1])) continue;
+    if (chosen == max_pieces) chosen = k;
+    const double rms = std::sqrt(best[chosen][n - 1] / n);
+    if (k > chosen && rms > options.good_enough_rms &&
+        best[k][n - 1] < (1 - options.min_improvement) * best[chosen][n - 1])
+      chosen = k;
+  }
+  if (chosen == max_pieces) return std::nullopt;
+
+  PiecewiseFit result;
+  result.sse = best[chosen][n - 1];
+  size_t j = n - 1;
+  for (size_t k = chosen + 1; k-- > 0;) {
+    const size_t i = k == 0 ? 0 : from[k][j];
+    const LineFit &f = piece[i][j];
+    HockneyPiece p;
+    p.upto_bytes = j == n - 1 ? inf : points[j].x;
+    p.alpha_us = f.intercept;
+    p.beta_us_per_byte = f.slope;
+    result.pieces.insert(result.pieces.begin(), p);
+    result.first_point.insert(result.first_point.begin(), i);
+    if (i > 0) j = i - 1;
+  }
+  return result;
+}
+
+}  // namespace modeltuned::calib

@@ -1,0 +1,321 @@
+// Calibration table: JSON reading with strict validation, canonical writing and checksum.
+// Format and rules: docs/calibration-format.md.
+#include "calibration/table.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace modeltuned {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::string_view kFormatName = "modeltuned-calibration";
+
+[[noreturn]] void fail(const std::string &where, const std::string &problem) {
+  throw CalibrationError(where + ": " + problem);
+}
+
+std::string type_of(const json &value) {
+  if (value.is_null()) return "null";
+  return value.type_name();
+}
+
+const json &require_key(const json &object, const char *key, const std::string &where,
+                        const std::string &fix) {
+  auto it = object.find(key);
+  if (it == object.end()) fail(where.empty() ? key : where + "." + key, "missing; " + fix);
+  return *it;
+}
+
+// Keys outside the format are rejected: a misspelt "upto_bytes" would otherwise silently turn a
+// bounded piece into an unbounded one.
+void reject_unknown_keys(const json &object, std::initializer_list<std::string_view> known,
+                         const std::string &where) {
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    bool ok = false;
+    for (auto k : known) ok = ok || it.key() == k;
+    if (!ok) {
+      std::string list;
+      for (auto k : known) list += (list.empty() ? "\"" : ", \"") + std::string(k) + "\"";
+      fail(where.empty() ? it.key() : where + "." + it.key(),
+           "unknown field; allowed here: " + list);
+    }
+  }
+}
+
+const json &require_object(const json &value, const std::string &where) {
+  if (!value.is_object()) fail(where, "must be a JSON object, found " + type_of(value));
+  return value;
+}
+
+// JSON has no NaN or infinity, but nlohmann turns 1e999 into inf, and null or a string may sit
+// where a number belongs; all of these are refused here.
+double finite_number(const json &value, const std::string &where) {
+  if (!value.is_number())
+    fail(where, "must be a number, found " + type_of(value) + (value.is_string() ? " " + value.dump() : ""));
+  double x = value.get<double>();
+  if (!std::isfinite(x)) fail(where, "must be a finite number (out of range: " + value.dump() + ")");
+  return x;
+}
+
+double non_negative_number(const json &value, const std::string &where) {
+  double x = finite_number(value, where);
+  if (x < 0) fail(where, "must not be negative, found " + value.dump());
+  return x;
+}
+
+double positive_number(const json &value, const std::string &where) {
+  double x = finite_number(value, where);
+  if (x <= 0) fail(where, "must be positive, found " + value.dump());
+  return x;
+}
+
+std::string number_text(double x) {
+  if (x == std::floor(x) && std::abs(x) < 1e15) return std::to_string(static_cast<long long>(x));
+  return json(x).dump();
+}
+
+std::vector<HockneyPiece> parse_p2p(const json &value, const std::string &where) {
+  if (!value.is_array() || value.empty())
+    fail(where, "must be a non-empty list of Hockney pieces {\"upto_bytes\", \"alpha_us\", "
+                "\"beta_us_per_byte\"}, found " + (value.is_array() ? std::string("an empty list") : type_of(value)));
+  std::vector<HockneyPiece> pieces;
+  double previous_upto = 0;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string at = where + "[" + std::to_string(i) + "]";
+    const json &piece = require_object(value[i], at);
+    reject_unknown_keys(piece, {"upto_bytes", "alpha_us", "beta_us_per_byte"}, at);
+    const bool last = i + 1 == value.size();
+    HockneyPiece p;
+    if (auto it = piece.find("upto_bytes"); it != piece.end()) {
+      if (last)
+        fail(at + ".upto_bytes", "the last piece must be unbounded; remove its upto_bytes or add "
+                                 "a piece without upto_bytes after it");
+      p.upto_bytes = positive_number(*it, at + ".upto_bytes");
+      if (p.upto_bytes <= previous_upto)
+        fail(at + ".upto_bytes", number_text(p.upto_bytes) + " is not above the previous piece's " +
+                                     number_text(previous_upto) + "; list pieces by strictly increasing upto_bytes");
+    } else if (!last) {
+      fail(at + ".upto_bytes", "missing; only the last piece may be unbounded");
+    }
+    p.alpha_us = finite_number(require_key(piece, "alpha_us", at, "give the piece's latency intercept in microseconds"),
+                               at + ".alpha_us");
+    p.beta_us_per_byte = non_negative_number(
+        require_key(piece, "beta_us_per_byte", at, "give the piece's inverse bandwidth in microseconds per byte"),
+        at + ".beta_us_per_byte");
+    // A linear piece is extreme at its ends; beta >= 0 makes the lower end the minimum, so the
+    // unbounded last piece needs no upper check. The first piece starts at 0 bytes.
+    const double time_at_start = p.alpha_us + p.beta_us_per_byte * previous_upto;
+    if (time_at_start <= 0)
+      fail(at, "gives a non-positive time (" + number_text(time_at_start) + " us) at " +
+                   number_text(previous_upto) + " bytes, the start of its range; refit the piece or move its bounds");
+    if (!last) previous_upto = p.upto_bytes;
+    pieces.push_back(p);
+  }
+  return pieces;
+}
+
+std::vector<FlatTreeFit> parse_flat(const json &value, const std::string &where) {
+  if (!value.is_array() || value.empty())
+    fail(where, "must be a non-empty list of flat-tree fits {\"bytes\", \"alpha_us\", \"beta_us\", "
+                "\"max_p\"}, found " + (value.is_array() ? std::string("an empty list") : type_of(value)));
+  std::vector<FlatTreeFit> fits;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string at = where + "[" + std::to_string(i) + "]";
+    const json &fit_json = require_object(value[i], at);
+    reject_unknown_keys(fit_json, {"bytes", "alpha_us", "beta_us", "max_p"}, at);
+    FlatTreeFit f;
+    f.bytes = positive_number(require_key(fit_json, "bytes", at, "give the message size in bytes"), at + ".bytes");
+    if (!fits.empty() && f.bytes <= fits.back().bytes)
+      fail(at + ".bytes", number_text(f.bytes) + " is not above the previous fit's " + number_text(fits.back().bytes) +
+                              "; list fits by strictly increasing bytes");
+    f.alpha_us = finite_number(require_key(fit_json, "alpha_us", at, "give T(P) = alpha + beta*(P-1)'s alpha in microseconds"),
+                               at + ".alpha_us");
+    f.beta_us = non_negative_number(require_key(fit_json, "beta_us", at, "give the cost per extra peer in microseconds"),
+                                    at + ".beta_us");
+    const json &max_p = require_key(fit_json, "max_p", at, "give the largest measured P");
+    if (!max_p.is_number_integer())
+      fail(at + ".max_p", "must be an integer, found " + max_p.dump());
+    if (max_p.get<long long>() < 2 || max_p.get<long long>() > 1 << 30)
+      fail(at + ".max_p", "must be at least 2 (a root and one peer), found " + max_p.dump());
+    f.max_p = static_cast<int>(max_p.get<long long>());
+    // alpha may be negative: the line is fitted over all measured P and consumers clamp
+    // gamma = T_flat / T_p2p to at least 1 (eq. 1), but a fit that is nowhere positive is garbage.
+    const double time_at_max_p = f.alpha_us + f.beta_us * (f.max_p - 1);
+    if (time_at_max_p <= 0)
+      fail(at, "gives a non-positive time (" + number_text(time_at_max_p) + " us) even at its largest P = " +
+                   std::to_string(f.max_p) + "; refit it");
+    fits.push_back(f);
+  }
+  return fits;
+}
+
+ChannelTable parse_channel(const json &value, const std::string &where) {
+  require_object(value, where);
+  reject_unknown_keys(value, {"p2p", "fanout", "fanin"}, where);
+  ChannelTable channel;
+  channel.present = true;
+  channel.p2p = parse_p2p(require_key(value, "p2p", where, "a calibrated channel needs its point-to-point pieces"),
+                          where + ".p2p");
+  channel.fanout = parse_flat(require_key(value, "fanout", where, "a calibrated channel needs its flat-tree fits"),
+                              where + ".fanout");
+  if (auto it = value.find("fanin"); it != value.end()) {
+    if (it->is_array() && it->empty())
+      fail(where + ".fanin", "is an empty list; omit \"fanin\" to use the fanout fits");
+    channel.fanin = parse_flat(*it, where + ".fanin");
+  }
+  return channel;
+}
+
+// Byte counts are whole numbers in practice; writing them as integers keeps the files readable.
+json bytes_value(double bytes) {
+  if (bytes == std::floor(bytes) && bytes >= 0 && bytes < 9007199254740992.0)
+    return static_cast<std::uint64_t>(bytes);
+  return bytes;
+}
+
+json flat_to_json(const std::vector<FlatTreeFit> &fits) {
+  json list = json::array();
+  for (const auto &f : fits)
+    list.push_back({{"bytes", bytes_value(f.bytes)}, {"alpha_us", f.alpha_us}, {"beta_us", f.beta_us}, {"max_p", f.max_p}});
+  return list;
+}
+
+json to_json(const CalibrationTable &table) {
+  json channels = json::object();
+  for (int c = 0; c < kChannels; ++c) {
+    const ChannelTable &ch = table.channels[c];
+    if (!ch.present) continue;
+    json p2p = json::array();
+    for (const auto &p : ch.p2p) {
+      json piece = {{"alpha_us", p.alpha_us}, {"beta_us_per_byte", p.beta_us_per_byte}};
+      if (std::isfinite(p.upto_bytes)) piece["upto_bytes"] = bytes_value(p.upto_bytes);
+      p2p.push_back(piece);
+    }
+    json channel = {{"p2p", p2p}, {"fanout", flat_to_json(ch.fanout)}};
+    if (!ch.fanin.empty()) channel["fanin"] = flat_to_json(ch.fanin);
+    channels[std::string(kChannelNames[c])] = channel;
+  }
+  return {{"format", kFormatName},
+          {"version", kCalibrationVersion},
+          {"provenance", table.provenance},
+          {"channels", channels},
+          {"reduce", {{"us_per_byte", table.reduce_us_per_byte}, {"source", table.reduce_source}}}};
+}
+
+// " at line L, column C" of the first occurrence of the 'quoted' token of `message` in `text`.
+std::string locate_quoted_token(std::string_view message, std::string_view text) {
+  const size_t open = message.find('\'');
+  const size_t close = open == std::string_view::npos ? open : message.find('\'', open + 1);
+  if (close == std::string_view::npos) return "";
+  const size_t at = text.find(message.substr(open + 1, close - open - 1));
+  if (at == std::string_view::npos) return "";
+  size_t line = 1, line_start = 0;
+  for (size_t i = 0; i < at; ++i)
+    if (text[i] == '\n') ++line, line_start = i + 1;
+  return " at line " + std::to_string(line) + ", column " + std::to_string(at - line_start + 1);
+}
+
+uint64_t fnv1a64(std::string_view bytes) {
+  uint64_t hash = 14695981039346656037ull;
+  for (unsigned char b : bytes) {
+    hash ^= b;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+}  // namespace
+
+CalibrationTable parse_calibration(std::string_view text, std::string_view source) {
+  (void)source;  // callers prefix messages with the file name themselves
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error &e) {
+    // e.what() carries the line and column of the first bad character.
+    throw CalibrationError("not JSON: " + std::string(e.what()));
+  } catch (const json::out_of_range &e) {
+    // A number too large for a double (1e999): nlohmann names the token but not where it is.
+    throw CalibrationError("not usable JSON: " + std::string(e.what()) + locate_quoted_token(e.what(), text) +
+                           "; numbers must be finite doubles");
+  }
+  if (!doc.is_object()) fail("top level", "must be a JSON object, found " + type_of(doc));
+  reject_unknown_keys(doc, {"format", "version", "provenance", "channels", "reduce"}, "");
+
+  const std::string supported = "supported versions: " + std::to_string(kCalibrationVersion);
+  const json &format = require_key(doc, "format", "", "add \"format\": \"modeltuned-calibration\"");
+  if (format != kFormatName)
+    fail("format", format.dump() + " is not \"modeltuned-calibration\"; this is not a modeltuned calibration table");
+  const json &version = require_key(doc, "version", "", supported);
+  if (!version.is_number_integer() || version.get<long long>() != kCalibrationVersion)
+    fail("version", version.dump() + " is not supported; " + supported);
+
+  CalibrationTable table;
+  if (auto it = doc.find("provenance"); it != doc.end()) table.provenance = require_object(*it, "provenance");
+
+  const json &channels = require_object(
+      require_key(doc, "channels", "", "give at least one of \"cache\", \"core\", \"socket\", \"node\""), "channels");
+  if (channels.empty())
+    fail("channels", "is empty; calibrate at least one of \"cache\", \"core\", \"socket\", \"node\"");
+  for (auto it = channels.begin(); it != channels.end(); ++it) {
+    const int c = channel_from_name(it.key());
+    if (c < 0)
+      fail("channels." + it.key(), "unknown channel; known channels are \"cache\", \"core\", \"socket\", \"node\"");
+    table.channels[c] = parse_channel(it.value(), "channels." + it.key());
+  }
+
+  const json &reduce = require_object(
+      require_key(doc, "reduce", "", "give the local reduction cost {\"us_per_byte\", \"source\"}"), "reduce");
+  reject_unknown_keys(reduce, {"us_per_byte", "source"}, "reduce");
+  table.reduce_us_per_byte = non_negative_number(
+      require_key(reduce, "us_per_byte", "reduce", "give the MPI_Reduce_local cost in microseconds per byte"),
+      "reduce.us_per_byte");
+  const json &reduce_source =
+      require_key(reduce, "source", "reduce", "say whether the reduce cost is \"measured\" or how it was estimated");
+  if (!reduce_source.is_string() || reduce_source.get<std::string>().empty())
+    fail("reduce.source", "must be a non-empty string (\"measured\" or \"estimate: <why>\"), found " + reduce_source.dump());
+  table.reduce_source = reduce_source.get<std::string>();
+
+  update_checksum(table);
+  return table;
+}
+
+CalibrationTable load_calibration(const std::string &path) {
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file) throw CalibrationError("cannot open " + path + ": " + std::strerror(errno));
+  std::string text;
+  char buffer[1 << 16];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+  const bool read_failed = std::ferror(file);
+  const int read_errno = errno;
+  std::fclose(file);
+  if (read_failed) throw CalibrationError("cannot read " + path + ": " + std::strerror(read_errno));
+  return parse_calibration(text, path);
+}
+
+std::string to_json_text(const CalibrationTable &table) {
+  // nlohmann objects keep keys sorted and print doubles in shortest round-trip form, so this
+  // text depends only on the values.
+  return to_json(table).dump(2) + "\n";
+}
+
+void save_calibration(const CalibrationTable &table, const std::string &path) {
+  const std::string text = to_json_text(table);
+  std::FILE *file = std::fopen(path.c_str(), "wb");
+  if (!file) throw CalibrationError("cannot write " + path + ": " + std::strerror(errno));
+  const bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  const int write_errno = errno;
+  if (std::fclose(file) != 0 || !ok)
+    throw CalibrationError("cannot write " + path + ": " + std::strerror(ok ? errno : write_errno));
+}
+
+void update_checksum(CalibrationTable &table) { table.checksum = fnv1a64(to_json_text(table)); }
+
+}  // namespace modeltuned

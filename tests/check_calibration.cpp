@@ -1,0 +1,486 @@
+// Calibration table (model/calibration/table.cpp), the fitter (calib/) and the shipped ORFEO table.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "calib/fit.hpp"
+#include "calibration/table.hpp"
+
+// Last: check.h defines macros (fail, ...) that clash with the standard library.
+#include <check.h>
+
+using json = nlohmann::json;
+using namespace modeltuned;
+
+#ifndef ORFEO_DATA_DIR
+#error "build with -DORFEO_DATA_DIR=<directory of the ORFEO p2p.csv and nbft.csv>"
+#endif
+#ifndef SHIPPED_TABLE
+#error "build with -DSHIPPED_TABLE=<path of calib/tables/orfeo-epyc.json>"
+#endif
+
+namespace {
+
+std::string temp_path(const std::string &name) {
+  return (std::filesystem::temp_directory_path() /
+          ("check_calibration_" + std::to_string(getpid()) + "_" + name)).string();
+}
+
+void write_file(const std::string &path, const std::string &text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  ck_assert_msg(out.good(), "cannot write %s", path.c_str());
+}
+
+// A valid table using every feature: several pieces, a fanin list, an absent channel.
+CalibrationTable sample_table() {
+  CalibrationTable t;
+  ChannelTable &cache = t.channels[static_cast<int>(Channel::cache)];
+  cache.present = true;
+  cache.p2p = {{4096, 0.15, 6e-5}, {131072, 0.3, 4.5e-5}, {HockneyPiece{}.upto_bytes, 0.6, 8.2e-5}};
+  cache.fanout = {{1, 0.17, 0.005, 4}, {1048576, 20.5, 40.25, 4}};
+  ChannelTable &node = t.channels[static_cast<int>(Channel::node)];
+  node.present = true;
+  node.p2p = {{128, 1.8, 2e-3}, {HockneyPiece{}.upto_bytes, 6.77, 8.1e-5}};
+  node.fanout = {{1, 1.37, 0.3, 257}, {65536, 14.77, 3.25, 257}, {1048576, 11.5, 83.2, 129}};
+  node.fanin = {{1, 1.2, 0.25, 129}};
+  t.reduce_us_per_byte = 5e-5;
+  t.reduce_source = "estimate: test";
+  t.provenance = {{"source", "unit test"}, {"inputs", {{"p2p", "p2p.csv"}}}};
+  update_checksum(t);
+  return t;
+}
+
+json sample_json() { return json::parse(to_json_text(sample_table())); }
+
+bool tables_equal(const CalibrationTable &a, const CalibrationTable &b) {
+  return a.channels == b.channels && a.reduce_us_per_byte == b.reduce_us_per_byte &&
+         a.reduce_source == b.reduce_source && a.provenance == b.provenance && a.checksum == b.checksum;
+}
+
+// Parses `text` and returns the error message, or "" when it was accepted.
+std::string parse_error(const std::string &text) {
+  try {
+    parse_calibration(text, "test.json");
+  } catch (const CalibrationError &e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+START_TEST(round_trip) {
+  const CalibrationTable original = sample_table();
+  const std::string path = temp_path("round_trip.json");
+  save_calibration(original, path);
+  const CalibrationTable loaded = load_calibration(path);
+  std::filesystem::remove(path);
+  ck_assert_msg(tables_equal(original, loaded), "saved and loaded tables differ");
+  ck_assert(loaded.has(Channel::cache) && loaded.has(Channel::node));
+  ck_assert(!loaded.has(Channel::core) && !loaded.has(Channel::socket));
+  ck_assert(std::isinf(loaded[Channel::cache].p2p.back().upto_bytes));
+  const std::string original_text = to_json_text(original), loaded_text = to_json_text(loaded);
+  ck_assert_str_eq(original_text.c_str(), loaded_text.c_str());
+  ck_assert_uint_ne(original.checksum, 0);
+  // Layout does not matter, content does: compact text gives the same checksum.
+  ck_assert_uint_eq(parse_calibration(json::parse(to_json_text(original)).dump(), "compact").checksum,
+                    original.checksum);
+}
+END_TEST
+
+START_TEST(checksum_follows_every_value) {
+  const CalibrationTable original = sample_table();
+  std::vector<std::function<void(CalibrationTable &)>> changes;
+  for (int c = 0; c < kChannels; ++c) {
+    if (!original.channels[c].present) continue;
+    for (size_t i = 0; i < original.channels[c].p2p.size(); ++i) {
+      changes.push_back([=](CalibrationTable &t) { t.channels[c].p2p[i].alpha_us *= 1.001; });
+      changes.push_back([=](CalibrationTable &t) { t.channels[c].p2p[i].beta_us_per_byte *= 1.001; });
+      if (i + 1 < original.channels[c].p2p.size())
+        changes.push_back([=](CalibrationTable &t) { t.channels[c].p2p[i].upto_bytes += 1; });
+    }
+    for (auto member : {&ChannelTable::fanout, &ChannelTable::fanin})
+      for (size_t i = 0; i < (original.channels[c].*member).size(); ++i) {
+        changes.push_back([=](CalibrationTable &t) { (t.channels[c].*member)[i].bytes *= 0.999; });
+        changes.push_back([=](CalibrationTable &t) { (t.channels[c].*member)[i].alpha_us *= 1.001; });
+        changes.push_back([=](CalibrationTable &t) { (t.channels[c].*member)[i].beta_us *= 1.001; });
+        changes.push_back([=](CalibrationTable &t) { (t.channels[c].*member)[i].max_p += 1; });
+      }
+  }
+  changes.push_back([](CalibrationTable &t) { t.channels[1] = t.channels[0]; });
+  changes.push_back([](CalibrationTable &t) { t.channels[3].fanin.clear(); });
+  changes.push_back([](CalibrationTable &t) { t.reduce_us_per_byte *= 1.001; });
+  changes.push_back([](CalibrationTable &t) { t.reduce_source += "."; });
+  changes.push_back([](CalibrationTable &t) { t.provenance["source"] = "other"; });
+  for (size_t k = 0; k < changes.size(); ++k) {
+    CalibrationTable changed = original;
+    changes[k](changed);
+    update_checksum(changed);
+    ck_assert_msg(changed.checksum != original.checksum, "change %zu left the checksum unchanged", k);
+    // ...and the changed table still round-trips to the same checksum.
+    ck_assert_uint_eq(parse_calibration(to_json_text(changed), "changed").checksum, changed.checksum);
+  }
+}
+END_TEST
+
+struct Malformed {
+  const char *what;
+  std::function<std::string()> text;
+  std::vector<std::string> must_mention;
+};
+
+// Dumps the sample with `edit` applied; "@X@" strings become raw text X (for 1e999, which no
+// json value can hold).
+std::string edited(const std::function<void(json &)> &edit) {
+  json doc = sample_json();
+  edit(doc);
+  std::string text = doc.dump(1);
+  for (size_t at; (at = text.find("\"@")) != std::string::npos;) {
+    const size_t end = text.find("@\"", at + 2);
+    text.replace(at, end + 2 - at, text.substr(at + 2, end - at - 2));
+  }
+  return text;
+}
+
+START_TEST(malformed_inputs_are_rejected) {
+  const std::vector<Malformed> cases = {
+      {"not JSON", [] { return std::string("{\"format\": \"modeltuned-calibration\",\n  \"version\": }"); },
+       {"not JSON", "line 2"}},
+      {"top level array", [] { return std::string("[1, 2]"); }, {"top level", "object"}},
+      {"wrong format", [] { return edited([](json &d) { d["format"] = "osu-latency"; }); }, {"format", "osu-latency"}},
+      {"missing format", [] { return edited([](json &d) { d.erase("format"); }); }, {"format", "missing"}},
+      {"missing version", [] { return edited([](json &d) { d.erase("version"); }); },
+       {"version", "supported versions: 1"}},
+      {"unsupported version", [] { return edited([](json &d) { d["version"] = 2; }); },
+       {"version", "2", "supported versions: 1"}},
+      {"version as string", [] { return edited([](json &d) { d["version"] = "1"; }); }, {"version"}},
+      {"no channels key", [] { return edited([](json &d) { d.erase("channels"); }); }, {"channels", "missing"}},
+      {"empty channels", [] { return edited([](json &d) { d["channels"] = json::object(); }); }, {"channels", "empty"}},
+      {"unknown channel", [] { return edited([](json &d) { d["channels"]["numa"] = d["channels"]["cache"]; }); },
+       {"channels.numa", "unknown channel"}},
+      {"channel without p2p", [] { return edited([](json &d) { d["channels"]["cache"].erase("p2p"); }); },
+       {"channels.cache.p2p", "missing"}},
+      {"channel with empty p2p", [] { return edited([](json &d) { d["channels"]["cache"]["p2p"] = json::array(); }); },
+       {"channels.cache.p2p", "empty"}},
+      {"channel without fanout", [] { return edited([](json &d) { d["channels"]["node"].erase("fanout"); }); },
+       {"channels.node.fanout", "missing"}},
+      {"channel with empty fanout",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"] = json::array(); }); },
+       {"channels.node.fanout", "empty"}},
+      {"empty fanin", [] { return edited([](json &d) { d["channels"]["node"]["fanin"] = json::array(); }); },
+       {"channels.node.fanin"}},
+      {"p2p not increasing",
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][1]["upto_bytes"] = 1024; }); },
+       {"channels.cache.p2p[1].upto_bytes", "increasing"}},
+      {"p2p repeated bound",
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][1]["upto_bytes"] = 4096; }); },
+       {"channels.cache.p2p[1].upto_bytes"}},
+      {"bounded last piece",
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][2]["upto_bytes"] = 1 << 30; }); },
+       {"channels.cache.p2p[2].upto_bytes", "unbounded"}},
+      {"unbounded middle piece", [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][0].erase("upto_bytes"); }); },
+       {"channels.cache.p2p[0].upto_bytes", "missing"}},
+      {"misspelt field",
+       [] {
+         return edited([](json &d) {
+           auto &piece = d["channels"]["cache"]["p2p"][0];
+           piece["upto_byte"] = piece["upto_bytes"];
+           piece.erase("upto_bytes");
+         });
+       },
+       {"channels.cache.p2p[0].upto_byte", "unknown field"}},
+      {"negative beta", [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][0]["beta_us_per_byte"] = -1e-5; }); },
+       {"channels.cache.p2p[0].beta_us_per_byte", "negative"}},
+      {"negative upto", [] { return edited([](json &d) { d["channels"]["node"]["p2p"][0]["upto_bytes"] = -128; }); },
+       {"channels.node.p2p[0].upto_bytes"}},
+      {"null alpha (NaN once written)",
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][1]["alpha_us"] = nullptr; }); },
+       {"channels.cache.p2p[1].alpha_us", "number", "null"}},
+      {"string alpha", [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][1]["alpha_us"] = "0.3"; }); },
+       {"channels.cache.p2p[1].alpha_us", "number", "string"}},
+      {"boolean beta", [] { return edited([](json &d) { d["channels"]["node"]["p2p"][1]["beta_us_per_byte"] = true; }); },
+       {"channels.node.p2p[1].beta_us_per_byte", "number"}},
+      {"infinite alpha", [] { return edited([](json &d) { d["channels"]["node"]["p2p"][1]["alpha_us"] = "@1e999@"; }); },
+       {"1e999", "line ", "column ", "finite"}},
+      {"minus infinite fanout alpha",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["alpha_us"] = "@-1e999@"; }); },
+       {"-1e999", "line ", "finite"}},
+      {"infinite reduce", [] { return edited([](json &d) { d["reduce"]["us_per_byte"] = "@1e400@"; }); },
+       {"1e400", "line ", "finite"}},
+      {"p2p time not positive at the start of its range",
+       [] {
+         return edited([](json &d) {
+           d["channels"]["node"]["p2p"][1]["alpha_us"] = -1.0;  // -1 + 8.1e-5 * 128 < 0
+         });
+       },
+       {"channels.node.p2p[1]", "non-positive", "128"}},
+      {"first piece zero at 0 bytes",
+       [] {
+         return edited([](json &d) {
+           d["channels"]["cache"]["p2p"][0]["alpha_us"] = 0.0;
+         });
+       },
+       {"channels.cache.p2p[0]", "non-positive"}},
+      {"max_p below 2", [] { return edited([](json &d) { d["channels"]["node"]["fanout"][1]["max_p"] = 1; }); },
+       {"channels.node.fanout[1].max_p", "at least 2"}},
+      {"max_p not an integer", [] { return edited([](json &d) { d["channels"]["node"]["fanout"][1]["max_p"] = 60.5; }); },
+       {"channels.node.fanout[1].max_p", "integer"}},
+      {"fanout sizes not increasing",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][2]["bytes"] = 65536; }); },
+       {"channels.node.fanout[2].bytes", "increasing"}},
+      {"fanin sizes bad", [] { return edited([](json &d) { d["channels"]["node"]["fanin"][0]["bytes"] = 0; }); },
+       {"channels.node.fanin[0].bytes", "positive"}},
+      {"negative fanout beta", [] { return edited([](json &d) { d["channels"]["cache"]["fanout"][0]["beta_us"] = -0.5; }); },
+       {"channels.cache.fanout[0].beta_us", "negative"}},
+      {"fanout never positive",
+       [] {
+         return edited([](json &d) {
+           d["channels"]["cache"]["fanout"][0]["alpha_us"] = -1.0;  // -1 + 0.005 * 3 < 0
+         });
+       },
+       {"channels.cache.fanout[0]", "non-positive"}},
+      {"missing reduce", [] { return edited([](json &d) { d.erase("reduce"); }); }, {"reduce", "missing"}},
+      {"missing reduce cost", [] { return edited([](json &d) { d["reduce"].erase("us_per_byte"); }); },
+       {"reduce.us_per_byte", "missing"}},
+      {"negative reduce cost", [] { return edited([](json &d) { d["reduce"]["us_per_byte"] = -1e-5; }); },
+       {"reduce.us_per_byte", "negative"}},
+      {"missing reduce source", [] { return edited([](json &d) { d["reduce"].erase("source"); }); },
+       {"reduce.source"}},
+      {"provenance not an object", [] { return edited([](json &d) { d["provenance"] = "today"; }); },
+       {"provenance", "object"}},
+  };
+  const std::string valid = parse_error(to_json_text(sample_table()));
+  ck_assert_str_eq(valid.c_str(), "");
+  for (const auto &c : cases) {
+    const std::string message = parse_error(c.text());
+    ck_assert_msg(!message.empty(), "case '%s' was accepted", c.what);
+    ck_assert_msg(message.find('\n') == std::string::npos, "case '%s': message is not one line: %s", c.what,
+                  message.c_str());
+    for (const auto &needle : c.must_mention)
+      ck_assert_msg(message.find(needle) != std::string::npos, "case '%s': message '%s' does not mention '%s'",
+                    c.what, message.c_str(), needle.c_str());
+  }
+}
+END_TEST
+
+START_TEST(missing_file_names_path_and_reason) {
+  const std::string path = temp_path("does_not_exist.json");
+  try {
+    load_calibration(path);
+    ck_abort_msg("loading a missing file succeeded");
+  } catch (const CalibrationError &e) {
+    const std::string message = e.what();
+    ck_assert_msg(message.find(path) != std::string::npos && message.find("No such file") != std::string::npos,
+                  "message: %s", message.c_str());
+  }
+}
+END_TEST
+
+// --- fitter -------------------------------------------------------------------------------
+
+namespace {
+
+calib::FitOptions fit_options() { return {5e-5, "estimate: test", {{"source", "check_calibration"}}}; }
+
+// Two-protocol synthetic channel: 0.5 us + 0.1 ns/B up to 4 KiB, 3 us + 0.05 ns/B above, with
+// deterministic +-1% scatter over four receivers, and a flat tree T(P) = t_p2p + 0.2 us (P - 1).
+calib::Samples synthetic_samples(Channel channel) {
+  calib::Samples s;
+  for (double bytes = 1; bytes <= 4194304; bytes *= 2) {
+    const double t = bytes <= 4096 ? 0.5 + 1e-4 * bytes : 3 + 5e-5 * bytes;
+    for (int r = 0; r < 4; ++r) s.p2p.push_back({channel, bytes, t * (1 + 0.01 * (r - 1.5) / 1.5)});
+    if (bytes <= 1048576)
+      for (int p = 2; p <= 9; ++p) s.flat.push_back({channel, FlatTreeKind::fanout, p, bytes, t + 0.2 * (p - 1)});
+  }
+  return s;
+}
+
+std::string fit_error(const calib::Samples &samples) {
+  try {
+    calib::fit_table(samples, fit_options());
+  } catch (const calib::FitError &e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+START_TEST(fit_recovers_synthetic_breakpoint) {
+  const CalibrationTable t = calib::fit_table(synthetic_samples(Channel::socket), fit_options());
+  ck_assert(t.has(Channel::socket) && !t.has(Channel::cache));
+  const auto &p2p = t[Channel::socket].p2p;
+  ck_assert_msg(p2p.size() == 2, "expected 2 pieces, got %zu", p2p.size());
+  ck_assert_double_eq(p2p[0].upto_bytes, 4096);
+  ck_assert_double_eq_tol(p2p[0].alpha_us, 0.5, 0.01);
+  ck_assert_double_eq_tol(p2p[0].beta_us_per_byte, 1e-4, 2e-6);
+  ck_assert_double_eq_tol(p2p[1].alpha_us, 3, 0.1);
+  ck_assert_double_eq_tol(p2p[1].beta_us_per_byte, 5e-5, 1e-6);
+  const auto &fanout = t[Channel::socket].fanout;
+  ck_assert_uint_eq(fanout.size(), 21);
+  ck_assert_int_eq(fanout.back().max_p, 9);
+  ck_assert_double_eq_tol(fanout.front().beta_us, 0.2, 1e-9);
+  ck_assert_double_eq_tol(fanout.front().alpha_us, 0.5 + 1e-4, 1e-9);
+  ck_assert(t.provenance["fit"]["socket"]["p2p"]["median_abs_pct_error"].get<double>() < 1);
+  const std::string source = t.provenance["source"].get<std::string>();
+  ck_assert_str_eq(source.c_str(), "check_calibration");
+  // What the fitter writes, the loader accepts.
+  ck_assert_uint_eq(parse_calibration(to_json_text(t), "fitted").checksum, t.checksum);
+}
+END_TEST
+
+START_TEST(fit_rejects_bad_samples) {
+  calib::Samples one_size;
+  one_size.p2p = {{Channel::core, 8, 0.4}, {Channel::core, 8, 0.41}};
+  one_size.flat = {{Channel::core, FlatTreeKind::fanout, 2, 8, 0.4}, {Channel::core, FlatTreeKind::fanout, 3, 8, 0.6}};
+  std::string m = fit_error(one_size);
+  ck_assert_msg(m.find("core") != std::string::npos && m.find("2 distinct sizes") != std::string::npos, "%s", m.c_str());
+
+  calib::Samples negative = synthetic_samples(Channel::node);
+  negative.p2p[5].latency_us = -1;
+  m = fit_error(negative);
+  ck_assert_msg(m.find("node") != std::string::npos && m.find("positive") != std::string::npos, "%s", m.c_str());
+
+  calib::Samples no_fanout = synthetic_samples(Channel::cache);
+  no_fanout.flat.clear();
+  m = fit_error(no_fanout);
+  ck_assert_msg(m.find("cache") != std::string::npos && m.find("fanout") != std::string::npos, "%s", m.c_str());
+
+  calib::Samples one_p = synthetic_samples(Channel::cache);
+  std::erase_if(one_p.flat, [](const calib::FlatTreeSample &s) { return s.p != 2; });
+  m = fit_error(one_p);
+  ck_assert_msg(m.find("at least 2") != std::string::npos && m.find("P") != std::string::npos, "%s", m.c_str());
+
+  m = fit_error(calib::Samples{});
+  ck_assert_str_eq(m.c_str(), "no samples: nothing to fit");
+}
+END_TEST
+
+START_TEST(csv_errors_name_file_line_and_column) {
+  const std::string path = temp_path("bad.csv");
+  auto read_error = [&](const std::string &text, bool flat) {
+    write_file(path, text);
+    calib::Samples s;
+    try {
+      if (flat) calib::read_osu_flat_csv(path, FlatTreeKind::fanout, s);
+      else calib::read_osu_p2p_csv(path, s);
+    } catch (const calib::FitError &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  std::string m = read_error("mapby,size,latency\ncore,1,0.4\ncore,2,zero\n", false);
+  ck_assert_msg(m.find(path + ":3") != std::string::npos && m.find("'latency'") != std::string::npos &&
+                    m.find("zero") != std::string::npos, "%s", m.c_str());
+  m = read_error("mapby,size,latency\nl2,1,0.4\n", false);
+  ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("unknown channel 'l2'") != std::string::npos,
+                "%s", m.c_str());
+  m = read_error("mapby,size,lat\ncore,1,0.4\n", false);
+  ck_assert_msg(m.find(path + ":1") != std::string::npos && m.find("missing column 'latency'") != std::string::npos,
+                "%s", m.c_str());
+  m = read_error("mapby,p,size,latency\ncore,2.5,1,0.4\n", true);
+  ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("'p'") != std::string::npos, "%s", m.c_str());
+  m = read_error("mapby,size,latency\ncore,1,-0.4\n", false);
+  ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("positive") != std::string::npos, "%s", m.c_str());
+  m = read_error("mapby,size,latency\ncore,1\n", false);
+  ck_assert_msg(m.find(path + ":2") != std::string::npos, "%s", m.c_str());
+  m = read_error("mapby,size,latency,recv\r\ncore,1,0.4,5\r\n", false);
+  ck_assert_str_eq(m.c_str(), "");
+  std::filesystem::remove(path);
+}
+END_TEST
+
+// --- the shipped table against the data it was fitted from ---------------------------------
+
+namespace {
+
+// column -> value rows of a CSV, read independently of calib/osu_csv.cpp.
+std::vector<std::map<std::string, std::string>> read_csv(const std::string &path) {
+  std::ifstream in(path);
+  ck_assert_msg(in.good(), "cannot open %s (the ORFEO data set must sit beside the repository)", path.c_str());
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> fields;
+    std::stringstream ss(line);
+    for (std::string f; std::getline(ss, f, ',');) fields.push_back(f);
+    if (header.empty()) {
+      header = fields;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < header.size() && i < fields.size(); ++i) row[header[i]] = fields[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+double p2p_time(const ChannelTable &channel, double bytes) {
+  for (const auto &piece : channel.p2p)
+    if (bytes <= piece.upto_bytes) return piece.alpha_us + piece.beta_us_per_byte * bytes;
+  return std::nan("");
+}
+
+}  // namespace
+
+START_TEST(shipped_table_reproduces_orfeo_1B_latency) {
+  const CalibrationTable table = load_calibration(SHIPPED_TABLE);
+  std::map<std::string, std::vector<double>> one_byte;
+  for (const auto &row : read_csv(std::string(ORFEO_DATA_DIR) + "/p2p.csv"))
+    if (row.at("size") == "1") one_byte[row.at("mapby")].push_back(std::stod(row.at("latency")));
+  ck_assert_uint_eq(one_byte.size(), kChannels);
+  for (auto &[name, latencies] : one_byte) {
+    const int c = channel_from_name(name);
+    ck_assert_msg(c >= 0 && table.has(static_cast<Channel>(c)), "channel %s missing from the table", name.c_str());
+    std::sort(latencies.begin(), latencies.end());
+    const size_t n = latencies.size();
+    const double median = n % 2 ? latencies[n / 2] : (latencies[n / 2 - 1] + latencies[n / 2]) / 2;
+    const double predicted = p2p_time(table.channels[c], 1);
+    ck_assert_msg(std::abs(predicted - median) <= 0.05 * median,
+                  "%s: table gives %.4f us at 1 B, p2p.csv median is %.4f us", name.c_str(), predicted, median);
+  }
+  // Fitted from nbft.csv only: fanout up to the largest measured P, no fanin.
+  std::map<std::string, int> max_p;
+  for (const auto &row : read_csv(std::string(ORFEO_DATA_DIR) + "/nbft.csv"))
+    max_p[row.at("mapby")] = std::max(max_p[row.at("mapby")], std::stoi(row.at("p")));
+  for (const auto &[name, p] : max_p) {
+    const ChannelTable &ch = table.channels[channel_from_name(name)];
+    ck_assert_int_eq(ch.fanout.back().max_p, p);
+    ck_assert(ch.fanin.empty());
+  }
+  ck_assert_msg(table.reduce_source.rfind("estimate: ", 0) == 0, "reduce.source: %s", table.reduce_source.c_str());
+}
+END_TEST
+
+int main() {
+  Suite *suite = suite_create("calibration");
+  TCase *table = tcase_create("table");
+  tcase_add_test(table, round_trip);
+  tcase_add_test(table, checksum_follows_every_value);
+  tcase_add_test(table, malformed_inputs_are_rejected);
+  tcase_add_test(table, missing_file_names_path_and_reason);
+  suite_add_tcase(suite, table);
+  TCase *fit = tcase_create("fit");
+  tcase_add_test(fit, fit_recovers_synthetic_breakpoint);
+  tcase_add_test(fit, fit_rejects_bad_samples);
+  tcase_add_test(fit, csv_errors_name_file_line_and_column);
+  suite_add_tcase(suite, fit);
+  TCase *shipped = tcase_create("shipped");
+  tcase_add_test(shipped, shipped_table_reproduces_orfeo_1B_latency);
+  suite_add_tcase(suite, shipped);
+  SRunner *runner = srunner_create(suite);
+  srunner_run_all(runner, CK_NORMAL);
+  const int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed == 0 ? 0 : 1;
+}
