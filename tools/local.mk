@@ -19,3 +19,9 @@ tools_bench_decision_LDADD = model/libmodeltuned_model.la -lbenchmark -lpthread 
 bench: tools/bench-decision
 	tools/bench-decision --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 endif
+
+# modeltuned: the offline tool (fit; later explain, validate).
+bin_PROGRAMS += tools/modeltuned
+tools_modeltuned_SOURCES = tools/modeltuned.cpp tools/commands.hpp tools/modeltuned_fit.cpp
+tools_modeltuned_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tools_modeltuned_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned_model.la $(FMT_LIBS)
