@@ -1,0 +1,356 @@
+#include "measurements.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include <Eigen/Dense>
+#include <fmt/format.h>
+
+namespace modeltuned::calibrate {
+namespace {
+
+constexpr int kControlTag = 7001;
+constexpr int kDataTag = 7002;
+// A ping-pong batch (one control message, then its round trips) is kept short so the deadline
+// check and the CSV flush after it happen often.
+constexpr double kBatchSeconds = 0.05;
+constexpr int kBatchMax = 256;
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+int log2_ceil(int p) { return p <= 1 ? 0 : static_cast<int>(std::ceil(std::log2(p))); }
+
+// Least-squares slope of y against x (us per byte), intercept absorbing the call overhead.
+double slope(const std::vector<double> &x, const std::vector<double> &y) {
+  Eigen::MatrixXd design(x.size(), 2);
+  Eigen::VectorXd rhs(y.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    design(i, 0) = 1;
+    design(i, 1) = x[i];
+    rhs(i) = y[i];
+  }
+  return design.colPivHouseholderQr().solve(rhs)(1);
+}
+
+enum Command : int64_t { kStop = 0, kFanout = 1, kFanin = 2 };
+
+}  // namespace
+
+double LatencyEstimate::at(double bytes) const {
+  if (large_bytes <= small_bytes) return large_us;
+  const double per_byte = std::max(0.0, (large_us - small_us) / (large_bytes - small_bytes));
+  return small_us + per_byte * (bytes - small_bytes);
+}
+
+nlohmann::json ReduceLocalResult::to_json() const {
+  return {{"double_us_per_byte", double_us_per_byte}, {"int_us_per_byte", int_us_per_byte},
+          {"samples", samples}};
+}
+
+std::vector<int> flat_tree_sizes(int max_p, int count) {
+  std::vector<int> ps;
+  if (max_p - 1 <= count) {
+    for (int p = 2; p <= max_p; ++p) ps.push_back(p);
+    return ps;
+  }
+  for (int i = 0; i < count; ++i) {
+    const int p = 2 + static_cast<int>(std::lround(double(i) * (max_p - 2) / (count - 1)));
+    if (ps.empty() || ps.back() != p) ps.push_back(p);
+  }
+  return ps;
+}
+
+Calibrator::Calibrator(MeasureSettings settings, SampleStore *store, Progress &progress, uint64_t seed)
+    : settings_(settings), store_(store), progress_(progress), rng_(seed) {
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  buffer_.assign(settings_.max_bytes, 0);
+  std::memset(buffer_.data(), 0x5a, buffer_.size());
+  requests_.resize(size_);
+}
+
+Calibrator::~Calibrator() = default;
+
+ReduceLocalResult Calibrator::reduce_local(double deadline) {
+  ReduceLocalResult result;
+  if (rank_ == 0) {
+    const std::vector<size_t> sizes = {4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20};
+    const size_t largest = sizes.back();
+    std::vector<double> din(largest / sizeof(double), 1.0), dinout(din.size(), 0.0);
+    std::vector<int> iin(largest / sizeof(int), 1), iinout(iin.size(), 0);
+    struct Case { MPI_Datatype type; size_t bytes; };
+    std::vector<Case> cases;
+    for (size_t bytes : sizes) {
+      cases.push_back({MPI_DOUBLE, bytes});
+      cases.push_back({MPI_INT, bytes});
+    }
+    auto reduce = [&](const Case &c) {
+      const double start = MPI_Wtime();
+      if (c.type == MPI_DOUBLE)
+        MPI_Reduce_local(din.data(), dinout.data(), static_cast<int>(c.bytes / sizeof(double)), MPI_DOUBLE, MPI_SUM);
+      else
+        MPI_Reduce_local(iin.data(), iinout.data(), static_cast<int>(c.bytes / sizeof(int)), MPI_INT, MPI_SUM);
+      return (MPI_Wtime() - start) * 1e6;
+    };
+    for (const Case &c : cases) reduce(c);  // warm-up: page faults, caches
+    std::vector<double> dx, dy, ix, iy;
+    constexpr int kRounds = 10;
+    // At least one full round: without two sizes of each type there is no slope.
+    for (int round = 0; round < kRounds && (round == 0 || MPI_Wtime() < deadline); ++round) {
+      std::shuffle(cases.begin(), cases.end(), rng_);
+      for (const Case &c : cases) {
+        const double us = reduce(c);
+        (c.type == MPI_DOUBLE ? dx : ix).push_back(static_cast<double>(c.bytes));
+        (c.type == MPI_DOUBLE ? dy : iy).push_back(us);
+      }
+      progress_.update((round + 1.0) / kRounds);
+    }
+    result.double_us_per_byte = slope(dx, dy);
+    result.int_us_per_byte = slope(ix, iy);
+    result.samples = static_cast<int>(dx.size() + ix.size());
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return result;
+}
+
+LatencyEstimate Calibrator::ping_pong(const ChannelPeers &channel, double deadline) {
+  const int peer = channel.peers.front();
+  LatencyEstimate estimate;
+  if (rank_ == 0) estimate = ping_pong_root(channel.channel, peer, deadline);
+  else if (rank_ == peer) ping_pong_peer();
+  MPI_Barrier(MPI_COMM_WORLD);
+  return estimate;
+}
+
+void Calibrator::ping_pong_peer() {
+  std::vector<int> batch;
+  for (;;) {
+    MPI_Status status;
+    int count = 0;
+    MPI_Probe(0, kControlTag, MPI_COMM_WORLD, &status);
+    MPI_Get_count(&status, MPI_INT, &count);
+    batch.resize(std::max(count, 1));
+    MPI_Recv(batch.data(), count, MPI_INT, 0, kControlTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (count == 0) return;
+    for (int i = 0; i < count; ++i) {
+      MPI_Recv(buffer_.data(), batch[i], MPI_BYTE, 0, kDataTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buffer_.data(), batch[i], MPI_BYTE, 0, kDataTag, MPI_COMM_WORLD);
+    }
+  }
+}
+
+LatencyEstimate Calibrator::ping_pong_root(Channel channel, int peer, double deadline) {
+  // Returns one-way latencies (half round trips) in microseconds.
+  auto run_batch = [&](const std::vector<int> &batch) {
+    MPI_Send(batch.data(), static_cast<int>(batch.size()), MPI_INT, peer, kControlTag, MPI_COMM_WORLD);
+    std::vector<double> one_way(batch.size());
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const double start = MPI_Wtime();
+      MPI_Send(buffer_.data(), batch[i], MPI_BYTE, peer, kDataTag, MPI_COMM_WORLD);
+      MPI_Recv(buffer_.data(), batch[i], MPI_BYTE, peer, kDataTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      one_way[i] = (MPI_Wtime() - start) * 1e6 / 2;
+    }
+    return one_way;
+  };
+
+  // Warm-up (connection setup, eager/rendezvous buffers, page faults), also a first estimate.
+  const int largest = static_cast<int>(settings_.max_bytes);
+  std::vector<int> warmup(30, 1);
+  warmup.insert(warmup.end(), 4, largest);
+  const std::vector<double> warm = run_batch(warmup);
+  LatencyEstimate estimate;
+  estimate.small_us = median({warm.begin() + 10, warm.begin() + 30});
+  estimate.large_bytes = largest;
+  estimate.large_us = median({warm.begin() + 31, warm.end()});
+
+  // Plan: log-uniform sizes (Legrand: sizes spread evenly in log scale, measured in random order
+  // so that slow periods of the machine do not line up with a size range).
+  const double available = std::max(0.0, deadline - MPI_Wtime());
+  const double mean_bytes = largest > 1 ? (largest - 1) / std::log(double(largest)) : 1;
+  const double mean_round_trip_s = (2 * estimate.at(mean_bytes) + 1) * 1e-6;
+  const double fitting = 0.9 * available / mean_round_trip_s;
+  const int reps = settings_.reps > 0 ? settings_.reps
+                                      : std::clamp(static_cast<int>(fitting / 100), 3, 20);
+  const int count = std::clamp(static_cast<int>(fitting / reps), 8, 400);
+  std::uniform_real_distribution<double> log_size(0, std::log(double(largest)));
+  std::vector<int> sizes(count);
+  for (int &s : sizes)
+    s = std::clamp(static_cast<int>(std::lround(std::exp(log_size(rng_)))), 1, largest);
+
+  progress_.note(fmt::format("  {} channel: ping-pong rank 0 <-> {}: {} sizes 1 B - {} B x {} reps",
+                             channel_name(channel), peer, count, largest, reps));
+  const long total = static_cast<long>(count) * reps;
+  long done = 0;
+  bool out_of_time = false;
+  for (int rep = 0; rep < reps && !out_of_time; ++rep) {
+    std::shuffle(sizes.begin(), sizes.end(), rng_);
+    for (size_t first = 0; first < sizes.size() && !out_of_time;) {
+      std::vector<int> batch;
+      double expected_s = 0;
+      while (first < sizes.size() && batch.size() < kBatchMax && expected_s < kBatchSeconds) {
+        batch.push_back(sizes[first++]);
+        expected_s += 2 * estimate.at(batch.back()) * 1e-6;
+      }
+      const std::vector<double> one_way = run_batch(batch);
+      for (size_t i = 0; i < batch.size(); ++i) store_->add_p2p(channel, batch[i], rep, one_way[i]);
+      store_->flush();
+      done += static_cast<long>(batch.size());
+      progress_.update(double(done) / total);
+      out_of_time = MPI_Wtime() >= deadline;
+    }
+  }
+  run_batch({});  // tells the peer to stop
+  if (out_of_time)
+    progress_.note(fmt::format("  {} channel: ping-pong cut by the time budget after {} of {} round trips",
+                               channel_name(channel), done, total));
+  return estimate;
+}
+
+double Calibrator::run_flat(MPI_Comm comm, FlatTreeKind kind, int bytes) {
+  int rank = 0, p = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &p);
+  MPI_Barrier(comm);
+  const double start = MPI_Wtime();
+  // Open MPI's linear algorithms (coll/base basic_linear): bcast posts non-blocking sends to all
+  // and waits; reduce receives from each peer in turn, highest rank first.
+  if (kind == FlatTreeKind::fanout) {
+    if (rank == 0) {
+      for (int peer = 1; peer < p; ++peer)
+        MPI_Isend(buffer_.data(), bytes, MPI_BYTE, peer, kDataTag, comm, &requests_[peer - 1]);
+      MPI_Waitall(p - 1, requests_.data(), MPI_STATUSES_IGNORE);
+    } else {
+      MPI_Recv(buffer_.data(), bytes, MPI_BYTE, 0, kDataTag, comm, MPI_STATUS_IGNORE);
+    }
+  } else {
+    if (rank == 0) {
+      for (int peer = p - 1; peer >= 1; --peer)
+        MPI_Recv(buffer_.data(), bytes, MPI_BYTE, peer, kDataTag, comm, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Send(buffer_.data(), bytes, MPI_BYTE, 0, kDataTag, comm);
+    }
+  }
+  // The slowest participant defines the operation's time (a receiver may finish after the root).
+  const double elapsed = MPI_Wtime() - start;
+  double slowest = 0;
+  MPI_Reduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  return slowest * 1e6;
+}
+
+void Calibrator::flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline) {
+  constexpr int kMaxGroupSizes = 12;
+  const std::vector<int> all_ps = flat_tree_sizes(channel.max_p(), kMaxGroupSizes);
+  // One communicator per group size: rank 0 and its first P-1 peers on the channel, rank 0 first.
+  std::vector<MPI_Comm> comms(all_ps.size(), MPI_COMM_NULL);
+  for (size_t i = 0; i < all_ps.size(); ++i) {
+    const auto members_end = channel.peers.begin() + (all_ps[i] - 1);
+    const bool member = rank_ == 0 || std::find(channel.peers.begin(), members_end, rank_) != members_end;
+    MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, rank_, &comms[i]);
+  }
+
+  if (rank_ != 0) {
+    int64_t command[3];
+    for (;;) {
+      MPI_Bcast(command, 3, MPI_INT64_T, 0, MPI_COMM_WORLD);
+      if (command[0] == kStop) break;
+      MPI_Comm comm = comms[command[1]];
+      if (comm != MPI_COMM_NULL)
+        run_flat(comm, command[0] == kFanout ? FlatTreeKind::fanout : FlatTreeKind::fanin,
+                 static_cast<int>(command[2]));
+    }
+  } else {
+    auto run = [&](size_t comm_index, FlatTreeKind kind, int bytes) {
+      int64_t command[3] = {kind == FlatTreeKind::fanout ? kFanout : kFanin,
+                            static_cast<int64_t>(comm_index), bytes};
+      MPI_Bcast(command, 3, MPI_INT64_T, 0, MPI_COMM_WORLD);
+      return run_flat(comms[comm_index], kind, bytes);
+    };
+
+    // Sizes 1 B .. 1 MiB (or --max-bytes), powers of two, as the ORFEO nbft data.
+    const int cap = static_cast<int>(std::min<uint64_t>(settings_.max_bytes, 1 << 20));
+    std::vector<int> sizes;
+    for (int m = 1; m < cap; m *= 2) sizes.push_back(m);
+    sizes.push_back(cap);
+    std::vector<size_t> groups(all_ps.size());
+    for (size_t i = 0; i < groups.size(); ++i) groups[i] = i;
+
+    // Shrink the plan to the time available: thin sizes, then group sizes, then repetitions.
+    auto round_seconds = [&] {
+      double us = 0;
+      for (size_t g : groups)
+        for (int m : sizes) {
+          const int p = all_ps[g];
+          us += 2 * ((3 * log2_ceil(p) + 2) * estimate.small_us + (p - 1) * estimate.at(m));
+        }
+      return us * 1e-6;
+    };
+    auto thin = [](auto &v) {  // keep every other element and the last one
+      if (v.size() <= 3) return false;
+      auto last = v.back();
+      size_t kept = 0;
+      for (size_t i = 0; i < v.size(); i += 2) v[kept++] = v[i];
+      v.resize(kept);
+      if (v.back() != last) v.push_back(last);
+      return true;
+    };
+    const double warmup_seconds = round_seconds() * 2 / sizes.size();
+    const double available = 0.9 * std::max(0.0, deadline - MPI_Wtime()) - warmup_seconds;
+    int reps = 0;
+    for (;;) {
+      const int fitting = static_cast<int>(available / round_seconds());
+      reps = settings_.reps > 0 ? settings_.reps : std::clamp(fitting, 3, 20);
+      if (reps <= fitting) break;
+      if (sizes.size() > 8 ? thin(sizes) : thin(groups)) continue;
+      if (!thin(sizes)) break;  // nothing left to thin: the deadline will cut the run
+    }
+
+    struct Experiment { FlatTreeKind kind; size_t group; int bytes; };
+    std::vector<Experiment> experiments;
+    for (FlatTreeKind kind : {FlatTreeKind::fanout, FlatTreeKind::fanin})
+      for (size_t g : groups)
+        for (int m : sizes) experiments.push_back({kind, g, m});
+    std::string ps_text;
+    for (size_t g : groups) ps_text += fmt::format("{}{}", ps_text.empty() ? "" : ",", all_ps[g]);
+    progress_.note(fmt::format("  {} channel: fan-out/fan-in, P = {}, {} sizes 1 B - {} B x {} reps",
+                               channel_name(channel.channel), ps_text, sizes.size(), cap, reps));
+
+    for (size_t g : groups)  // warm-up of every group, both kinds, both extreme sizes
+      for (FlatTreeKind kind : {FlatTreeKind::fanout, FlatTreeKind::fanin})
+        for (int m : {1, cap}) run(g, kind, m);
+
+    const long total = static_cast<long>(experiments.size()) * reps;
+    long done = 0;
+    double last_flush = MPI_Wtime();
+    bool out_of_time = false;
+    for (int rep = 0; rep < reps && !out_of_time; ++rep) {
+      std::shuffle(experiments.begin(), experiments.end(), rng_);
+      for (const Experiment &e : experiments) {
+        if ((out_of_time = MPI_Wtime() >= deadline)) break;
+        const double us = run(e.group, e.kind, e.bytes);
+        store_->add_flat(channel.channel, e.kind, all_ps[e.group], e.bytes, rep, us);
+        ++done;
+        if (MPI_Wtime() - last_flush > 0.25) {
+          store_->flush();
+          last_flush = MPI_Wtime();
+          progress_.update(double(done) / total);
+        }
+      }
+    }
+    store_->flush();
+    int64_t stop[3] = {kStop, 0, 0};
+    MPI_Bcast(stop, 3, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (out_of_time)
+      progress_.note(fmt::format("  {} channel: flat trees cut by the time budget after {} of {} runs",
+                                 channel_name(channel.channel), done, total));
+  }
+  for (MPI_Comm &comm : comms)
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+}  // namespace modeltuned::calibrate

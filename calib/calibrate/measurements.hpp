@@ -1,0 +1,69 @@
+// The three experiments of a calibration run. Every function is collective over MPI_COMM_WORLD
+// (ranks that do not take part wait in a barrier or in rank 0's command broadcast); rank 0 draws
+// the plans, times, and records samples; deadlines are MPI_Wtime() values that cut a phase
+// between two measurements.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "progress.hpp"
+#include "rank_placement.hpp"
+#include "sample_store.hpp"
+
+namespace modeltuned::calibrate {
+
+struct MeasureSettings {
+  uint64_t max_bytes = 4 << 20;  // largest point-to-point message
+  int reps = 0;                  // repetitions of every measurement; 0: as many as fit (3-20)
+};
+
+// Rough one-way latency of a channel, linear between two warm-up points: only used to plan how
+// many measurements fit in a phase, never for the table.
+struct LatencyEstimate {
+  double small_bytes = 1, small_us = 1, large_bytes = 1, large_us = 1;
+  double at(double bytes) const;
+};
+
+struct ReduceLocalResult {
+  double double_us_per_byte = 0, int_us_per_byte = 0;
+  int samples = 0;
+  nlohmann::json to_json() const;
+};
+
+class Calibrator {
+ public:
+  // `store` is non-null on rank 0 only; `rng` is only used on rank 0.
+  Calibrator(MeasureSettings settings, SampleStore *store, Progress &progress, uint64_t seed);
+  ~Calibrator();
+
+  // MPI_Reduce_local(MPI_SUM) on rank 0 over 4 KiB - 4 MiB buffers of MPI_DOUBLE and MPI_INT;
+  // cost per byte from the least-squares slope. Meaningful on rank 0 only.
+  ReduceLocalResult reduce_local(double deadline);
+  // Ping-pong between rank 0 and the channel's first peer; the estimate is valid on rank 0.
+  LatencyEstimate ping_pong(const ChannelPeers &channel, double deadline);
+  // Linear fan-out (bcast) and fan-in (reduce without the operation) from rank 0 to its first
+  // P-1 peers on the channel. `estimate` (rank 0) sizes the plan.
+  void flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline);
+
+ private:
+  LatencyEstimate ping_pong_root(Channel channel, int peer, double deadline);
+  void ping_pong_peer();
+  double run_flat(MPI_Comm comm, FlatTreeKind kind, int bytes);
+
+  MeasureSettings settings_;
+  SampleStore *store_;
+  Progress &progress_;
+  std::mt19937_64 rng_;
+  int rank_ = 0, size_ = 1;
+  std::vector<char> buffer_;  // max_bytes, touched once so first-touch does not pollute timings
+  std::vector<MPI_Request> requests_;
+};
+
+// Flat-tree sizes P measured for a channel offering up to max_p: all of 2..max_p when there are
+// at most `count` of them, else `count` values spread evenly, always with 2 and max_p.
+std::vector<int> flat_tree_sizes(int max_p, int count);
+
+}  // namespace modeltuned::calibrate

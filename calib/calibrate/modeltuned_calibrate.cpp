@@ -1,0 +1,399 @@
+// modeltuned-calibrate: measures this machine's point-to-point and one-channel flat-tree costs
+// and writes a calibration table (docs/calibration.md).
+//   mpirun -np N modeltuned-calibrate [-o calibration.json] [--budget SECONDS] ...
+#include "config.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include "calibration/table.hpp"
+#include "fit.hpp"
+#include "fit_input.hpp"
+#include "measurements.hpp"
+#include "progress.hpp"
+#include "rank_placement.hpp"
+#include "sample_store.hpp"
+
+namespace mc = modeltuned::calibrate;
+using modeltuned::Channel;
+
+namespace {
+
+constexpr const char *kProgram = "modeltuned-calibrate";
+
+struct Options {
+  std::string output = "calibration.json";
+  std::string samples;  // default: <output>.samples.csv
+  uint64_t max_bytes = 4 << 20;
+  double budget_s = 180;
+  int reps = 0;
+  uint64_t seed = 0;
+  bool seed_given = false;
+};
+
+// Everything the interrupt handler needs to fit what was measured so far. The mutex also
+// serializes writing the outputs between the main thread and the handler.
+struct RunState {
+  std::mutex mutex;
+  bool outputs_done = false;
+  Options options;
+  double start = 0;
+  std::unique_ptr<mc::SampleStore> store;  // rank 0
+  std::optional<mc::ReduceLocalResult> reduce;
+  nlohmann::json provenance = nlohmann::json::object();
+};
+RunState g_run;
+
+CLI::Validator at_least(double minimum, const std::string &example) {
+  return CLI::Validator(
+      [minimum, example](std::string &value) -> std::string {
+        try {
+          size_t used = 0;
+          const double v = std::stod(value, &used);
+          if (used == value.size() && v >= minimum) return {};
+        } catch (const std::exception &) {
+        }
+        return fmt::format("'{}' is not a number >= {:g}; give e.g. {}", value, minimum, example);
+      },
+      fmt::format(">={:g}", minimum));
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+std::string mpi_library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  MPI_Get_library_version(text, &len);
+  std::string s(text, len);
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\0')) s.pop_back();
+  return s;
+}
+
+// Fits the samples measured so far and saves the table. Caller holds g_run.mutex. Returns the
+// exit status: 0 when the table was written.
+int write_outputs(bool interrupted) {
+  g_run.outputs_done = true;
+  if (!g_run.store) return 1;
+  g_run.store->flush();
+  const std::string &samples_path = g_run.store->path();
+  if (!g_run.reduce) {
+    fmt::print(stderr, "{}: nothing measured yet, no table written (raw samples: {})\n", kProgram,
+               samples_path);
+    return 1;
+  }
+  const mc::FitInput input = mc::select_fittable(g_run.store->snapshot());
+  for (const std::string &note : input.notes) fmt::print(stderr, "{}: {}\n", kProgram, note);
+  if (input.samples.p2p.empty()) {
+    fmt::print(stderr, "{}: no channel has what a table needs (see above), no table written; raw samples kept in {}\n",
+               kProgram, samples_path);
+    return 1;
+  }
+  nlohmann::json provenance = g_run.provenance;
+  if (!input.notes.empty()) provenance["left_out"] = input.notes;
+  provenance["date"] = utc_now();
+  provenance["elapsed_s"] = MPI_Wtime() - g_run.start;
+  provenance["interrupted"] = interrupted;
+  provenance["samples"] = g_run.store->counts();
+  const mc::ReduceLocalResult &reduce = *g_run.reduce;
+  modeltuned::calib::FitOptions fit_options{
+      reduce.double_us_per_byte,
+      fmt::format("measured MPI_Reduce_local(MPI_SUM, MPI_DOUBLE) on rank 0, 4 KiB - 4 MiB, "
+                  "least-squares slope ({:.3g} us/B; MPI_INT {:.3g} us/B)",
+                  reduce.double_us_per_byte, reduce.int_us_per_byte),
+      provenance};
+  try {
+    const modeltuned::CalibrationTable table =
+        modeltuned::calib::fit_table(input.samples, fit_options);
+    modeltuned::save_calibration(table, g_run.options.output);
+    std::string channels;
+    for (int c = 0; c < modeltuned::kChannels; ++c)
+      if (table.channels[c].present)
+        channels += fmt::format("{}{}", channels.empty() ? "" : ", ", modeltuned::kChannelNames[c]);
+    fmt::print(stderr, "{}: wrote {} (channels: {}){}; raw samples: {}\n", kProgram,
+               g_run.options.output, channels, interrupted ? " from the samples measured before the interrupt" : "",
+               samples_path);
+    return 0;
+  } catch (const modeltuned::calib::FitError &e) {
+    fmt::print(stderr, "{}: cannot fit a table{}: {}; raw samples kept in {}\n", kProgram,
+               interrupted ? " from what was measured before the interrupt" : "", e.what(), samples_path);
+  } catch (const std::exception &e) {
+    fmt::print(stderr, "{}: writing {} failed: {}; raw samples kept in {}\n", kProgram,
+               g_run.options.output, e.what(), samples_path);
+  }
+  return 1;
+}
+
+// Ctrl-C on mpirun reaches the ranks as SIGTERM (SIGINT when run directly). The ranks are then
+// killed within about a second, so rank 0 fits what it has right away, from this thread: the
+// main thread may be blocked in MPI waiting for a peer that is already gone.
+void wait_for_interrupt(sigset_t signals, int rank) {
+  int signal = 0;
+  if (sigwait(&signals, &signal) != 0) return;
+  if (rank == 0) {
+    std::lock_guard lock(g_run.mutex);
+    if (!g_run.outputs_done) {
+      fmt::print(stderr, "\n{}: interrupted (signal {}), keeping what was measured\n", kProgram, signal);
+      write_outputs(true);
+    }
+  }
+  _exit(128 + signal);
+}
+
+std::string describe_peers(const std::vector<int> &peers) {
+  if (peers.size() == 1) return fmt::format("rank {}", peers[0]);
+  const bool contiguous = peers.back() - peers.front() + 1 == static_cast<int>(peers.size());
+  if (contiguous) return fmt::format("ranks {}-{}", peers.front(), peers.back());
+  return fmt::format("{} ranks from {}", peers.size(), peers.front());
+}
+
+std::string describe_ranks(const std::vector<int> &ranks) {
+  std::string s;
+  for (size_t i = 0; i < ranks.size() && i < 8; ++i) s += fmt::format("{}{}", i ? "," : "", ranks[i]);
+  if (ranks.size() > 8) s += ",...";
+  return s;
+}
+
+// Parses argv identically on every rank; returns the exit status when the program must stop.
+std::optional<int> parse_options(int argc, char **argv, int rank, Options &options) {
+  CLI::App app{"Measures this machine's point-to-point and flat-tree costs per channel (cache, core, "
+               "socket, node) and writes a modeltuned calibration table.\n"
+               "Run under mpirun with ranks bound to cores, e.g.\n"
+               "  mpirun -np 16 --bind-to core modeltuned-calibrate -o calibration.json",
+               kProgram};
+  app.add_option("-o,--output", options.output, "calibration table to write")->capture_default_str();
+  app.add_option("--samples", options.samples, "raw samples CSV (default: <output>.samples.csv)");
+  app.add_option("--max-bytes", options.max_bytes,
+                 "largest point-to-point message, bytes (suffixes KiB, MiB accepted)")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30, "1 B - 1 GiB"))
+      ->capture_default_str();
+  app.add_option("--budget", options.budget_s, "time budget for the whole run, seconds")
+      ->check(at_least(5, "--budget 60"))
+      ->capture_default_str();
+  app.add_option("--reps", options.reps,
+                 "repetitions of every measurement (default: as many as fit in the budget, 3-20)")
+      ->check(CLI::Range(1, 1000));
+  auto *seed = app.add_option("--seed", options.seed, "random seed for sizes and order (default: random)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &) {
+    if (rank == 0) fmt::print("{}", app.help());
+    return 0;
+  } catch (const CLI::ParseError &e) {
+    if (rank == 0) fmt::print(stderr, "{}: {} (see {} --help)\n", kProgram, e.what(), kProgram);
+    return 2;
+  }
+  options.seed_given = seed->count() > 0;
+  if (options.samples.empty()) options.samples = options.output + ".samples.csv";
+  return std::nullopt;
+}
+
+// Rank 0 checks the output locations before measuring anything; every rank gets the verdict.
+bool outputs_usable(int rank) {
+  int ok = 1;
+  if (rank == 0) {
+    std::filesystem::path dir = std::filesystem::path(g_run.options.output).parent_path();
+    if (dir.empty()) dir = ".";
+    if (access(dir.c_str(), W_OK) != 0) {
+      fmt::print(stderr, "{}: -o/--output {}: directory {} is not writable ({}); choose another path\n",
+                 kProgram, g_run.options.output, dir.string(), std::strerror(errno));
+      ok = 0;
+    } else {
+      try {
+        g_run.store = std::make_unique<mc::SampleStore>(g_run.options.samples);
+      } catch (const std::exception &e) {
+        fmt::print(stderr, "{}: --samples: {}\n", kProgram, e.what());
+        ok = 0;
+      }
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return ok;
+}
+
+nlohmann::json placement_provenance(const mc::WorldPlacement &world,
+                                    const std::vector<mc::ChannelPeers> &channels) {
+  nlohmann::json j;
+  j["ranks"] = world.placement.size();
+  j["hosts"] = world.hosts;
+  for (const mc::ChannelPeers &c : channels)
+    j["channels"][std::string(modeltuned::channel_name(c.channel))] = {
+        {"pair", {0, c.peers.front()}}, {"peers_of_rank0", c.peers.size()}, {"max_p", c.max_p()}};
+  if (world.placement.size() <= 256) {
+    nlohmann::json ranks = nlohmann::json::array();
+    for (const auto &r : world.placement.ranks())
+      ranks.push_back({r.node, r.package, r.numa, r.l3, r.core});
+    j["rank_places"] = {{"columns", {"node", "package", "numa", "l3", "core"}}, {"values", ranks}};
+  }
+  if (!world.unbound_ranks.empty()) j["unbound_ranks"] = world.unbound_ranks;
+  if (!world.core_sharing_ranks.empty()) j["core_sharing_ranks"] = world.core_sharing_ranks;
+  return j;
+}
+
+int run(int rank, int size) {
+  const Options &options = g_run.options;
+  if (size < 2) {
+    if (rank == 0)
+      fmt::print(stderr, "{}: needs at least 2 ranks; run it as mpirun -np 2 (or more) {}\n", kProgram, kProgram);
+    return 2;
+  }
+  if (!outputs_usable(rank)) return 2;
+
+  // Rank 0 draws every random choice; the seed is only recorded for reproducibility.
+  uint64_t seed = options.seed;
+  if (!options.seed_given && rank == 0) seed = std::random_device{}() * 0x9E3779B97F4A7C15ull ^ std::random_device{}();
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+
+  mc::WorldPlacement world;
+  try {
+    world = mc::discover_world_placement();
+  } catch (const std::exception &e) {
+    if (rank == 0) fmt::print(stderr, "{}: cannot read the machine topology: {}\n", kProgram, e.what());
+    return 1;
+  }
+  const std::vector<mc::ChannelPeers> channels = mc::channels_from_rank0(world.placement);
+
+  mc::Progress progress(rank == 0, g_run.start, options.budget_s);
+  if (rank == 0) {
+    if (world.topology.emulated)
+      progress.note(fmt::format("note: emulated topology ({}, HWLOC_XMLFILE); ranks placed as map-by {}, "
+                                "bind-to core: channels are emulated, timings are this machine's",
+                                world.topology.signature(), world.topology.mapping_policy));
+    if (!world.unbound_ranks.empty())
+      progress.note(fmt::format("warning: ranks {} are not bound to one core, their channels are guesses; "
+                                "run mpirun with --bind-to core",
+                                describe_ranks(world.unbound_ranks)));
+    if (!world.core_sharing_ranks.empty())
+      progress.note(fmt::format("warning: ranks {} share a core, which distorts every timing; "
+                                "use at most one rank per core",
+                                describe_ranks(world.core_sharing_ranks)));
+    for (const auto &c : channels)
+      if (c.max_p() < 3)
+        progress.note(fmt::format("warning: rank 0 has a single peer on the {} channel: flat trees there exist "
+                                  "only at P = 2, too few to fit, so the table will not have that channel; "
+                                  "run with more ranks on it",
+                                  modeltuned::channel_name(c.channel)));
+    std::string plan;
+    for (const auto &c : channels)
+      plan += fmt::format("{}{} ({})", plan.empty() ? "" : ", ", modeltuned::channel_name(c.channel),
+                          describe_peers(c.peers));
+    progress.note(fmt::format("{} ranks on {} host(s), topology {}; channels from rank 0: {}", size,
+                              world.hosts.size(), world.topology.signature(), plan));
+    std::lock_guard lock(g_run.mutex);
+    g_run.provenance = {
+        {"tool", fmt::format("{} {}", kProgram, PACKAGE_VERSION)},
+        {"host", world.hosts.front()},
+        {"mpi_library", mpi_library_version()},
+        {"hwloc", world.topology.to_json()},
+        {"placement", placement_provenance(world, channels)},
+        {"wtick_s", MPI_Wtick()},
+        {"options",
+         {{"output", options.output}, {"samples", options.samples}, {"max_bytes", options.max_bytes},
+          {"budget_s", options.budget_s}, {"reps", options.reps > 0 ? nlohmann::json(options.reps) : "auto"},
+          {"seed", seed}}}};
+  }
+
+  // Time plan: measurements end early enough for the fit and MPI_Finalize to fit in the budget.
+  // The point-to-point phases get 35% of the time, flat trees 65% (they have many more
+  // combinations), split evenly between channels; time a phase leaves unused goes to the next.
+  const double reserve = std::clamp(0.08 * options.budget_s, 1.5, 10.0);
+  const double end = g_run.start + options.budget_s - reserve;
+  const double nch = static_cast<double>(channels.size());
+  double remaining_weight = 1.0;
+  auto deadline_for = [&](double weight) {
+    const double now = MPI_Wtime();
+    double deadline = now + std::max(0.0, end - now) * weight / remaining_weight;
+    remaining_weight -= weight;
+    MPI_Bcast(&deadline, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);  // rank 0's clock decides
+    return deadline;
+  };
+
+  mc::Calibrator calibrator({options.max_bytes, options.reps}, g_run.store.get(), progress, seed);
+
+  {
+    double deadline = MPI_Wtime() + std::min(2.0, 0.03 * options.budget_s);
+    MPI_Bcast(&deadline, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    progress.phase("reduce_local", deadline, "MPI_Reduce_local cost on rank 0");
+    const mc::ReduceLocalResult reduce = calibrator.reduce_local(deadline);
+    if (rank == 0) {
+      std::lock_guard lock(g_run.mutex);
+      g_run.reduce = reduce;
+      g_run.provenance["reduce_local"] = reduce.to_json();
+    }
+  }
+
+  std::vector<mc::LatencyEstimate> estimates;
+  for (const auto &c : channels) {
+    const double deadline = deadline_for(0.35 / nch);
+    progress.phase(fmt::format("p2p {}", modeltuned::channel_name(c.channel)), deadline,
+                   fmt::format("ping-pong rank 0 <-> {}", c.peers.front()));
+    estimates.push_back(calibrator.ping_pong(c, deadline));
+  }
+  for (size_t i = 0; i < channels.size(); ++i) {
+    const double deadline = deadline_for(0.65 / nch);
+    progress.phase(fmt::format("flat {}", modeltuned::channel_name(channels[i].channel)), deadline,
+                   fmt::format("linear fan-out/fan-in, rank 0 + up to {} peers", channels[i].peers.size()));
+    calibrator.flat_trees(channels[i], estimates[i], deadline);
+  }
+  progress.end_phase();
+
+  int status = 0;
+  if (rank == 0) {
+    std::lock_guard lock(g_run.mutex);
+    if (!g_run.outputs_done) status = write_outputs(false);
+  }
+  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  // Block the interrupt signals before MPI_Init so every thread MPI starts inherits the mask and
+  // only wait_for_interrupt receives them.
+  sigset_t interrupts;
+  sigemptyset(&interrupts);
+  sigaddset(&interrupts, SIGINT);
+  sigaddset(&interrupts, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &interrupts, nullptr);
+
+  MPI_Init(&argc, &argv);
+  g_run.start = MPI_Wtime();
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  int status = 0;
+  if (std::optional<int> stop = parse_options(argc, argv, rank, g_run.options)) {
+    status = *stop;
+  } else {
+    std::thread(wait_for_interrupt, interrupts, rank).detach();
+    status = run(rank, size);
+  }
+  MPI_Finalize();
+  return status;
+}

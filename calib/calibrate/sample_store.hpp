@@ -1,0 +1,41 @@
+// Raw measurements as rank 0 takes them: kept in memory for the fit and appended to a CSV file
+// that is flushed after every batch, so an interrupted run loses nothing it measured.
+#pragma once
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "fit.hpp"
+
+namespace modeltuned::calibrate {
+
+// CSV columns: kind,channel,p,bytes,rep,latency_us; kind is p2p, fanout or fanin; p is 2 for p2p.
+class SampleStore {
+ public:
+  // Creates (truncates) the CSV and writes its header. Throws std::runtime_error naming the path.
+  explicit SampleStore(const std::string &csv_path);
+  ~SampleStore();
+  SampleStore(const SampleStore &) = delete;
+  SampleStore &operator=(const SampleStore &) = delete;
+
+  void add_p2p(Channel channel, double bytes, int rep, double latency_us);
+  void add_flat(Channel channel, FlatTreeKind kind, int p, double bytes, int rep, double latency_us);
+  void flush();
+
+  calib::Samples snapshot() const;
+  // {"p2p": {"cache": n, ...}, "fanout": {...}, "fanin": {...}}
+  nlohmann::json counts() const;
+  const std::string &path() const { return path_; }
+
+ private:
+  mutable std::mutex mutex_;
+  std::string path_;
+  std::FILE *file_ = nullptr;
+  calib::Samples samples_;
+  std::map<std::string, std::map<std::string, int>> counts_;
+};
+
+}  // namespace modeltuned::calibrate
