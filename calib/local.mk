@@ -7,12 +7,6 @@ calib_libmodeltuned_calib_la_CXXFLAGS = $(AM_CXXFLAGS) -fPIC $(EIGEN_CFLAGS)
 # The library uses the table and channel code of the model: programs link
 # model/libmodeltuned_model.la after it (not LIBADDed here, so no program gets two copies).
 
-# Private driver for `make orfeo-table` until tools/modeltuned (the main) exists:
-# `calib/fit-driver fit ...` is `modeltuned fit ...`.
-noinst_PROGRAMS += calib/fit-driver
-calib_fit_driver_SOURCES = calib/fit_driver.cpp tools/commands.hpp tools/modeltuned_fit.cpp
-calib_fit_driver_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned_model.la $(FMT_LIBS)
-
 dist_pkgdata_DATA += calib/tables/orfeo-epyc.json
 
 # The shipped table: p2p.csv + nbft.csv (fanout) of the ORFEO EPYC data set. nbft_reduce.csv is
@@ -21,8 +15,8 @@ dist_pkgdata_DATA += calib/tables/orfeo-epyc.json
 ORFEO_DATA ?= $(abs_top_srcdir)/../shared/data/orfeo-epyc
 ORFEO_REDUCE_US_PER_BYTE = 5e-5
 ORFEO_REDUCE_SOURCE = estimate: MPI_Reduce_local moves 3 bytes per message byte (reads both operands, writes one); on one Zen 2 core with the operands cache-resident (just received; the CCX L3 is 16 MiB) about 60 GB/s, so 3 B / 60 GB/s = 5e-5 us/B. nbft_reduce.csv minus nbft.csv at P = 2, cache channel, 256 KiB-1 MiB gives 5.0-5.6e-5 us/B (plausibility only, that file is not trusted for fitting)
-orfeo-table: calib/fit-driver$(EXEEXT)
-	$(builddir)/calib/fit-driver$(EXEEXT) fit \
+orfeo-table: tools/modeltuned$(EXEEXT)
+	$(builddir)/tools/modeltuned$(EXEEXT) fit \
 	  --osu-p2p $(ORFEO_DATA)/p2p.csv --osu-fanout $(ORFEO_DATA)/nbft.csv \
 	  --reduce-us-per-byte $(ORFEO_REDUCE_US_PER_BYTE) --reduce-source '$(ORFEO_REDUCE_SOURCE)' \
 	  --source-name 'ORFEO EPYC partition (AMD EPYC 7H12, Open MPI 4.1.5, OSU 7.3)' \
