@@ -7,8 +7,10 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/cost/channel_cost.hpp model/cost/channel_cost.cpp \
 	model/schedule/trees.hpp model/schedule/trees.cpp \
 	model/schedule/algorithms.hpp model/schedule/algorithms.cpp \
-	model/simulate/predict.hpp model/simulate/predict.cpp \
+	model/simulate/predict.hpp model/simulate/predict.cpp model/simulate/tree_algorithms.cpp \
+	model/simulate/split_bintree.cpp model/simulate/scatter_allgather.cpp model/simulate/rabenseifner.cpp \
 	model/select/selector.hpp model/select/selector.cpp \
+	model/select/ompi_fixed.hpp model/select/ompi_fixed.cpp \
 	model/capi/modeltuned_model.h model/capi/capi.cpp
 model_libmodeltuned_model_la_CXXFLAGS = $(AM_CXXFLAGS) -fPIC $(FMT_CFLAGS)
 model_libmodeltuned_model_la_LIBADD = $(FMT_LIBS)

@@ -4,6 +4,7 @@
 
 #include "cost/channel_cost.hpp"
 #include "schedule/trees.hpp"
+#include "select/ompi_fixed.hpp"
 #include "select/selector.hpp"
 
 // Last: check.h defines a `fail` macro that breaks the standard streams.
@@ -229,9 +230,81 @@ START_TEST(algorithm_lists) {
     threw = std::string(e.what()).find("bogus") != std::string::npos;
   }
   ck_assert(threw);
-  threw = false;
-  try { parse_algorithm_list(Op::reduce, "rabenseifner"); } catch (const std::invalid_argument &) { threw = true; }
-  ck_assert_msg(threw, "an algorithm the model cannot predict must be refused, not silently ignored");
+  ck_assert_uint_eq(parse_algorithm_list(Op::reduce, "rabenseifner,7"), 1u << 7);
+}
+END_TEST
+
+START_TEST(schedule_reduces_to_stage_sum) {
+  // One segment, complete binary tree, one channel: every level costs the same, so the schedule
+  // (max over paths) equals the stage sum (sum over levels) of eq. 3.
+  CalibrationTable t = synthetic_table();
+  for (int p : {3, 7, 15, 31}) {
+    CallShape call{Op::bcast, 1000, 1, 0, true};
+    Candidate c{Op::bcast, static_cast<int>(BcastAlgorithm::bintree), 0, 0};
+    double schedule = *predict_us(t, one_cache(p), c, call, ModelVariant::schedule);
+    double stages = *predict_us(t, one_cache(p), c, call, ModelVariant::stage_sum);
+    ck_assert(near(schedule, stages));
+    int levels = 0;
+    while ((2 << levels) - 1 < p) ++levels;
+    ck_assert(near(stages, levels * flat_tree_us(t[Channel::cache], FlatTreeKind::fanout, 3, 1000)));
+  }
+}
+END_TEST
+
+START_TEST(schedule_follows_paths) {
+  // Chain of fan-out 2 on 5 ranks (0 -> 1 -> 2 and 0 -> 3 -> 4) where only 3 -> 4 crosses nodes:
+  // the stage sum charges the slow hop to the whole second stage, the schedule only to its path;
+  // both agree here. With segments, the schedule pipelines: the slow hop costs once per segment
+  // after the first, plus the fast hops once.
+  CalibrationTable t = synthetic_table();
+  std::vector<RankPlace> ranks{place(0, 0, 0), place(0, 0, 0), place(0, 0, 0), place(0, 0, 0), place(1, 0, 0)};
+  CallShape call{Op::bcast, 4096, 1, 0, true};
+  Candidate c{Op::bcast, static_cast<int>(BcastAlgorithm::chain), 1024, 2};
+  double root = flat_tree_us(t[Channel::cache], FlatTreeKind::fanout, 3, 1024);
+  double slow = p2p_us(t[Channel::node], 1024);
+  ck_assert(near(*predict_us(t, Placement(ranks), c, call, ModelVariant::schedule), root + slow + 3 * slow));
+}
+END_TEST
+
+START_TEST(fallbacks_are_never_predicted) {
+  CalibrationTable t = synthetic_table();
+  Placement p = one_cache(8);
+  auto predict = [&](Op op, int alg, size_t count, bool commutative, uint32_t segsize = 0) {
+    return predict_us(t, p, Candidate{op, alg, segsize, 0}, CallShape{op, count, 4, 0, commutative});
+  };
+  // Scatter-allgather with fewer elements than ranks runs the linear bcast in Open MPI.
+  ck_assert(!predict(Op::bcast, 8, 7, true).has_value());
+  ck_assert(predict(Op::bcast, 8, 8, true).has_value());
+  ck_assert(!predict(Op::bcast, 9, 3, true).has_value());
+  // Rabenseifner: count below the largest power of two, or a non-commutative op: linear.
+  ck_assert(!predict(Op::reduce, 7, 7, true).has_value());
+  ck_assert(!predict(Op::reduce, 7, 800, false).has_value());
+  ck_assert(predict(Op::reduce, 7, 800, true).has_value());
+  // Split binary tree: one element, or a segment larger than a half: pipeline.
+  ck_assert(!predict(Op::bcast, 4, 1, true).has_value());
+  ck_assert(!predict(Op::bcast, 4, 100, true, 4096).has_value());
+  ck_assert(predict(Op::bcast, 4, 100, true, 0).has_value());
+  // The selector never offers them either.
+  auto d = decide(t, p, CallShape{Op::bcast, 5, 4, 0, true}, kAllAlgorithms);
+  for (const Prediction &pr : d->predictions) ck_assert(pr.candidate.algorithm != 8 && pr.candidate.algorithm != 9);
+}
+END_TEST
+
+START_TEST(tuned_fixed_rules) {
+  // Spot checks against coll_tuned_decision_fixed.c (Open MPI 4.1.4).
+  ck_assert_int_eq(ompi_fixed_decision(Op::bcast, 100, 3, true).algorithm, 5);
+  ck_assert_int_eq(ompi_fixed_decision(Op::bcast, 1, 200, true).algorithm, 6);
+  ck_assert_int_eq(ompi_fixed_decision(Op::bcast, 1 << 20, 20, true).algorithm, 8);
+  ck_assert_int_eq(ompi_fixed_decision(Op::bcast, 1000, 100, true).algorithm, 7);
+  ck_assert_int_eq(ompi_fixed_decision(Op::bcast, 1000, 100, true).fanout, 4);
+  ck_assert_int_eq(ompi_fixed_decision(Op::bcast, 20000, 500, true).algorithm, 4);
+  ck_assert_int_eq(ompi_fixed_decision(Op::reduce, 4, 2, true).algorithm, 7);
+  ck_assert_int_eq(ompi_fixed_decision(Op::reduce, 5000, 10, false).algorithm, 1);
+  ck_assert_int_eq(ompi_fixed_decision(Op::reduce, 5000, 10, true).algorithm, 4);
+  ck_assert_int_eq(ompi_fixed_decision(Op::reduce, 100, 300, true).algorithm, 5);
+  ck_assert_int_eq(ompi_fixed_decision(Op::reduce, 10000, 300, true).algorithm, 6);
+  ck_assert_int_eq(ompi_fixed_decision(Op::reduce, 20, 5000, true).algorithm, 6);
+  ck_assert_uint_eq(ompi_fixed_decision(Op::bcast, 1 << 22, 2, true).segsize, 0);
 }
 END_TEST
 
@@ -250,6 +323,10 @@ int main() {
   tcase_add_test(tc, selector_rules);
   tcase_add_test(tc, candidates_cover_parameters);
   tcase_add_test(tc, algorithm_lists);
+  tcase_add_test(tc, schedule_reduces_to_stage_sum);
+  tcase_add_test(tc, schedule_follows_paths);
+  tcase_add_test(tc, fallbacks_are_never_predicted);
+  tcase_add_test(tc, tuned_fixed_rules);
   suite_add_tcase(s, tc);
   SRunner *runner = srunner_create(s);
   srunner_run_all(runner, CK_NORMAL);

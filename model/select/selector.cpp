@@ -13,8 +13,23 @@ std::vector<uint32_t> segment_sizes() {
   return sizes;
 }
 
-// Fan-outs searched for chain-like algorithms; Open MPI caps trees at MAXTREEFANOUT = 32.
-static constexpr int kFanouts[] = {2, 4, 8, 16, 32};
+// Fan-outs searched for chains (Open MPI caps them at MAXTREEFANOUT = 32) and radices for the
+// k-nomial tree (tuned's default is 4; Open MPI never checks it, and radix < 2 hangs).
+static constexpr int kChainFanouts[] = {2, 4, 8, 16, 32};
+static constexpr int kKnomialRadices[] = {2, 3, 4, 8};
+
+static std::vector<int> fanouts_for(const AlgorithmInfo &info, int comm_size) {
+  if (!info.has_fanout) return {0};
+  std::vector<int> out;
+  if (info.op == Op::bcast && info.id == static_cast<int>(BcastAlgorithm::knomial)) {
+    for (int r : kKnomialRadices)
+      if (r == kKnomialRadices[0] || r < comm_size) out.push_back(r);
+  } else {
+    for (int f : kChainFanouts)
+      if (f == kChainFanouts[0] || f < comm_size) out.push_back(f);
+  }
+  return out;
+}
 
 std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size,
                                             AlgorithmMask allowed) {
@@ -28,13 +43,7 @@ std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size
       for (uint32_t s : segment_sizes())
         // A segment at least as large as the message is no segmentation: already covered by 0.
         if (s != 0 && s >= call.type_size && s < call.bytes()) segsizes.push_back(s);
-    std::vector<int> fanouts{0};
-    if (info.has_fanout) {
-      fanouts.clear();
-      for (int f : kFanouts)
-        if (f == kFanouts[0] || f < comm_size) fanouts.push_back(f);
-    }
-    for (int f : fanouts)
+    for (int f : fanouts_for(info, comm_size))
       for (uint32_t s : segsizes) out.push_back(Candidate{call.op, info.id, s, f});
   }
   return out;
@@ -46,17 +55,19 @@ std::optional<Decision> decide(const CalibrationTable &table, const Placement &p
   const std::vector<Candidate> candidates = enumerate_candidates(call, placement.size(), allowed);
   Decision decision;
   decision.predictions.reserve(candidates.size());
-  // Candidates come grouped by (algorithm, fan-out): build each tree once for all its segment sizes.
-  std::optional<TreeShape> shape;
-  int shape_algorithm = -1, shape_fanout = -1;
+  // Candidates come grouped by (algorithm, fan-out): plan each once for all its segment sizes.
+  std::optional<Plan> plan;
+  int plan_algorithm = -1, plan_fanout = -1;
   for (const Candidate &c : candidates) {
-    if (c.algorithm != shape_algorithm || c.fanout != shape_fanout) {
-      shape = tree_shape(placement, c.op, c.algorithm, c.fanout, call.root);
-      shape_algorithm = c.algorithm;
-      shape_fanout = c.fanout;
+    if (c.algorithm != plan_algorithm || c.fanout != plan_fanout) {
+      plan = make_plan(placement, c.op, c.algorithm, c.fanout, call.root);
+      plan_algorithm = c.algorithm;
+      plan_fanout = c.fanout;
     }
-    if (!shape) continue;
-    decision.predictions.push_back({c, evaluate_shape(table, *shape, call, c.segsize, variant)});
+    if (!plan) continue;
+    // Nullopt: Open MPI would run another algorithm for this call; never pick it.
+    if (auto us = evaluate_plan(table, *plan, call, c, variant))
+      decision.predictions.push_back({c, *us});
   }
   if (decision.predictions.empty()) return std::nullopt;
   // Stable: equal predictions keep enumeration order, so every rank breaks ties the same way.

@@ -35,7 +35,7 @@ struct Decision {
 // enumerated first, so every rank given the same inputs picks the same.
 std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement,
                                const CallShape &call, AlgorithmMask allowed,
-                               ModelVariant variant = ModelVariant::stage_sum);
+                               ModelVariant variant = kDefaultVariant);
 
 // Parses a comma-separated list of algorithm names or numbers ("" or "all": every algorithm).
 // Throws std::invalid_argument with a one-line message naming the bad entry.

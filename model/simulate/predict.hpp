@@ -1,12 +1,18 @@
-// Predicted latency of one candidate on one placement.
+// Predicted latency of one candidate on one placement: the entry point of the simulate layer.
+// One file per algorithm family: tree_algorithms.cpp (linear, chain, pipeline, binary and
+// binomial trees, k-nomial, in-order binary), split_bintree.cpp, scatter_allgather.cpp,
+// rabenseifner.cpp.
 #pragma once
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "calibration/table.hpp"
 #include "schedule/algorithms.hpp"
+#include "schedule/trees.hpp"
 #include "topology/placement.hpp"
 
 namespace modeltuned {
@@ -21,9 +27,14 @@ struct CallShape {
   size_t bytes() const { return count * type_size; }
 };
 
-// stage_sum: the seed report's model (eq. 2-3): a tree algorithm runs in depth + segments - 1
-// serial stages; each stage costs its slowest flat tree.
-enum class ModelVariant { stage_sum };
+// How a schedule's steps combine into a latency.
+//  schedule: follows Open MPI's schedule segment by segment (docs/model.md): a rank forwards a
+//            segment as soon as it has it and its previous segment's sends are done.
+//  stage_sum: the seed report's model (eq. 2-3): depth + segments - 1 serial stages, each costing
+//            its slowest flat tree. Kept to compare against the report.
+enum class ModelVariant { schedule, stage_sum };
+inline constexpr ModelVariant kDefaultVariant = ModelVariant::schedule;
+std::string_view variant_name(ModelVariant v);
 
 // Open MPI's segmentation (COLL_BASE_COMPUTED_SEGCOUNT): elements per segment and segments.
 struct Segmentation {
@@ -32,25 +43,71 @@ struct Segmentation {
 };
 Segmentation segmentation(uint32_t segsize, size_t type_size, size_t count);
 
-// The part of a prediction that depends on the tree and placement but not on message size:
-// for each tree depth, the distinct flat trees its internal ranks run, as peers per channel.
-// Built once per (algorithm, fan-out, root) and evaluated for every segment size.
 using PeersPerChannel = std::array<int, kChannels>;
-struct TreeShape {
-  std::vector<std::vector<PeersPerChannel>> flat_trees_by_depth;
-  int final_send_channel = -1;  // in-order binary: last rank sends the result to the root
+
+// Placement-dependent part of a tree algorithm, independent of message size: which flat tree
+// each sending rank runs (deduplicated), and the tree's shape as far as the cost needs it.
+struct TreePlan {
+  std::vector<PeersPerChannel> flat_trees;    // distinct flat trees (peers per channel)
+  std::vector<int> sender_flat_tree;          // per sending rank, parents first: its flat tree
+  std::vector<int> sender_parent;             // per sending rank: index of its parent sender, -1
+  std::vector<std::vector<int>> flat_trees_by_depth;  // stage_sum: distinct flat trees per depth
+  int final_send_channel = -1;  // in-order binary reduce: rank P-1 sends the result to the root
 };
 
-// Nullopt when the model cannot predict the algorithm.
-std::optional<TreeShape> tree_shape(const Placement &placement, Op op, int algorithm, int fanout,
-                                    int root);
-double evaluate_shape(const CalibrationTable &table, const TreeShape &shape, const CallShape &call,
-                      uint32_t segsize, ModelVariant variant = ModelVariant::stage_sum);
+TreePlan plan_for_tree(const Tree &tree, const Placement &placement);
+// Latency of a tree schedule given each distinct flat tree's time per segment.
+double tree_schedule_us(const TreePlan &plan, const std::vector<double> &flat_us, size_t segments,
+                        ModelVariant variant);
 
-// Nullopt when the model cannot predict the candidate or Open MPI would silently run another
-// algorithm for this call (so the selector never picks it).
+// Bit c set: some transfer of a step goes through channel c.
+using ChannelMask = unsigned;
+
+// Phase-structured algorithms: a sequence of steps, each a set of concurrent pairwise transfers
+// that ends with its slowest one. What the placement decides is which channels each step uses.
+struct PhasePlan {
+  int algorithm = 0;
+  int size = 0;
+  TreePlan tree;                          // split_bintree: phase 1 tree
+  ChannelMask exchange = 0;               // split_bintree: phase 2 pairs
+  std::vector<ChannelMask> scatter;       // scatter_allgather*: per binomial round, largest first
+  std::vector<ChannelMask> doubling;      // scatter_allgather: per recursive-doubling round
+  ChannelMask ring = 0;                   // scatter_allgather_ring: neighbours
+  ChannelMask pairing = 0;                // rabenseifner: the 2r ranks folded in first
+  std::vector<ChannelMask> halving;       // rabenseifner: per reduce-scatter round
+  std::vector<ChannelMask> gather;        // rabenseifner: per gather round
+};
+
+using Plan = std::variant<TreePlan, PhasePlan>;
+
+// Nullopt when the model cannot predict the algorithm.
+std::optional<Plan> make_plan(const Placement &placement, Op op, int algorithm, int fanout, int root);
+
+// Nullopt when Open MPI would silently run another algorithm for this call (the selector must
+// never pick it) or the variant cannot predict it.
+std::optional<double> evaluate_plan(const CalibrationTable &table, const Plan &plan,
+                                    const CallShape &call, const Candidate &candidate,
+                                    ModelVariant variant = kDefaultVariant);
+
 std::optional<double> predict_us(const CalibrationTable &table, const Placement &placement,
                                  const Candidate &candidate, const CallShape &call,
-                                 ModelVariant variant = ModelVariant::stage_sum);
+                                 ModelVariant variant = kDefaultVariant);
+
+// Family entry points (one file each).
+std::optional<TreePlan> tree_plan(const Placement &placement, Op op, int algorithm, int fanout, int root);
+double evaluate_tree(const CalibrationTable &table, const TreePlan &plan, const CallShape &call,
+                     uint32_t segsize, ModelVariant variant);
+std::optional<double> evaluate_split_bintree(const CalibrationTable &table, const PhasePlan &plan,
+                                             const CallShape &call, uint32_t segsize,
+                                             ModelVariant variant);
+std::optional<double> evaluate_scatter_allgather(const CalibrationTable &table, const PhasePlan &plan,
+                                                 const CallShape &call);
+std::optional<PhasePlan> split_bintree_plan(const Placement &placement, int root);
+PhasePlan scatter_allgather_plan(const Placement &placement, int root, bool ring);
+PhasePlan rabenseifner_plan(const Placement &placement, int root);
+// Cost of a step moving `bytes` per pair through the channels of `mask`: its slowest transfer.
+double step_us(const CalibrationTable &table, ChannelMask mask, double bytes);
+std::optional<double> evaluate_rabenseifner(const CalibrationTable &table, const PhasePlan &plan,
+                                            const CallShape &call);
 
 }  // namespace modeltuned

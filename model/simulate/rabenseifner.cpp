@@ -1,0 +1,57 @@
+// Reduce Rabenseifner (algorithm 7): fold the ranks above the largest power of two in, reduce-
+// scatter by recursive halving, binomial gather to the root (docs/openmpi-algorithms.md §3).
+#include "simulate/predict.hpp"
+
+namespace modeltuned {
+
+static int floor_power_of_two(int n) {
+  int p = 1;
+  while (p * 2 <= n) p *= 2;
+  return p;
+}
+
+PhasePlan rabenseifner_plan(const Placement &placement, int root) {
+  (void)root;  // the schedule runs on real ranks; only the last gather hop depends on the root
+  const int size = placement.size();
+  const int pof2 = floor_power_of_two(size);
+  const int rem = size - pof2;
+  auto real = [&](int v) { return v < rem ? 2 * v : v + rem; };
+  auto channel = [&](int a, int b) { return 1u << static_cast<int>(placement.channel(a, b)); };
+  PhasePlan plan;
+  plan.algorithm = static_cast<int>(ReduceAlgorithm::rabenseifner);
+  plan.size = size;
+  for (int i = 0; i < rem; ++i) plan.pairing |= channel(2 * i, 2 * i + 1);
+  for (int mask = 1; mask < pof2; mask <<= 1) {  // halving partners: vrank ^ mask, mask growing
+    ChannelMask m = 0;
+    for (int v = 0; v < pof2; ++v) m |= channel(real(v), real(v ^ mask));
+    plan.halving.push_back(m);
+  }
+  plan.gather = std::vector<ChannelMask>(plan.halving.rbegin(), plan.halving.rend());
+  return plan;
+}
+
+std::optional<double> evaluate_rabenseifner(const CalibrationTable &table, const PhasePlan &plan,
+                                            const CallShape &call) {
+  const size_t pof2 = static_cast<size_t>(floor_power_of_two(plan.size));
+  // Open MPI runs the linear reduce instead for these (coll_base_reduce.c).
+  if (pof2 < 2 || call.count < pof2 || !call.commutative) return std::nullopt;
+  const double ts = static_cast<double>(call.type_size);
+  const double reduce_us_per_byte = table.reduce_us_per_byte;
+  double total = 0;
+  const double half = static_cast<double>(call.count / 2) * ts;
+  if (plan.pairing) {  // exchange halves, reduce, the odd rank sends its half to the even one
+    total += 2 * step_us(table, plan.pairing, half) + half * reduce_us_per_byte;
+  }
+  double window = static_cast<double>(call.count) * ts;
+  for (ChannelMask mask : plan.halving) {
+    window /= 2;
+    total += step_us(table, mask, window) + window * reduce_us_per_byte;
+  }
+  for (ChannelMask mask : plan.gather) {
+    total += step_us(table, mask, window);
+    window *= 2;
+  }
+  return total;
+}
+
+}  // namespace modeltuned

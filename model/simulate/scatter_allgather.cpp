@@ -1,0 +1,71 @@
+// Bcast scatter-allgather (algorithm 8: binomial scatter, recursive-doubling allgather) and its
+// ring variant (algorithm 9), docs/openmpi-algorithms.md §2. Each round is a set of concurrent
+// blocking exchanges and costs its slowest one.
+#include "simulate/predict.hpp"
+
+namespace modeltuned {
+
+static int next_power_of_two(int n) {
+  int p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+PhasePlan scatter_allgather_plan(const Placement &placement, int root, bool ring) {
+  const int size = placement.size();
+  auto channel = [&](int s, int t) {
+    return 1u << static_cast<int>(placement.channel((s + root) % size, (t + root) % size));
+  };
+  PhasePlan plan;
+  plan.algorithm = static_cast<int>(ring ? BcastAlgorithm::scatter_allgather_ring
+                                         : BcastAlgorithm::scatter_allgather);
+  plan.size = size;
+  // Scatter: in the round of mask m, every shifted rank s that is a multiple of 2m sends the
+  // blocks of s+m .. s+2m-1 to s+m.
+  for (int m = next_power_of_two(size) / 2; m >= 1; m /= 2) {
+    ChannelMask mask = 0;
+    for (int s = 0; s + m < size; s += 2 * m) mask |= channel(s, s + m);
+    plan.scatter.push_back(mask);
+  }
+  if (ring) {
+    for (int s = 0; s < size; ++s) plan.ring |= channel(s, (s + 1) % size);
+  } else {
+    for (int m = 1; m < size; m *= 2) {
+      ChannelMask mask = 0;
+      for (int s = 0; s < size; ++s)
+        if ((s ^ m) < size) mask |= channel(s, s ^ m);
+      plan.doubling.push_back(mask);
+    }
+  }
+  return plan;
+}
+
+std::optional<double> evaluate_scatter_allgather(const CalibrationTable &table, const PhasePlan &plan,
+                                                 const CallShape &call) {
+  const size_t p = static_cast<size_t>(plan.size);
+  if (call.count < p) return std::nullopt;  // Open MPI runs the linear bcast instead
+  const size_t block = (call.count + p - 1) / p;  // elements per rank
+  const double ts = static_cast<double>(call.type_size);
+  double total = 0;
+  // Scatter rounds, largest first: the root's transfer moves m blocks (fewer at the tail).
+  size_t m = plan.scatter.size() ? size_t{1} << (plan.scatter.size() - 1) : 0;
+  for (ChannelMask mask : plan.scatter) {
+    size_t elements = std::min(m * block, call.count > m * block ? call.count - m * block : 0);
+    total += step_us(table, mask, static_cast<double>(elements) * ts);
+    m /= 2;
+  }
+  if (plan.algorithm == static_cast<int>(BcastAlgorithm::scatter_allgather_ring)) {
+    total += static_cast<double>(p - 1) * step_us(table, plan.ring, static_cast<double>(block) * ts);
+  } else {
+    // Recursive doubling: round j exchanges the 2^j blocks gathered so far. (For sizes that are
+    // not powers of two Open MPI adds a few smaller transfers, not modelled.)
+    size_t blocks = 1;
+    for (ChannelMask mask : plan.doubling) {
+      total += step_us(table, mask, static_cast<double>(blocks * block) * ts);
+      blocks *= 2;
+    }
+  }
+  return total;
+}
+
+}  // namespace modeltuned

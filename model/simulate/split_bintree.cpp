@@ -1,0 +1,50 @@
+// Bcast split binary tree (algorithm 4): each half of the message goes down one subtree of the
+// binary tree with blocking sends, then paired ranks swap halves (docs/openmpi-algorithms.md §2).
+#include "cost/channel_cost.hpp"
+#include "simulate/predict.hpp"
+
+namespace modeltuned {
+
+std::optional<PhasePlan> split_bintree_plan(const Placement &placement, int root) {
+  const int size = placement.size();
+  PhasePlan plan;
+  plan.algorithm = static_cast<int>(BcastAlgorithm::split_bintree);
+  plan.size = size;
+  plan.tree = plan_for_tree(build_kary_tree(2, size, root), placement);
+  // Phase 2 pairs shifted ranks s (odd) and s+1; with an even size the last rank has no pair
+  // and gets the right half from the root instead.
+  for (int s = 1; s + 1 < size; s += 2)
+    plan.exchange |= 1u << static_cast<int>(placement.channel((s + root) % size, (s + 1 + root) % size));
+  if (size % 2 == 0) plan.exchange |= 1u << static_cast<int>(placement.channel(root, (size - 1 + root) % size));
+  return plan;
+}
+
+std::optional<double> evaluate_split_bintree(const CalibrationTable &table, const PhasePlan &plan,
+                                             const CallShape &call, uint32_t segsize,
+                                             ModelVariant variant) {
+  const size_t left = (call.count + 1) / 2;  // counts[0], down the odd subtree
+  const size_t right = call.count / 2;
+  const size_t ts = call.type_size;
+  // Open MPI runs the pipeline instead when a half is empty or a segment exceeds a half.
+  if (call.count <= 1 || segsize > left * ts || segsize > right * ts) return std::nullopt;
+  const size_t seg_bytes_raw = segsize == 0 ? left * ts : std::max<size_t>(segsize, ts);
+  const size_t segcount = segsize == 0 ? left : seg_bytes_raw / ts;  // truncated, no rounding
+  const size_t segments = (left + segcount - 1) / segcount;
+  const double segment_bytes = static_cast<double>(segcount * ts);
+
+  // Phase 1 sends are blocking, one child after the other: a rank's time per segment is the
+  // sum of its point-to-point messages, not a flat tree.
+  std::vector<double> serial_us(plan.tree.flat_trees.size());
+  for (size_t id = 0; id < plan.tree.flat_trees.size(); ++id) {
+    double t = 0;
+    for (int c = 0; c < kChannels; ++c)
+      if (plan.tree.flat_trees[id][c] > 0)
+        t += plan.tree.flat_trees[id][c] * p2p_us(table.channels[c], segment_bytes);
+    serial_us[id] = t;
+  }
+  double phase1 = tree_schedule_us(plan.tree, serial_us, segments, variant);
+  double phase2 = step_us(table, plan.exchange, static_cast<double>(left * ts));
+  return phase1 + phase2;
+}
+
+}  // namespace modeltuned

@@ -1,0 +1,168 @@
+// Tree algorithms: linear (one flat tree), chain, pipeline, binary tree, binomial, k-nomial and
+// the reduce trees, all run by Open MPI's generic pipelined tree bcast/reduce
+// (docs/openmpi-algorithms.md sections 2-3, docs/model.md).
+#include <algorithm>
+#include <deque>
+
+#include "cost/channel_cost.hpp"
+#include "schedule/trees.hpp"
+#include "simulate/predict.hpp"
+
+namespace modeltuned {
+
+static std::optional<Tree> algorithm_tree(Op op, int algorithm, int fanout, int size, int root) {
+  if (op == Op::bcast) {
+    switch (static_cast<BcastAlgorithm>(algorithm)) {
+      case BcastAlgorithm::chain: return build_chain(fanout, size, root);
+      case BcastAlgorithm::pipeline: return build_chain(1, size, root);
+      case BcastAlgorithm::bintree: return build_kary_tree(2, size, root);
+      case BcastAlgorithm::binomial: return build_bmtree(size, root);
+      case BcastAlgorithm::knomial: return build_kmtree(size, root, fanout);
+      default: return std::nullopt;
+    }
+  }
+  switch (static_cast<ReduceAlgorithm>(algorithm)) {
+    case ReduceAlgorithm::chain: return build_chain(fanout, size, root);
+    case ReduceAlgorithm::pipeline: return build_chain(1, size, root);
+    case ReduceAlgorithm::binary: return build_kary_tree(2, size, root);
+    case ReduceAlgorithm::binomial: return build_in_order_bmtree(size, root);
+    case ReduceAlgorithm::in_order_binary: return build_in_order_bintree(size);
+    default: return std::nullopt;
+  }
+}
+
+// Linear algorithms are a flat tree of all ranks around the root.
+static Tree flat_tree(int size, int root) {
+  Tree t;
+  t.root = root;
+  t.parent.assign(size, root);
+  t.parent[root] = -1;
+  t.children.assign(size, {});
+  for (int r = 0; r < size; ++r)
+    if (r != root) t.children[root].push_back(r);
+  return t;
+}
+
+TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
+  TreePlan plan;
+  const int size = tree.size();
+  // Senders in breadth-first order, so that a parent always comes before its children.
+  std::vector<int> sender_index(size, -1), depth(size, 0);
+  std::deque<int> queue{tree.root};
+  while (!queue.empty()) {
+    int r = queue.front();
+    queue.pop_front();
+    if (tree.children[r].empty()) continue;
+    PeersPerChannel peers{};
+    for (int child : tree.children[r]) {
+      ++peers[static_cast<int>(placement.channel(r, child))];
+      depth[child] = depth[r] + 1;
+      queue.push_back(child);
+    }
+    auto it = std::find(plan.flat_trees.begin(), plan.flat_trees.end(), peers);
+    int id = static_cast<int>(it - plan.flat_trees.begin());
+    if (it == plan.flat_trees.end()) plan.flat_trees.push_back(peers);
+    sender_index[r] = static_cast<int>(plan.sender_flat_tree.size());
+    plan.sender_flat_tree.push_back(id);
+    plan.sender_parent.push_back(r == tree.root ? -1 : sender_index[tree.parent[r]]);
+    size_t d = static_cast<size_t>(depth[r]);
+    if (plan.flat_trees_by_depth.size() <= d) plan.flat_trees_by_depth.resize(d + 1);
+    auto &level = plan.flat_trees_by_depth[d];
+    if (std::find(level.begin(), level.end(), id) == level.end()) level.push_back(id);
+  }
+  return plan;
+}
+
+std::optional<TreePlan> tree_plan(const Placement &placement, Op op, int algorithm, int fanout, int root) {
+  const int size = placement.size();
+  if (algorithm == 1) return plan_for_tree(flat_tree(size, root), placement);
+  std::optional<Tree> tree = algorithm_tree(op, algorithm, fanout, size, root);
+  if (!tree) return std::nullopt;
+  TreePlan plan = plan_for_tree(*tree, placement);
+  if (op == Op::reduce && algorithm == static_cast<int>(ReduceAlgorithm::in_order_binary) &&
+      root != size - 1)
+    plan.final_send_channel = static_cast<int>(placement.channel(size - 1, root));
+  return plan;
+}
+
+// Seed report eq. 2-3: stage i runs segment i-d at every depth d where that segment exists;
+// stages are serial and each costs its slowest flat tree. The depths active in a stage form a
+// sliding window, so a monotonic deque keeps this linear in depth + segments.
+static double stage_sum(const TreePlan &plan, const std::vector<double> &flat_us, size_t segments) {
+  std::vector<double> level_us;
+  for (const auto &level : plan.flat_trees_by_depth) {
+    double worst = 0;
+    for (int id : level) worst = std::max(worst, flat_us[id]);
+    level_us.push_back(worst);
+  }
+  const long depth_count = static_cast<long>(level_us.size());
+  const long n = static_cast<long>(segments);
+  std::deque<long> window;  // depths in the window, level_us decreasing
+  double total = 0;
+  for (long stage = 0; stage < depth_count + n - 1; ++stage) {
+    if (stage < depth_count) {
+      while (!window.empty() && level_us[window.back()] <= level_us[stage]) window.pop_back();
+      window.push_back(stage);
+    }
+    while (window.front() < stage - n + 1) window.pop_front();
+    total += level_us[window.front()];
+  }
+  return total;
+}
+
+// Open MPI's generic tree bcast: a rank posts segment k to all its children at once when it has
+// received it and the sends of segment k-1 are complete (receives run one segment ahead). With
+// T_u the flat tree of rank u, start_u(k) = max(arrive_u(k), start_u(k-1) + T_u) and
+// arrive_child(k) = start_u(k) + T_u, whose solution is start_u(k) = A_u + k * M_u, where A_u sums
+// and M_u maxes T over u's strict ancestors and u (docs/model.md). Rank u finishes at
+// A_u + (n-1) M_u + T_u. The generic reduce is the same recurrence run from the leaves (a rank
+// combines segment k from all children once it has sent segment k-1), so the same formula holds
+// with fan-in flat trees.
+static double schedule(const TreePlan &plan, const std::vector<double> &flat_us, size_t segments) {
+  const size_t senders = plan.sender_flat_tree.size();
+  std::vector<double> path_sum(senders), path_max(senders);
+  const double later_segments = static_cast<double>(segments - 1);
+  double total = 0;
+  for (size_t i = 0; i < senders; ++i) {
+    double t = flat_us[plan.sender_flat_tree[i]];
+    int parent = plan.sender_parent[i];
+    path_sum[i] = (parent < 0 ? 0 : path_sum[parent]) + t;
+    path_max[i] = std::max(parent < 0 ? 0 : path_max[parent], t);
+    total = std::max(total, path_sum[i] + later_segments * path_max[i]);
+  }
+  return total;
+}
+
+double tree_schedule_us(const TreePlan &plan, const std::vector<double> &flat_us, size_t segments,
+                        ModelVariant variant) {
+  if (plan.sender_flat_tree.empty()) return 0;
+  return variant == ModelVariant::stage_sum ? stage_sum(plan, flat_us, segments)
+                                            : schedule(plan, flat_us, segments);
+}
+
+double evaluate_tree(const CalibrationTable &table, const TreePlan &plan, const CallShape &call,
+                     uint32_t segsize, ModelVariant variant) {
+  if (plan.sender_flat_tree.empty()) return 0;  // a single rank sends nothing
+  const Segmentation seg = segmentation(segsize, call.type_size, call.count);
+  const double segment_bytes = static_cast<double>(seg.segcount * call.type_size);
+  const bool reduce = call.op == Op::reduce;
+  const FlatTreeKind kind = reduce ? FlatTreeKind::fanin : FlatTreeKind::fanout;
+
+  std::vector<double> flat_us(plan.flat_trees.size());
+  for (size_t id = 0; id < plan.flat_trees.size(); ++id) {
+    const PeersPerChannel &peers = plan.flat_trees[id];
+    double t = multi_channel_flat_tree_us(table, kind, peers, segment_bytes);
+    if (reduce) {  // one local reduction of the segment per child
+      int children = 0;
+      for (int n : peers) children += n;
+      t += children * segment_bytes * table.reduce_us_per_byte;
+    }
+    flat_us[id] = t;
+  }
+  double total = tree_schedule_us(plan, flat_us, seg.segments, variant);
+  if (plan.final_send_channel >= 0)
+    total += p2p_us(table.channels[plan.final_send_channel], static_cast<double>(call.bytes()));
+  return total;
+}
+
+}  // namespace modeltuned
