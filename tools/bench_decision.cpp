@@ -48,17 +48,24 @@ static void BM_DecideNewSizeClass(benchmark::State &state) {
   Placement placement = orfeo_by_core(p);
   CallShape call{op, static_cast<size_t>(state.range(2)), 1, 0, true};
   size_t candidates = 0;
+  // What the component does for a new size class on a communicator that already decided one
+  // (plans are kept per communicator), and for the very first decision (plans built too).
+  Selector selector(table, placement, kAllAlgorithms, kAllAlgorithms);
+  const bool first = state.range(3) != 0;
+  selector.decide(CallShape{op, 1, 1, 0, true});
   for (auto _ : state) {
-    auto d = decide(table, placement, call, kAllAlgorithms);
+    auto d = first ? decide(table, placement, call, kAllAlgorithms) : selector.decide(call);
     candidates = d->predictions.size();
     benchmark::DoNotOptimize(d);
   }
   state.counters["candidates"] = static_cast<double>(candidates);
 }
 BENCHMARK(BM_DecideNewSizeClass)
-    ->ArgNames({"P", "reduce", "bytes"})
-    ->Args({256, 0, 1})->Args({256, 0, 1 << 16})->Args({256, 0, 1 << 20})
-    ->Args({256, 1, 1 << 20})->Args({1024, 0, 1 << 20})->Args({4096, 0, 1 << 20})
+    ->ArgNames({"P", "reduce", "bytes", "first"})
+    ->Args({256, 0, 1, 0})->Args({256, 0, 1 << 16, 0})->Args({256, 0, 1 << 20, 0})
+    ->Args({256, 1, 1 << 20, 0})->Args({256, 0, 1 << 20, 1})
+    ->Args({1024, 0, 1 << 20, 0})->Args({4096, 0, 1 << 20, 0})->Args({16384, 0, 1 << 20, 0})
+    ->Args({16384, 0, 1 << 20, 1})
     ->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

@@ -14,9 +14,7 @@ struct mt_table {
 };
 
 struct mt_comm_model {
-  const CalibrationTable *table;
-  Placement placement;
-  AlgorithmMask mask[2];
+  Selector selector;
 };
 
 static void set_error(char *err, size_t len, const char *msg) {
@@ -87,7 +85,7 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
         return nullptr;
       }
     }
-    return new mt_comm_model{&table->table, std::move(placement), {bcast_mask, reduce_mask}};
+    return new mt_comm_model{Selector(table->table, std::move(placement), bcast_mask, reduce_mask)};
   } catch (const std::exception &e) {
     set_error(err, errlen, e.what());
   }
@@ -96,11 +94,11 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
 
 void mt_comm_model_free(mt_comm_model *model) { delete model; }
 
-int mt_decide(const mt_comm_model *model, int op, size_t count, size_t type_size, int root,
+int mt_decide(mt_comm_model *model, int op, size_t count, size_t type_size, int root,
               int commutative, mt_decision *out) {
   try {
     CallShape call{to_op(op), count, type_size, root, commutative != 0};
-    auto decision = decide(*model->table, model->placement, call, model->mask[op == MT_OP_REDUCE]);
+    auto decision = model->selector.decide(call);
     if (!decision) return -1;
     *out = mt_decision{};
     out->algorithm = decision->pick.algorithm;

@@ -52,7 +52,7 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
 void mt_comm_model_free(mt_comm_model *model);
 
 /* Runs the model for one call. 0 on success; -1 when no allowed candidate can be predicted. */
-int mt_decide(const mt_comm_model *model, int op, size_t count, size_t type_size, int root,
+int mt_decide(mt_comm_model *model, int op, size_t count, size_t type_size, int root,
               int commutative, mt_decision *out);
 
 #ifdef __cplusplus

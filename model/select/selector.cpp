@@ -49,25 +49,33 @@ std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size
   return out;
 }
 
-std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement,
-                               const CallShape &call, AlgorithmMask allowed,
-                               ModelVariant variant) {
-  const std::vector<Candidate> candidates = enumerate_candidates(call, placement.size(), allowed);
+Selector::Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
+                   AlgorithmMask reduce_allowed, ModelVariant variant)
+    : table_(table), placement_(std::move(placement)), allowed_{bcast_allowed, reduce_allowed},
+      variant_(variant) {}
+
+const Plan *Selector::plan(const Candidate &c, int root) {
+  if (root != plans_root_) {  // trees hang off the root: plans for another root are useless
+    plans_.clear();
+    plans_root_ = root;
+  }
+  for (const CachedPlan &p : plans_)
+    if (p.op == c.op && p.algorithm == c.algorithm && p.fanout == c.fanout)
+      return p.plan ? &*p.plan : nullptr;
+  plans_.push_back({c.op, c.algorithm, c.fanout, make_plan(placement_, c.op, c.algorithm, c.fanout, root)});
+  return plans_.back().plan ? &*plans_.back().plan : nullptr;
+}
+
+std::optional<Decision> Selector::decide(const CallShape &call) {
+  const std::vector<Candidate> candidates =
+      enumerate_candidates(call, placement_.size(), allowed_[call.op == Op::reduce]);
   Decision decision;
   decision.predictions.reserve(candidates.size());
-  // Candidates come grouped by (algorithm, fan-out): plan each once for all its segment sizes.
-  std::optional<Plan> plan;
-  int plan_algorithm = -1, plan_fanout = -1;
   for (const Candidate &c : candidates) {
-    if (c.algorithm != plan_algorithm || c.fanout != plan_fanout) {
-      plan = make_plan(placement, c.op, c.algorithm, c.fanout, call.root);
-      plan_algorithm = c.algorithm;
-      plan_fanout = c.fanout;
-    }
-    if (!plan) continue;
+    const Plan *p = plan(c, call.root);
+    if (!p) continue;
     // Nullopt: Open MPI would run another algorithm for this call; never pick it.
-    if (auto us = evaluate_plan(table, *plan, call, c, variant))
-      decision.predictions.push_back({c, *us});
+    if (auto us = evaluate_plan(table_, *p, call, c, variant_)) decision.predictions.push_back({c, *us});
   }
   if (decision.predictions.empty()) return std::nullopt;
   // Stable: equal predictions keep enumeration order, so every rank breaks ties the same way.
@@ -76,6 +84,12 @@ std::optional<Decision> decide(const CalibrationTable &table, const Placement &p
   decision.pick = decision.predictions.front().candidate;
   decision.predicted_us = decision.predictions.front().us;
   return decision;
+}
+
+std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement,
+                               const CallShape &call, AlgorithmMask allowed, ModelVariant variant) {
+  Selector selector(table, placement, allowed, allowed, variant);
+  return selector.decide(call);
 }
 
 AlgorithmMask parse_algorithm_list(Op op, std::string_view spec) {

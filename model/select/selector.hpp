@@ -31,8 +31,35 @@ struct Decision {
   std::vector<Prediction> predictions;  // every predictable candidate, fastest first
 };
 
-// Nullopt when no allowed candidate can be predicted. Deterministic: ties go to the candidate
-// enumerated first, so every rank given the same inputs picks the same.
+// The model of one communicator: its placement, the table and the allowed algorithms. Plans (the
+// size-independent part of each candidate) are kept for the last root seen, so a new message-
+// size class only evaluates costs. Not thread-safe: MPI orders collectives on a communicator.
+class Selector {
+ public:
+  Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
+           AlgorithmMask reduce_allowed, ModelVariant variant = kDefaultVariant);
+  // Nullopt when no allowed candidate can be predicted. Deterministic: ties go to the candidate
+  // enumerated first, so every rank given the same inputs picks the same.
+  std::optional<Decision> decide(const CallShape &call);
+  const Placement &placement() const { return placement_; }
+
+ private:
+  const Plan *plan(const Candidate &c, int root);
+
+  const CalibrationTable &table_;
+  Placement placement_;
+  AlgorithmMask allowed_[2];
+  ModelVariant variant_;
+  int plans_root_ = -1;
+  struct CachedPlan {
+    Op op;
+    int algorithm, fanout;
+    std::optional<Plan> plan;
+  };
+  std::vector<CachedPlan> plans_;
+};
+
+// One-off decision (builds every plan): for tools and tests.
 std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement,
                                const CallShape &call, AlgorithmMask allowed,
                                ModelVariant variant = kDefaultVariant);

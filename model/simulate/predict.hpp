@@ -49,8 +49,9 @@ using PeersPerChannel = std::array<int, kChannels>;
 // each sending rank runs (deduplicated), and the tree's shape as far as the cost needs it.
 struct TreePlan {
   std::vector<PeersPerChannel> flat_trees;    // distinct flat trees (peers per channel)
-  std::vector<int> sender_flat_tree;          // per sending rank, parents first: its flat tree
-  std::vector<int> sender_parent;             // per sending rank: index of its parent sender, -1
+  // schedule: for every path from the root to a rank whose children all are leaves, how many
+  // times each flat tree occurs on it, as (flat tree, count); distinct paths only.
+  std::vector<std::vector<std::pair<int, int>>> paths;
   std::vector<std::vector<int>> flat_trees_by_depth;  // stage_sum: distinct flat trees per depth
   int final_send_channel = -1;  // in-order binary reduce: rank P-1 sends the result to the root
 };

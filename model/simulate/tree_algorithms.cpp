@@ -46,30 +46,42 @@ static Tree flat_tree(int size, int root) {
 TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
   TreePlan plan;
   const int size = tree.size();
-  // Senders in breadth-first order, so that a parent always comes before its children.
-  std::vector<int> sender_index(size, -1), depth(size, 0);
+  std::vector<int> flat_tree_of(size, -1), depth(size, 0);
+  std::vector<int> last_senders;  // senders none of whose children send
   std::deque<int> queue{tree.root};
-  while (!queue.empty()) {
+  while (!queue.empty()) {  // breadth first: a parent before its children
     int r = queue.front();
     queue.pop_front();
     if (tree.children[r].empty()) continue;
     PeersPerChannel peers{};
+    bool children_send = false;
     for (int child : tree.children[r]) {
       ++peers[static_cast<int>(placement.channel(r, child))];
       depth[child] = depth[r] + 1;
       queue.push_back(child);
+      children_send |= !tree.children[child].empty();
     }
     auto it = std::find(plan.flat_trees.begin(), plan.flat_trees.end(), peers);
     int id = static_cast<int>(it - plan.flat_trees.begin());
     if (it == plan.flat_trees.end()) plan.flat_trees.push_back(peers);
-    sender_index[r] = static_cast<int>(plan.sender_flat_tree.size());
-    plan.sender_flat_tree.push_back(id);
-    plan.sender_parent.push_back(r == tree.root ? -1 : sender_index[tree.parent[r]]);
+    flat_tree_of[r] = id;
+    if (!children_send) last_senders.push_back(r);
     size_t d = static_cast<size_t>(depth[r]);
     if (plan.flat_trees_by_depth.size() <= d) plan.flat_trees_by_depth.resize(d + 1);
     auto &level = plan.flat_trees_by_depth[d];
     if (std::find(level.begin(), level.end(), id) == level.end()) level.push_back(id);
   }
+  std::vector<int> counts(plan.flat_trees.size());
+  for (int r : last_senders) {
+    std::fill(counts.begin(), counts.end(), 0);
+    for (int u = r; u >= 0; u = tree.parent[u]) ++counts[flat_tree_of[u]];
+    std::vector<std::pair<int, int>> path;
+    for (size_t id = 0; id < counts.size(); ++id)
+      if (counts[id]) path.emplace_back(static_cast<int>(id), counts[id]);
+    plan.paths.push_back(std::move(path));
+  }
+  std::sort(plan.paths.begin(), plan.paths.end());
+  plan.paths.erase(std::unique(plan.paths.begin(), plan.paths.end()), plan.paths.end());
   return plan;
 }
 
@@ -115,40 +127,41 @@ static double stage_sum(const TreePlan &plan, const std::vector<double> &flat_us
 // T_u the flat tree of rank u, start_u(k) = max(arrive_u(k), start_u(k-1) + T_u) and
 // arrive_child(k) = start_u(k) + T_u, whose solution is start_u(k) = A_u + k * M_u, where A_u sums
 // and M_u maxes T over u's strict ancestors and u (docs/model.md). Rank u finishes at
-// A_u + (n-1) M_u + T_u. The generic reduce is the same recurrence run from the leaves (a rank
-// combines segment k from all children once it has sent segment k-1), so the same formula holds
-// with fan-in flat trees.
+// A_u + (n-1) M_u + T_u, which only grows down a path, so the latest finish is at the end of a
+// path: sum of T along it plus (n-1) times its largest T. The generic reduce is the same
+// recurrence run from the leaves (a rank combines segment k from all children once it has sent
+// segment k-1), so the same formula holds with fan-in flat trees.
 static double schedule(const TreePlan &plan, const std::vector<double> &flat_us, size_t segments) {
-  const size_t senders = plan.sender_flat_tree.size();
-  std::vector<double> path_sum(senders), path_max(senders);
   const double later_segments = static_cast<double>(segments - 1);
   double total = 0;
-  for (size_t i = 0; i < senders; ++i) {
-    double t = flat_us[plan.sender_flat_tree[i]];
-    int parent = plan.sender_parent[i];
-    path_sum[i] = (parent < 0 ? 0 : path_sum[parent]) + t;
-    path_max[i] = std::max(parent < 0 ? 0 : path_max[parent], t);
-    total = std::max(total, path_sum[i] + later_segments * path_max[i]);
+  for (const auto &path : plan.paths) {
+    double sum = 0, max = 0;
+    for (auto [id, count] : path) {
+      sum += count * flat_us[id];
+      max = std::max(max, flat_us[id]);
+    }
+    total = std::max(total, sum + later_segments * max);
   }
   return total;
 }
 
 double tree_schedule_us(const TreePlan &plan, const std::vector<double> &flat_us, size_t segments,
                         ModelVariant variant) {
-  if (plan.sender_flat_tree.empty()) return 0;
+  if (plan.flat_trees.empty()) return 0;
   return variant == ModelVariant::stage_sum ? stage_sum(plan, flat_us, segments)
                                             : schedule(plan, flat_us, segments);
 }
 
 double evaluate_tree(const CalibrationTable &table, const TreePlan &plan, const CallShape &call,
                      uint32_t segsize, ModelVariant variant) {
-  if (plan.sender_flat_tree.empty()) return 0;  // a single rank sends nothing
+  if (plan.flat_trees.empty()) return 0;  // a single rank sends nothing
   const Segmentation seg = segmentation(segsize, call.type_size, call.count);
   const double segment_bytes = static_cast<double>(seg.segcount * call.type_size);
   const bool reduce = call.op == Op::reduce;
   const FlatTreeKind kind = reduce ? FlatTreeKind::fanin : FlatTreeKind::fanout;
 
-  std::vector<double> flat_us(plan.flat_trees.size());
+  thread_local std::vector<double> flat_us;
+  flat_us.resize(plan.flat_trees.size());
   for (size_t id = 0; id < plan.flat_trees.size(); ++id) {
     const PeersPerChannel &peers = plan.flat_trees[id];
     double t = multi_channel_flat_tree_us(table, kind, peers, segment_bytes);
