@@ -5,6 +5,7 @@
 #include "cost/channel_cost.hpp"
 #include "schedule/trees.hpp"
 #include "select/ompi_fixed.hpp"
+#include "topology/emulate.hpp"
 #include "select/selector.hpp"
 
 // Last: check.h defines a `fail` macro that breaks the standard streams.
@@ -308,6 +309,41 @@ START_TEST(tuned_fixed_rules) {
 }
 END_TEST
 
+START_TEST(emulated_orfeo_placements) {
+  // Channels of shared/data/orfeo-epyc/README.md under Open MPI 4.1's mapping and binding.
+  const MachineShape orfeo = orfeo_epyc(2);
+  Placement by_core = emulate_placement(orfeo, 256, MapBy::core);
+  ck_assert(by_core.channel(0, 3) == Channel::cache);    // same CCX (cores 0-3)
+  ck_assert(by_core.channel(0, 4) == Channel::core);     // same socket
+  ck_assert(by_core.channel(0, 63) == Channel::core);
+  ck_assert(by_core.channel(0, 64) == Channel::socket);  // other socket
+  ck_assert(by_core.channel(0, 128) == Channel::node);   // the second node starts at 128
+  Placement by_socket = emulate_placement(orfeo, 200, MapBy::socket);
+  ck_assert(by_socket.channel(0, 1) == Channel::socket);  // alternating sockets
+  ck_assert(by_socket.channel(0, 2) == Channel::core);    // bound to a socket: no shared L3 known
+  ck_assert(by_socket.channel(0, 128) == Channel::node);
+  Placement by_node = emulate_placement(orfeo, 16, MapBy::node);
+  ck_assert(by_node.channel(0, 1) == Channel::node);      // alternating nodes
+  ck_assert(by_node.channel(0, 2) == Channel::core);      // NUMA 0 and 1 of socket 0
+  ck_assert(by_node.channel(0, 8) == Channel::socket);    // fifth rank on node 0: NUMA 4, socket 1
+  // Two ranks bind to cores whatever the mapping (but map-by socket still alternates sockets).
+  Placement two = emulate_placement(orfeo, 2, MapBy::socket);
+  ck_assert(two[0].core >= 0 && two[1].core >= 0);
+  ck_assert(two.channel(0, 1) == Channel::socket);
+  ck_assert(emulate_placement(orfeo, 2, MapBy::node).channel(0, 1) == Channel::node);
+  // Descriptions and errors.
+  ck_assert(parse_machine("node:2 pack:2 numa:4 l3:4 core:4") == orfeo);
+  bool threw = false;
+  try { emulate_placement(orfeo, 513, MapBy::core); } catch (const std::invalid_argument &) { threw = true; }
+  ck_assert(threw);
+  threw = false;
+  try { parse_machine("node:2 socks:2"); } catch (const std::invalid_argument &e) {
+    threw = std::string(e.what()).find("socks") != std::string::npos;
+  }
+  ck_assert(threw);
+}
+END_TEST
+
 int main() {
   Suite *s = suite_create("model");
   TCase *tc = tcase_create("model");
@@ -327,6 +363,7 @@ int main() {
   tcase_add_test(tc, schedule_follows_paths);
   tcase_add_test(tc, fallbacks_are_never_predicted);
   tcase_add_test(tc, tuned_fixed_rules);
+  tcase_add_test(tc, emulated_orfeo_placements);
   suite_add_tcase(s, tc);
   SRunner *runner = srunner_create(s);
   srunner_run_all(runner, CK_NORMAL);

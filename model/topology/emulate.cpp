@@ -1,0 +1,131 @@
+#include "topology/emulate.hpp"
+
+#include <charconv>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace modeltuned {
+
+MachineShape orfeo_epyc(int nodes) { return MachineShape{nodes, 2, 4, 4, 4}; }
+
+MachineShape parse_machine(std::string_view description) {
+  MachineShape m;
+  std::istringstream in{std::string(description)};
+  std::string token;
+  bool any = false;
+  while (in >> token) {
+    size_t colon = token.find(':');
+    int value = 0;
+    std::string_view key = std::string_view(token).substr(0, colon);
+    std::string_view number = colon == std::string::npos ? "" : std::string_view(token).substr(colon + 1);
+    auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+    if (colon == std::string::npos || ec != std::errc() || end != number.data() + number.size() || value < 1)
+      throw std::invalid_argument(fmt::format("machine description: '{}' is not <level>:<count >= 1>", token));
+    if (key == "node" || key == "nodes") m.nodes = value;
+    else if (key == "pack" || key == "package" || key == "socket") m.packages = value;
+    else if (key == "numa" || key == "numanode") m.numa_per_package = value;
+    else if (key == "l3" || key == "l3cache") m.l3_per_numa = value;
+    else if (key == "core") m.cores_per_l3 = value;
+    else if (key == "pu") { if (value != 1) throw std::invalid_argument("machine description: only pu:1 is supported (one rank per core)"); }
+    else
+      throw std::invalid_argument(fmt::format(
+          "machine description: unknown level '{}'; use node, pack, numa, l3, core", key));
+    any = true;
+  }
+  if (!any) throw std::invalid_argument("machine description is empty; e.g. \"node:2 pack:2 numa:4 l3:4 core:4\"");
+  return m;
+}
+
+std::string describe(const MachineShape &m) {
+  return fmt::format("node:{} pack:{} numa:{} l3:{} core:{}", m.nodes, m.packages, m.numa_per_package,
+                     m.l3_per_numa, m.cores_per_l3);
+}
+
+MapBy parse_map_by(std::string_view s) {
+  if (s == "core") return MapBy::core;
+  if (s == "l3" || s == "l3cache") return MapBy::l3;
+  if (s == "numa") return MapBy::numa;
+  if (s == "socket" || s == "package") return MapBy::socket;
+  if (s == "node") return MapBy::node;
+  throw std::invalid_argument(fmt::format("--map-by '{}': use core, l3cache, numa, socket or node", s));
+}
+
+BindTo parse_bind_to(std::string_view s) {
+  if (s == "auto" || s.empty()) return BindTo::automatic;
+  if (s == "core") return BindTo::core;
+  if (s == "l3" || s == "l3cache") return BindTo::l3;
+  if (s == "numa") return BindTo::numa;
+  if (s == "socket" || s == "package") return BindTo::socket;
+  if (s == "none") return BindTo::none;
+  throw std::invalid_argument(fmt::format("--bind-to '{}': use auto, core, l3cache, numa, socket or none", s));
+}
+
+Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by, BindTo bind_to) {
+  const int per_node = machine.cores_per_node();
+  if (np < 1 || np > machine.cores())
+    throw std::invalid_argument(fmt::format("-np {}: the machine ({}) has {} cores; one rank per core",
+                                            np, describe(machine), machine.cores()));
+  if (bind_to == BindTo::automatic) {
+    if (np <= 2) bind_to = BindTo::core;
+    else switch (map_by) {
+      case MapBy::core: bind_to = BindTo::core; break;
+      case MapBy::l3: bind_to = BindTo::l3; break;
+      case MapBy::numa: case MapBy::node: bind_to = BindTo::numa; break;
+      case MapBy::socket: bind_to = BindTo::socket; break;
+    }
+  }
+  const int cores_per_numa = machine.l3_per_numa * machine.cores_per_l3;
+  const int cores_per_package = machine.numa_per_package * cores_per_numa;
+
+  // Core (index within the node) and node of each rank.
+  std::vector<int> node_of(np), core_of(np);
+  if (map_by == MapBy::node) {
+    std::vector<int> used(machine.nodes, 0);
+    for (int r = 0; r < np; ++r) {
+      int node = r % machine.nodes;
+      int j = used[node]++;
+      node_of[r] = node;
+      // Successive ranks on a node take successive binding objects (measured with 4.1.4: NUMA
+      // domains 0, 1, 2, ...); within a core binding, successive cores.
+      int object_cores = bind_to == BindTo::core ? 1 : bind_to == BindTo::l3 ? machine.cores_per_l3
+                         : bind_to == BindTo::socket ? cores_per_package : cores_per_numa;
+      int objects = per_node / object_cores;
+      core_of[r] = (j % objects) * object_cores + (j / objects) % object_cores;
+    }
+  } else {
+    int object_cores = map_by == MapBy::core ? 1 : map_by == MapBy::l3 ? machine.cores_per_l3
+                       : map_by == MapBy::numa ? cores_per_numa : cores_per_package;
+    int objects = per_node / object_cores;
+    for (int r = 0; r < np; ++r) {
+      node_of[r] = r / per_node;
+      int j = r % per_node;  // round-robin over the node's objects, then the next core in each
+      core_of[r] = (j % objects) * object_cores + j / objects;
+    }
+  }
+
+  std::vector<RankPlace> ranks(np);
+  for (int r = 0; r < np; ++r) {
+    const int c = core_of[r];
+    RankPlace p;
+    p.node = node_of[r];
+    if (bind_to != BindTo::none) {
+      p.package = c / cores_per_package;
+      if (bind_to != BindTo::socket) {
+        p.numa = p.package * machine.numa_per_package + (c % cores_per_package) / cores_per_numa;
+        if (bind_to != BindTo::numa) {
+          p.l3 = c / machine.cores_per_l3;
+          if (bind_to == BindTo::core) p.core = c;
+        }
+      }
+    } else if (machine.packages == 1) {
+      p.package = 0;  // unbound, but there is only one package to be in
+    }
+    ranks[r] = p;
+  }
+  return Placement(std::move(ranks));
+}
+
+}  // namespace modeltuned
