@@ -306,6 +306,13 @@ START_TEST(tuned_fixed_rules) {
   ck_assert_int_eq(ompi_fixed_decision(Op::reduce, 10000, 300, true).algorithm, 6);
   ck_assert_int_eq(ompi_fixed_decision(Op::reduce, 20, 5000, true).algorithm, 6);
   ck_assert_uint_eq(ompi_fixed_decision(Op::bcast, 1 << 22, 2, true).segsize, 0);
+  // What really runs: the fixed rule's chain (fan-out 0) is a pipeline; scatter-allgather with
+  // fewer elements than ranks is linear; Rabenseifner for a non-commutative op is linear.
+  ck_assert_int_eq(what_runs(ompi_fixed_decision(Op::bcast, 200000, 3, true), 200000, 1, 3, true).algorithm, 3);
+  ck_assert_int_eq(what_runs(Candidate{Op::bcast, 8, 0, 0}, 10, 1, 20, true).algorithm, 1);
+  ck_assert_int_eq(what_runs(Candidate{Op::bcast, 8, 0, 0}, 20, 1, 20, true).algorithm, 8);
+  ck_assert_int_eq(what_runs(Candidate{Op::reduce, 7, 0, 0}, 1000, 4, 6, false).algorithm, 1);
+  ck_assert_int_eq(what_runs(Candidate{Op::bcast, 4, 0, 0}, 1, 4, 6, true).algorithm, 3);
 }
 END_TEST
 

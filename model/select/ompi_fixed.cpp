@@ -76,4 +76,36 @@ Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutati
   return Candidate{op, alg, 0, fanout};
 }
 
+Candidate what_runs(const Candidate &c, size_t count, size_t type_size, int comm_size, bool commutative) {
+  const size_t p = static_cast<size_t>(comm_size);
+  size_t pof2 = 1;
+  while (pof2 * 2 <= p) pof2 *= 2;
+  Candidate r = c;
+  if (c.op == Op::bcast) {
+    switch (static_cast<BcastAlgorithm>(c.algorithm)) {
+      case BcastAlgorithm::scatter_allgather:
+      case BcastAlgorithm::scatter_allgather_ring:
+        if (count < p) r = Candidate{c.op, static_cast<int>(BcastAlgorithm::linear), 0, 0};
+        break;
+      case BcastAlgorithm::split_bintree: {
+        size_t half = count / 2;
+        if (count <= 1 || c.segsize > half * type_size || c.segsize > (count - half) * type_size)
+          r = Candidate{c.op, static_cast<int>(BcastAlgorithm::pipeline), c.segsize, 0};
+        break;
+      }
+      case BcastAlgorithm::chain:
+        if (c.fanout < 1) r = Candidate{c.op, static_cast<int>(BcastAlgorithm::pipeline), c.segsize, 0};
+        break;
+      default: break;
+    }
+  } else {
+    if (c.algorithm == static_cast<int>(ReduceAlgorithm::rabenseifner) &&
+        (pof2 < 2 || count < pof2 || !commutative))
+      r = Candidate{c.op, static_cast<int>(ReduceAlgorithm::linear), 0, 0};
+    if (c.algorithm == static_cast<int>(ReduceAlgorithm::chain) && c.fanout < 1)
+      r = Candidate{c.op, static_cast<int>(ReduceAlgorithm::pipeline), c.segsize, 0};
+  }
+  return r;
+}
+
 }  // namespace modeltuned

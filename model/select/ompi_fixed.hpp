@@ -11,6 +11,12 @@ namespace modeltuned {
 // chain turns into a pipeline) and, for k-nomial, tuned's default radix 4.
 Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutative);
 
+// The algorithm Open MPI really runs when asked for `c` (its silent fallbacks, docs/openmpi-
+// algorithms.md §5): scatter-allgather with count < P and Rabenseifner with count < 2^floor(log2 P)
+// or a non-commutative op run linear; split binary tree with one element or a segment larger than
+// a half runs the pipeline; chain with fan-out 0 is the pipeline.
+Candidate what_runs(const Candidate &c, size_t count, size_t type_size, int comm_size, bool commutative);
+
 // tuned's coll_tuned_bcast_algorithm_knomial_radix default.
 inline constexpr int kTunedKnomialRadix = 4;
 
