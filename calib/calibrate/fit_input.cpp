@@ -1,6 +1,5 @@
 #include "fit_input.hpp"
 
-#include <algorithm>
 #include <map>
 #include <set>
 
@@ -8,7 +7,7 @@
 
 namespace modeltuned::calibrate {
 
-FitInput select_fittable(const calib::Samples &measured) {
+FitInput select_fittable(const calib::Samples &measured, const std::array<int, kChannels> &offered_max_p) {
   FitInput input;
   for (int c = 0; c < kChannels; ++c) {
     const Channel channel = static_cast<Channel>(c);
@@ -18,12 +17,8 @@ FitInput select_fittable(const calib::Samples &measured) {
       if (s.channel == channel) p2p_sizes.insert(s.bytes);
     // ps[kind][bytes] = the group sizes measured
     std::map<FlatTreeKind, std::map<double, std::set<int>>> ps;
-    int largest_p = 0;
     for (const auto &s : measured.flat)
-      if (s.channel == channel) {
-        ps[s.kind][s.bytes].insert(s.p);
-        largest_p = std::max(largest_p, s.p);
-      }
+      if (s.channel == channel) ps[s.kind][s.bytes].insert(s.p);
     if (p2p_sizes.empty() && ps.empty()) continue;
 
     // Flat-tree fits are lines in P: a message size needs two group sizes.
@@ -45,7 +40,7 @@ FitInput select_fittable(const calib::Samples &measured) {
     if (p2p_sizes.size() < 2)
       reason = "fewer than 2 point-to-point message sizes were measured; give a larger --budget";
     else if (usable[FlatTreeKind::fanout].empty())
-      reason = largest_p <= 2
+      reason = offered_max_p[c] <= 2
                    ? "rank 0 has a single peer on it, so flat trees exist only at P = 2 and the fit over P "
                      "needs P >= 3: run with more ranks on this channel"
                    : "flat trees were not measured at two group sizes before the time ran out; give a larger --budget";

@@ -3,6 +3,7 @@
 // interrupt cut the flat trees before a second P): such parts are left out of the table, with a
 // note saying why, instead of failing the whole fit. The raw CSV keeps everything.
 #pragma once
+#include <array>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct FitInput {
   std::vector<std::string> notes;  // one line per thing left out
 };
 
-FitInput select_fittable(const calib::Samples &measured);
+// offered_max_p[c]: the largest flat tree the placement offers on channel c (rank 0 and all its
+// peers there), used to say why a channel is missing.
+FitInput select_fittable(const calib::Samples &measured, const std::array<int, kChannels> &offered_max_p);
 
 }  // namespace modeltuned::calibrate

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 
 #include <Eigen/Dense>
@@ -40,6 +41,21 @@ double slope(const std::vector<double> &x, const std::vector<double> &y) {
 enum Command : int64_t { kStop = 0, kFanout = 1, kFanin = 2 };
 
 }  // namespace
+
+void quiet_wait(MPI_Request &request) {
+  const timespec pause = {0, 100'000};
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    nanosleep(&pause, nullptr);
+  }
+}
+
+void quiet_barrier(MPI_Comm comm) {
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  quiet_wait(request);
+}
 
 double LatencyEstimate::at(double bytes) const {
   if (large_bytes <= small_bytes) return large_us;
@@ -114,7 +130,7 @@ ReduceLocalResult Calibrator::reduce_local(double deadline) {
     result.int_us_per_byte = slope(ix, iy);
     result.samples = static_cast<int>(dx.size() + ix.size());
   }
-  MPI_Barrier(MPI_COMM_WORLD);
+  quiet_barrier(MPI_COMM_WORLD);
   return result;
 }
 
@@ -123,7 +139,7 @@ LatencyEstimate Calibrator::ping_pong(const ChannelPeers &channel, double deadli
   LatencyEstimate estimate;
   if (rank_ == 0) estimate = ping_pong_root(channel.channel, peer, deadline);
   else if (rank_ == peer) ping_pong_peer();
-  MPI_Barrier(MPI_COMM_WORLD);
+  quiet_barrier(MPI_COMM_WORLD);
   return estimate;
 }
 
@@ -161,12 +177,12 @@ LatencyEstimate Calibrator::ping_pong_root(Channel channel, int peer, double dea
   // Warm-up (connection setup, eager/rendezvous buffers, page faults), also a first estimate.
   const int largest = static_cast<int>(settings_.max_bytes);
   std::vector<int> warmup(30, 1);
-  warmup.insert(warmup.end(), 4, largest);
+  warmup.insert(warmup.end(), 3, largest);
   const std::vector<double> warm = run_batch(warmup);
   LatencyEstimate estimate;
   estimate.small_us = median({warm.begin() + 10, warm.begin() + 30});
   estimate.large_bytes = largest;
-  estimate.large_us = median({warm.begin() + 31, warm.end()});
+  estimate.large_us = median({warm.begin() + 30, warm.end()});
 
   // Plan: log-uniform sizes (Legrand: sizes spread evenly in log scale, measured in random order
   // so that slow periods of the machine do not line up with a size range).
@@ -253,21 +269,24 @@ void Calibrator::flat_trees(const ChannelPeers &channel, const LatencyEstimate &
     MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, rank_, &comms[i]);
   }
 
-  if (rank_ != 0) {
+  // Commands go to the channel's ranks only (the largest group); the others sleep meanwhile so
+  // that they do not compete for cores or memory with the measurement.
+  MPI_Comm channel_comm = comms.back();
+  if (rank_ != 0 && channel_comm != MPI_COMM_NULL) {
     int64_t command[3];
     for (;;) {
-      MPI_Bcast(command, 3, MPI_INT64_T, 0, MPI_COMM_WORLD);
+      MPI_Bcast(command, 3, MPI_INT64_T, 0, channel_comm);
       if (command[0] == kStop) break;
       MPI_Comm comm = comms[command[1]];
       if (comm != MPI_COMM_NULL)
         run_flat(comm, command[0] == kFanout ? FlatTreeKind::fanout : FlatTreeKind::fanin,
                  static_cast<int>(command[2]));
     }
-  } else {
+  } else if (rank_ == 0) {
     auto run = [&](size_t comm_index, FlatTreeKind kind, int bytes) {
       int64_t command[3] = {kind == FlatTreeKind::fanout ? kFanout : kFanin,
                             static_cast<int64_t>(comm_index), bytes};
-      MPI_Bcast(command, 3, MPI_INT64_T, 0, MPI_COMM_WORLD);
+      MPI_Bcast(command, 3, MPI_INT64_T, 0, channel_comm);
       return run_flat(comms[comm_index], kind, bytes);
     };
 
@@ -321,7 +340,8 @@ void Calibrator::flat_trees(const ChannelPeers &channel, const LatencyEstimate &
 
     for (size_t g : groups)  // warm-up of every group, both kinds, both extreme sizes
       for (FlatTreeKind kind : {FlatTreeKind::fanout, FlatTreeKind::fanin})
-        for (int m : {1, cap}) run(g, kind, m);
+        for (int m : {1, cap})
+          if (MPI_Wtime() < deadline) run(g, kind, m);
 
     const long total = static_cast<long>(experiments.size()) * reps;
     long done = 0;
@@ -343,14 +363,14 @@ void Calibrator::flat_trees(const ChannelPeers &channel, const LatencyEstimate &
     }
     store_->flush();
     int64_t stop[3] = {kStop, 0, 0};
-    MPI_Bcast(stop, 3, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    MPI_Bcast(stop, 3, MPI_INT64_T, 0, channel_comm);
     if (out_of_time)
       progress_.note(fmt::format("  {} channel: flat trees cut by the time budget after {} of {} runs",
                                  channel_name(channel.channel), done, total));
   }
   for (MPI_Comm &comm : comms)
     if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
-  MPI_Barrier(MPI_COMM_WORLD);
+  quiet_barrier(MPI_COMM_WORLD);
 }
 
 }  // namespace modeltuned::calibrate

@@ -8,7 +8,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -54,12 +57,19 @@ struct RunState {
   std::mutex mutex;
   bool outputs_done = false;
   Options options;
-  double start = 0;
+  double start = 0;  // MPI_Wtime()
+  // The signal thread makes no MPI call (the library is initialized for the main thread only).
+  std::chrono::steady_clock::time_point steady_start = std::chrono::steady_clock::now();
   std::unique_ptr<mc::SampleStore> store;  // rank 0
   std::optional<mc::ReduceLocalResult> reduce;
   nlohmann::json provenance = nlohmann::json::object();
+  std::array<int, modeltuned::kChannels> offered_max_p{};
 };
 RunState g_run;
+
+double seconds_since_start() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_run.steady_start).count();
+}
 
 CLI::Validator at_least(double minimum, const std::string &example) {
   return CLI::Validator(
@@ -93,30 +103,39 @@ std::string mpi_library_version() {
   return s;
 }
 
+enum class Write {
+  final,        // measurements done
+  checkpoint,   // a flat-tree phase done: keeps a usable table on disk should the run be killed
+  interrupted,  // signalled: the best table from what was measured
+};
+
 // Fits the samples measured so far and saves the table. Caller holds g_run.mutex. Returns the
-// exit status: 0 when the table was written.
-int write_outputs(bool interrupted) {
-  g_run.outputs_done = true;
+// exit status: 0 when the table was written. Checkpoints print nothing.
+int write_outputs(Write mode) {
+  const bool quiet = mode == Write::checkpoint;
   if (!g_run.store) return 1;
   g_run.store->flush();
   const std::string &samples_path = g_run.store->path();
   if (!g_run.reduce) {
-    fmt::print(stderr, "{}: nothing measured yet, no table written (raw samples: {})\n", kProgram,
-               samples_path);
+    if (!quiet)
+      fmt::print(stderr, "{}: nothing measured yet, no table written (raw samples: {})\n", kProgram, samples_path);
     return 1;
   }
-  const mc::FitInput input = mc::select_fittable(g_run.store->snapshot());
-  for (const std::string &note : input.notes) fmt::print(stderr, "{}: {}\n", kProgram, note);
+  const mc::FitInput input = mc::select_fittable(g_run.store->snapshot(), g_run.offered_max_p);
+  if (!quiet)
+    for (const std::string &note : input.notes) fmt::print(stderr, "{}: {}\n", kProgram, note);
   if (input.samples.p2p.empty()) {
-    fmt::print(stderr, "{}: no channel has what a table needs (see above), no table written; raw samples kept in {}\n",
-               kProgram, samples_path);
+    if (!quiet)
+      fmt::print(stderr, "{}: no channel has what a table needs (see above), no table written; raw samples kept in {}\n",
+                 kProgram, samples_path);
     return 1;
   }
   nlohmann::json provenance = g_run.provenance;
   if (!input.notes.empty()) provenance["left_out"] = input.notes;
   provenance["date"] = utc_now();
-  provenance["elapsed_s"] = MPI_Wtime() - g_run.start;
-  provenance["interrupted"] = interrupted;
+  provenance["elapsed_s"] = seconds_since_start();
+  provenance["complete"] = mode == Write::final;
+  provenance["interrupted"] = mode == Write::interrupted;
   provenance["samples"] = g_run.store->counts();
   const mc::ReduceLocalResult &reduce = *g_run.reduce;
   modeltuned::calib::FitOptions fit_options{
@@ -125,42 +144,59 @@ int write_outputs(bool interrupted) {
                   "least-squares slope ({:.3g} us/B; MPI_INT {:.3g} us/B)",
                   reduce.double_us_per_byte, reduce.int_us_per_byte),
       provenance};
+  const char *when = mode == Write::interrupted ? " from what was measured before the interrupt" : "";
   try {
-    const modeltuned::CalibrationTable table =
-        modeltuned::calib::fit_table(input.samples, fit_options);
-    modeltuned::save_calibration(table, g_run.options.output);
+    const modeltuned::CalibrationTable table = modeltuned::calib::fit_table(input.samples, fit_options);
+    // Write then rename, so that a kill in the middle never leaves a truncated table behind.
+    const std::string &output = g_run.options.output;
+    const std::string partial = output + ".partial";
+    modeltuned::save_calibration(table, partial);
+    if (std::rename(partial.c_str(), output.c_str()) != 0)
+      throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", partial, output, std::strerror(errno)));
     std::string channels;
     for (int c = 0; c < modeltuned::kChannels; ++c)
       if (table.channels[c].present)
         channels += fmt::format("{}{}", channels.empty() ? "" : ", ", modeltuned::kChannelNames[c]);
-    fmt::print(stderr, "{}: wrote {} (channels: {}){}; raw samples: {}\n", kProgram,
-               g_run.options.output, channels, interrupted ? " from the samples measured before the interrupt" : "",
-               samples_path);
+    if (!quiet)
+      fmt::print(stderr, "{}: wrote {} (channels: {}){}; raw samples: {}\n", kProgram, output, channels, when,
+                 samples_path);
     return 0;
   } catch (const modeltuned::calib::FitError &e) {
-    fmt::print(stderr, "{}: cannot fit a table{}: {}; raw samples kept in {}\n", kProgram,
-               interrupted ? " from what was measured before the interrupt" : "", e.what(), samples_path);
+    if (!quiet)
+      fmt::print(stderr, "{}: cannot fit a table{}: {}; raw samples kept in {}\n", kProgram, when, e.what(),
+                 samples_path);
   } catch (const std::exception &e) {
-    fmt::print(stderr, "{}: writing {} failed: {}; raw samples kept in {}\n", kProgram,
-               g_run.options.output, e.what(), samples_path);
+    if (!quiet)
+      fmt::print(stderr, "{}: writing {} failed: {}; raw samples kept in {}\n", kProgram, g_run.options.output,
+                 e.what(), samples_path);
   }
   return 1;
 }
 
-// Ctrl-C on mpirun reaches the ranks as SIGTERM (SIGINT when run directly). The ranks are then
-// killed within about a second, so rank 0 fits what it has right away, from this thread: the
-// main thread may be blocked in MPI waiting for a peer that is already gone.
-void wait_for_interrupt(sigset_t signals, int rank) {
-  int signal = 0;
-  if (sigwait(&signals, &signal) != 0) return;
-  if (rank == 0) {
-    std::lock_guard lock(g_run.mutex);
-    if (!g_run.outputs_done) {
-      fmt::print(stderr, "\n{}: interrupted (signal {}), keeping what was measured\n", kProgram, signal);
-      write_outputs(true);
+// Ctrl-C on mpirun: Open MPI's launcher sends each rank SIGCONT, one second later SIGTERM, and
+// SIGKILL a few milliseconds after that (orte/mca/odls/base, odls_base_sigkill_timeout). So
+// rank 0 saves the table when SIGCONT arrives (if it was only a resume after Ctrl-Z, the run goes
+// on and overwrites it at the end), and again on SIGTERM or SIGINT (signals sent directly, or a
+// batch system's grace period) unless it just did. This runs on its own thread because the main
+// thread may be blocked in MPI waiting for a peer that is already gone.
+void wait_for_signals(sigset_t signals, int rank) {
+  double saved_at = -1e9;
+  for (;;) {
+    int signal = 0;
+    if (sigwait(&signals, &signal) != 0) continue;
+    if (rank == 0) {
+      std::lock_guard lock(g_run.mutex);
+      const bool recent = seconds_since_start() - saved_at < 3;
+      if (!g_run.outputs_done && !(signal != SIGCONT && recent)) {
+        fmt::print(stderr, "\n{}: {}, saving a table from what was measured so far\n", kProgram,
+                   signal == SIGCONT ? "got SIGCONT (mpirun sends it one second before it kills a job)"
+                                     : fmt::format("interrupted (signal {})", signal));
+        write_outputs(Write::interrupted);
+        saved_at = seconds_since_start();
+      }
     }
+    if (signal != SIGCONT) _exit(128 + signal);
   }
-  _exit(128 + signal);
 }
 
 std::string describe_peers(const std::vector<int> &peers) {
@@ -304,6 +340,7 @@ int run(int rank, int size) {
     progress.note(fmt::format("{} ranks on {} host(s), topology {}; channels from rank 0: {}", size,
                               world.hosts.size(), world.topology.signature(), plan));
     std::lock_guard lock(g_run.mutex);
+    for (const auto &c : channels) g_run.offered_max_p[static_cast<int>(c.channel)] = c.max_p();
     g_run.provenance = {
         {"tool", fmt::format("{} {}", kProgram, PACKAGE_VERSION)},
         {"host", world.hosts.front()},
@@ -358,27 +395,37 @@ int run(int rank, int size) {
     progress.phase(fmt::format("flat {}", modeltuned::channel_name(channels[i].channel)), deadline,
                    fmt::format("linear fan-out/fan-in, rank 0 + up to {} peers", channels[i].peers.size()));
     calibrator.flat_trees(channels[i], estimates[i], deadline);
+    if (rank == 0) {
+      std::lock_guard lock(g_run.mutex);
+      write_outputs(Write::checkpoint);
+    }
   }
   progress.end_phase();
 
   int status = 0;
   if (rank == 0) {
     std::lock_guard lock(g_run.mutex);
-    if (!g_run.outputs_done) status = write_outputs(false);
+    if (!g_run.outputs_done) {
+      g_run.outputs_done = true;
+      status = write_outputs(Write::final);
+    }
   }
-  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Request request;  // the other ranks sleep while rank 0 fits
+  MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &request);
+  mc::quiet_wait(request);
   return status;
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  // Block the interrupt signals before MPI_Init so every thread MPI starts inherits the mask and
-  // only wait_for_interrupt receives them.
+  // Block the signals before MPI_Init so every thread MPI starts inherits the mask and only
+  // wait_for_signals receives them. (A blocked SIGCONT still resumes a stopped process.)
   sigset_t interrupts;
   sigemptyset(&interrupts);
   sigaddset(&interrupts, SIGINT);
   sigaddset(&interrupts, SIGTERM);
+  sigaddset(&interrupts, SIGCONT);
   pthread_sigmask(SIG_BLOCK, &interrupts, nullptr);
 
   MPI_Init(&argc, &argv);
@@ -391,7 +438,7 @@ int main(int argc, char **argv) {
   if (std::optional<int> stop = parse_options(argc, argv, rank, g_run.options)) {
     status = *stop;
   } else {
-    std::thread(wait_for_interrupt, interrupts, rank).detach();
+    std::thread(wait_for_signals, interrupts, rank).detach();
     status = run(rank, size);
   }
   MPI_Finalize();

@@ -1,6 +1,10 @@
 #include "sample_store.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <iterator>
 #include <cstring>
 #include <stdexcept>
 
@@ -13,23 +17,24 @@ const char *kind_name(FlatTreeKind kind) { return kind == FlatTreeKind::fanout ?
 }  // namespace
 
 SampleStore::SampleStore(const std::string &csv_path) : path_(csv_path) {
-  file_ = std::fopen(csv_path.c_str(), "w");
-  if (!file_)
+  fd_ = open(csv_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0)
     throw std::runtime_error(fmt::format("cannot create the samples file {}: {} (choose another with --samples)",
                                          csv_path, std::strerror(errno)));
-  std::fputs("kind,channel,p,bytes,rep,latency_us\n", file_);
-  std::fflush(file_);
+  pending_ = "kind,channel,p,bytes,rep,latency_us\n";
+  flush();
 }
 
 SampleStore::~SampleStore() {
-  if (file_) std::fclose(file_);
+  if (fd_ >= 0) close(fd_);
 }
 
 void SampleStore::add_p2p(Channel channel, double bytes, int rep, double latency_us) {
   std::lock_guard lock(mutex_);
   samples_.p2p.push_back({channel, bytes, latency_us});
   ++counts_["p2p"][std::string(channel_name(channel))];
-  fmt::print(file_, "p2p,{},2,{:.0f},{},{:.4f}\n", channel_name(channel), bytes, rep, latency_us);
+  fmt::format_to(std::back_inserter(pending_), "p2p,{},2,{:.0f},{},{:.4f}\n", channel_name(channel), bytes, rep,
+                 latency_us);
 }
 
 void SampleStore::add_flat(Channel channel, FlatTreeKind kind, int p, double bytes, int rep,
@@ -37,14 +42,20 @@ void SampleStore::add_flat(Channel channel, FlatTreeKind kind, int p, double byt
   std::lock_guard lock(mutex_);
   samples_.flat.push_back({channel, kind, p, bytes, latency_us});
   ++counts_[kind_name(kind)][std::string(channel_name(channel))];
-  fmt::print(file_, "{},{},{},{:.0f},{},{:.4f}\n", kind_name(kind), channel_name(channel), p, bytes,
-             rep, latency_us);
+  fmt::format_to(std::back_inserter(pending_), "{},{},{},{:.0f},{},{:.4f}\n", kind_name(kind),
+                 channel_name(channel), p, bytes, rep, latency_us);
 }
 
 void SampleStore::flush() {
   std::lock_guard lock(mutex_);
-  if (std::fflush(file_) != 0)
-    throw std::runtime_error(fmt::format("writing {} failed: {}", path_, std::strerror(errno)));
+  size_t written = 0;
+  while (written < pending_.size()) {
+    const ssize_t n = write(fd_, pending_.data() + written, pending_.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(fmt::format("writing {} failed: {}", path_, std::strerror(errno)));
+    written += static_cast<size_t>(n);
+  }
+  pending_.clear();
 }
 
 calib::Samples SampleStore::snapshot() const {

@@ -1,7 +1,6 @@
 // Raw measurements as rank 0 takes them: kept in memory for the fit and appended to a CSV file
 // that is flushed after every batch, so an interrupted run loses nothing it measured.
 #pragma once
-#include <cstdio>
 #include <map>
 #include <mutex>
 #include <string>
@@ -23,6 +22,8 @@ class SampleStore {
 
   void add_p2p(Channel channel, double bytes, int rep, double latency_us);
   void add_flat(Channel channel, FlatTreeKind kind, int p, double bytes, int rep, double latency_us);
+  // Appends the rows added since the last flush with one write(2), so that a kill never leaves
+  // half a row in the file.
   void flush();
 
   calib::Samples snapshot() const;
@@ -33,7 +34,8 @@ class SampleStore {
  private:
   mutable std::mutex mutex_;
   std::string path_;
-  std::FILE *file_ = nullptr;
+  int fd_ = -1;
+  std::string pending_;  // rows not yet written
   calib::Samples samples_;
   std::map<std::string, std::map<std::string, int>> counts_;
 };
