@@ -225,7 +225,7 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
   app.add_option("--max-bytes", options.max_bytes,
                  "largest point-to-point message, bytes (suffixes KiB, MiB accepted)")
       ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30, "1 B - 1 GiB"))
+      ->check(CLI::Range(uint64_t{64}, uint64_t{1} << 30, "64 B - 1 GiB"))
       ->capture_default_str();
   app.add_option("--budget", options.budget_s, "time budget for the whole run, seconds")
       ->check(at_least(5, "--budget 60"))
