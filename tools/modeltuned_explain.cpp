@@ -1,0 +1,237 @@
+// `modeltuned explain`: what modeltuned would decide for an emulated job, offline: every candidate
+// with its predicted latency, the pick, and what Open MPI 4.1's fixed rules would run instead.
+// The decision is made by the same Selector the component uses, so for the same placement,
+// table and call it is the component's decision.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <hwloc.h>
+#include <nlohmann/json.hpp>
+
+#include "select/ompi_fixed.hpp"
+#include "select/selector.hpp"
+#include "tools/commands.hpp"
+#include "topology/emulate.hpp"
+
+namespace modeltuned::tools {
+namespace {
+
+struct ExplainOptions {
+  std::string machine;    // "orfeo-epyc"
+  std::string synthetic;  // "node:2 pack:2 ..."
+  std::string topology;   // hwloc XML of one node
+  int nodes = 0;          // with --topology / to override --machine
+  std::string map_by = "core";
+  std::string bind_to = "auto";
+  int np = 0;
+  std::string table;
+  std::string op = "bcast";
+  std::string sizes = "1,1K,64K,1M";
+  size_t type_size = 1;
+  int root = 0;
+  bool noncommutative = false;
+  std::string algorithms;
+  std::string variant = "schedule";
+  int top = 0;
+  bool json = false;
+};
+
+// "64K" -> 65536; K, M, G are powers of 1024 (message sizes).
+size_t parse_size(const std::string &text) {
+  size_t pos = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &pos);
+  } catch (const std::exception &) {
+    throw std::invalid_argument(fmt::format("--sizes: '{}' is not a size (e.g. 1, 64K, 1M)", text));
+  }
+  std::string suffix = text.substr(pos);
+  double scale = suffix.empty() || suffix == "B" ? 1
+                 : suffix == "K" || suffix == "KiB" || suffix == "k" ? 1024.0
+                 : suffix == "M" || suffix == "MiB" ? 1024.0 * 1024
+                 : suffix == "G" || suffix == "GiB" ? 1024.0 * 1024 * 1024 : -1;
+  if (scale < 0 || value < 0 || std::floor(value * scale) != value * scale)
+    throw std::invalid_argument(fmt::format("--sizes: '{}' is not a whole number of bytes (suffixes K, M, G)", text));
+  return static_cast<size_t>(value * scale);
+}
+
+std::vector<size_t> parse_sizes(const std::string &list) {
+  std::vector<size_t> out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty()) out.push_back(parse_size(item));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (out.empty()) throw std::invalid_argument("--sizes: give at least one size, e.g. 1,64K,1M");
+  return out;
+}
+
+// One node's shape from an hwloc XML (lstopo --of xml), assuming a regular hierarchy.
+MachineShape machine_from_xml(const std::string &path, int nodes) {
+  hwloc_topology_t topo;
+  hwloc_topology_init(&topo);
+  if (hwloc_topology_set_xml(topo, path.c_str()) != 0 || hwloc_topology_load(topo) != 0) {
+    hwloc_topology_destroy(topo);
+    throw std::invalid_argument(fmt::format("--topology {}: not a readable hwloc XML (make one with lstopo --of xml)", path));
+  }
+  auto count = [&](hwloc_obj_type_t type) { return std::max(1, hwloc_get_nbobjs_by_type(topo, type)); };
+  const int packages = count(HWLOC_OBJ_PACKAGE), numa = count(HWLOC_OBJ_NUMANODE),
+            l3 = count(HWLOC_OBJ_L3CACHE), cores = count(HWLOC_OBJ_CORE);
+  hwloc_topology_destroy(topo);
+  MachineShape m{nodes > 0 ? nodes : 1, packages, std::max(1, numa / packages),
+                 std::max(1, l3 / std::max(numa, packages)), std::max(1, cores / std::max(l3, 1))};
+  if (m.cores_per_node() != cores)
+    throw std::invalid_argument(fmt::format(
+        "--topology {}: {} cores do not split evenly into {} packages, {} NUMA nodes, {} L3 caches; "
+        "describe the node with --synthetic instead", path, cores, packages, numa, l3));
+  return m;
+}
+
+MachineShape machine_of(const ExplainOptions &o) {
+  int given = !o.machine.empty() + !o.synthetic.empty() + !o.topology.empty();
+  if (given != 1)
+    throw std::invalid_argument("give exactly one of --machine orfeo-epyc, --synthetic \"node:2 pack:2 ...\" or --topology FILE.xml");
+  if (!o.machine.empty()) {
+    if (o.machine != "orfeo-epyc")
+      throw std::invalid_argument(fmt::format("--machine '{}': known machines: orfeo-epyc", o.machine));
+    return orfeo_epyc(o.nodes > 0 ? o.nodes : 2);
+  }
+  if (!o.synthetic.empty()) {
+    MachineShape m = parse_machine(o.synthetic);
+    if (o.nodes > 0) m.nodes = o.nodes;
+    return m;
+  }
+  return machine_from_xml(o.topology, o.nodes);
+}
+
+std::string default_table(const ExplainOptions &o) {
+  if (!o.table.empty()) return o.table;
+  if (o.machine == "orfeo-epyc") {  // installed, or else the source tree's
+    const char *installed = MODELTUNED_PKGDATADIR "/orfeo-epyc.json";
+    return std::ifstream(installed).good() ? installed : MODELTUNED_SRCDIR "/calib/tables/orfeo-epyc.json";
+  }
+  throw std::invalid_argument("--table FILE is required unless --machine names a shipped table");
+}
+
+nlohmann::json candidate_json(const Candidate &c, double us) {
+  const AlgorithmInfo *info = find_algorithm(c.op, c.algorithm);
+  return {{"algorithm", c.algorithm}, {"name", info ? info->name : "?"}, {"segsize", c.segsize},
+          {"fanout", c.fanout}, {"label", describe(c)}, {"predicted_us", us}};
+}
+
+int run_explain(const ExplainOptions &o) {
+  const MachineShape machine = machine_of(o);
+  if (o.np < 2) throw std::invalid_argument("-n/--np: give the number of ranks (at least 2)");
+  const Placement placement = emulate_placement(machine, o.np, parse_map_by(o.map_by), parse_bind_to(o.bind_to));
+  const std::string table_path = default_table(o);
+  const CalibrationTable table = load_calibration(table_path);
+  const Op op = o.op == "bcast" ? Op::bcast : o.op == "reduce" ? Op::reduce
+      : throw std::invalid_argument(fmt::format("--op '{}': use bcast or reduce", o.op));
+  if (o.type_size < 1) throw std::invalid_argument("--type-size must be at least 1");
+  if (o.root < 0 || o.root >= o.np) throw std::invalid_argument(fmt::format("--root {}: must be in 0..{}", o.root, o.np - 1));
+  const ModelVariant variant = o.variant == "schedule" ? ModelVariant::schedule
+      : o.variant == "stage_sum" ? ModelVariant::stage_sum
+      : throw std::invalid_argument(fmt::format("--variant '{}': use schedule or stage_sum", o.variant));
+  const AlgorithmMask allowed = parse_algorithm_list(op, o.algorithms);
+  for (int c = 0; c < kChannels; ++c)
+    if ((placement.channels_used() & (1u << c)) && !table.channels[c].present)
+      throw std::invalid_argument(fmt::format("{}: the placement uses the '{}' channel, which this table does not calibrate "
+                                              "(the component would step aside)", table_path, kChannelNames[c]));
+
+  Selector selector(table, placement, allowed, allowed, variant);
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t bytes : parse_sizes(o.sizes)) {
+    const size_t count = bytes / o.type_size;
+    CallShape call{op, count, o.type_size, o.root, !o.noncommutative};
+    auto decision = selector.decide(call);
+    Candidate fixed = what_runs(ompi_fixed_decision(op, count * o.type_size, o.np, call.commutative),
+                                count, o.type_size, o.np, call.commutative);
+    std::optional<double> fixed_us = predict_us(table, placement, fixed, call, variant);
+    if (o.json) {
+      nlohmann::json entry{{"op", o.op}, {"bytes", count * o.type_size}, {"count", count},
+                           {"type_size", o.type_size}, {"np", o.np}, {"root", o.root}};
+      entry["pick"] = decision ? candidate_json(decision->pick, decision->predicted_us) : nlohmann::json();
+      entry["ompi_default"] = candidate_json(fixed, fixed_us.value_or(NAN));
+      nlohmann::json all = nlohmann::json::array();
+      if (decision)
+        for (const Prediction &p : decision->predictions) all.push_back(candidate_json(p.candidate, p.us));
+      entry["candidates"] = all;
+      out.push_back(entry);
+      continue;
+    }
+    fmt::print("{} of {} B ({} x {} B) on {} ranks, root {}{}\n", o.op, count * o.type_size, count,
+               o.type_size, o.np, o.root, call.commutative ? "" : ", non-commutative op");
+    if (!decision) {
+      fmt::print("  no allowed candidate can be predicted: modeltuned falls back to Open MPI's decision\n\n");
+      continue;
+    }
+    fmt::print("  modeltuned picks   {:<34} {:>12.2f} us\n", describe(decision->pick), decision->predicted_us);
+    if (fixed_us)
+      fmt::print("  Open MPI default   {:<34} {:>12.2f} us  ({:.2f}x the pick)\n", describe(fixed), *fixed_us,
+                 *fixed_us / decision->predicted_us);
+    size_t shown = o.top > 0 ? std::min<size_t>(o.top, decision->predictions.size()) : decision->predictions.size();
+    fmt::print("  {:>4}  {:<34} {:>12}  {:>8}\n", "rank", "candidate", "predicted_us", "vs pick");
+    for (size_t i = 0; i < shown; ++i) {
+      const Prediction &p = decision->predictions[i];
+      fmt::print("  {:>4}  {:<34} {:>12.2f}  {:>7.2f}x\n", i + 1, describe(p.candidate), p.us, p.us / decision->predicted_us);
+    }
+    if (shown < decision->predictions.size())
+      fmt::print("  ... {} more (--top 0 shows all)\n", decision->predictions.size() - shown);
+    fmt::print("\n");
+  }
+  if (o.json) std::cout << out.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_explain_command(CLI::App &app) {
+  auto o = std::make_shared<ExplainOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "explain", "Show every candidate's predicted latency, modeltuned's pick and Open MPI's default for an emulated job");
+  cmd->footer("Example: modeltuned explain --machine orfeo-epyc --map-by core -n 256 --op bcast --sizes 1,64K,1M");
+  auto machine = cmd->add_option("--machine", o->machine, "a known machine: orfeo-epyc (2 x AMD EPYC 7H12 per node)");
+  auto synthetic = cmd->add_option("--synthetic", o->synthetic, "machine as \"node:2 pack:2 numa:4 l3:4 core:4\"");
+  auto topology = cmd->add_option("--topology", o->topology, "one node's hwloc XML (lstopo --of xml); see --nodes")
+                      ->check(CLI::ExistingFile);
+  machine->excludes(synthetic)->excludes(topology);
+  synthetic->excludes(topology);
+  cmd->add_option("--nodes", o->nodes, "number of identical nodes (default: 2 for orfeo-epyc, 1 for --topology)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--map-by", o->map_by, "mpirun --map-by: core, l3cache, numa, socket, node")->capture_default_str();
+  cmd->add_option("--bind-to", o->bind_to, "mpirun --bind-to: auto (Open MPI 4.1's default), core, l3cache, numa, socket, none")
+      ->capture_default_str();
+  cmd->add_option("-n,--np", o->np, "number of ranks")->required()->check(CLI::PositiveNumber);
+  cmd->add_option("--table", o->table, "calibration table (default for --machine orfeo-epyc: the shipped one)");
+  cmd->add_option("--op", o->op, "bcast or reduce")->capture_default_str();
+  cmd->add_option("--sizes", o->sizes, "message sizes in bytes, comma-separated; K, M, G suffixes")->capture_default_str();
+  cmd->add_option("--type-size", o->type_size, "datatype size in bytes (segment counts depend on it)")->capture_default_str();
+  cmd->add_option("--root", o->root, "root rank")->capture_default_str();
+  cmd->add_flag("--noncommutative", o->noncommutative, "the reduction operation is not commutative");
+  cmd->add_option("--algorithms", o->algorithms, "restrict candidates, like coll_modeltuned_{bcast,reduce}_algorithms");
+  cmd->add_option("--variant", o->variant, "cost model: schedule (default, the component's) or stage_sum (the report's eq. 2-3)")
+      ->capture_default_str();
+  cmd->add_option("--top", o->top, "show only the N best candidates per size (0: all)")->capture_default_str();
+  cmd->add_flag("--json", o->json, "machine-readable output");
+  cmd->callback([o]() {
+    try {
+      std::exit(run_explain(*o));
+    } catch (const std::exception &e) {
+      fmt::print(stderr, "modeltuned explain: {}\n", e.what());
+      std::exit(2);
+    }
+  });
+}
+
+}  // namespace modeltuned::tools
