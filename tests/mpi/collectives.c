@@ -1,0 +1,502 @@
+/* Exact-result checker for MPI_Bcast and MPI_Reduce, run under mpirun by check_mpi.
+ *
+ * Every value is an integer, a multiple of 1/8 far below 2^53, or an element of the ring of
+ * 2x2 matrices mod 2^32, so every correct reduction order gives bit-identical results and the
+ * expected value can be computed locally. All ranks run the same sequence of collectives whatever
+ * they find, so a wrong result never turns into a hang; the verdict is exchanged with
+ * MPI_Allgather (not with a reduction, so the runs that check which reduce algorithms ran see
+ * only the reductions under test).
+ *
+ * Options:
+ *   --ops=LIST             bcast,reduce,noncommutative (default all three)
+ *   --comms=LIST           world,dup,split (default all three; split = odd/even, reversed order)
+ *   --max-bytes=N          skip cases whose payload exceeds N bytes (default 4 MiB)
+ *   --all-roots-bytes=N    payloads above N bytes use roots 0, P/2, P-1 only (default 64 KiB)
+ * Output: one summary line on rank 0 ("collectives: PASS|FAIL ranks= checks= failures=
+ * bcast_calls= reduce_calls=", the call counts summed over ranks and limited to non-empty calls
+ * on communicators of two or more ranks), and "collectives: MISMATCH ..." lines on stderr for the
+ * first failures of each rank. Exit status 1 on any mismatch. */
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SENTINEL = 0xA5, MAX_REPORTED_MISMATCHES = 8 };
+
+/* Element kinds: the payload layout of one element of the MPI datatype under test. */
+enum kind { K_BYTE, K_INT, K_DOUBLE, K_VEC, K_MAT };
+
+struct kind_info {
+  const char *name;
+  size_t extent;       /* bytes from one element to the next in memory */
+  size_t payload;      /* bytes of data per element (what the collective moves) */
+};
+
+static const struct kind_info kinds[] = {
+    [K_BYTE] = {"byte", 1, 1},
+    [K_INT] = {"int", sizeof(int), sizeof(int)},
+    [K_DOUBLE] = {"double", sizeof(double), sizeof(double)},
+    /* two ints at offsets 0 and 2 of a four-int slot: holes at 1 and 3 must never be written */
+    [K_VEC] = {"vector", 4 * sizeof(int), 2 * sizeof(int)},
+    /* a 2x2 matrix of uint32 as a contiguous derived type */
+    [K_MAT] = {"matrix", 4 * sizeof(uint32_t), 4 * sizeof(uint32_t)},
+};
+
+static MPI_Datatype vec_type, mat_type;
+static MPI_Op vec_sum_op, mat_product_op;
+
+static struct {
+  int ops_bcast, ops_reduce, ops_noncommutative;
+  int comm_world, comm_dup, comm_split;
+  long max_bytes, all_roots_bytes;
+} opt = {1, 1, 1, 1, 1, 1, 4L << 20, 64L << 10};
+
+static int world_rank;
+static long checks, failures, op_misuse;
+/* Calls with a non-empty payload on communicators of two or more ranks: the calls a coll
+ * component can be expected to take (check_mpi compares them with modeltuned's trace lines). */
+static long bcast_calls, reduce_calls;
+
+static void count_call(MPI_Comm comm, long count, long *counter) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  if (count > 0 && size > 1) ++*counter;
+}
+
+static MPI_Datatype mpi_type(enum kind k) {
+  switch (k) {
+    case K_BYTE: return MPI_BYTE;
+    case K_INT: return MPI_INT;
+    case K_DOUBLE: return MPI_DOUBLE;
+    case K_VEC: return vec_type;
+    case K_MAT: return mat_type;
+  }
+  return MPI_DATATYPE_NULL;
+}
+
+/* ---- user operations ------------------------------------------------------------------- */
+
+/* Commutative element-wise sum on the two data ints of a vector element; holes untouched. */
+static void vec_sum(void *in, void *inout, int *len, MPI_Datatype *dt) {
+  if (*dt != vec_type) op_misuse++;
+  const int *a = in;
+  int *b = inout;
+  for (int i = 0; i < *len; i++) {
+    b[4 * i] += a[4 * i];
+    b[4 * i + 2] += a[4 * i + 2];
+  }
+}
+
+static void mat_mul(const uint32_t *x, const uint32_t *y, uint32_t *out) {
+  uint32_t r[4] = {x[0] * y[0] + x[1] * y[2], x[0] * y[1] + x[1] * y[3],
+                   x[2] * y[0] + x[3] * y[2], x[2] * y[1] + x[3] * y[3]};
+  memcpy(out, r, sizeof r);
+}
+
+/* MPI semantics: inout = in (x) inout, where `in` holds the lower-ranked operands. */
+static void mat_product(void *in, void *inout, int *len, MPI_Datatype *dt) {
+  if (*dt != mat_type) op_misuse++;
+  const uint32_t *a = in;
+  uint32_t *b = inout;
+  for (int i = 0; i < *len; i++) mat_mul(a + 4 * i, b + 4 * i, b + 4 * i);
+}
+
+/* ---- values ------------------------------------------------------------------------------ */
+
+static uint32_t mix(uint32_t x) {
+  x ^= x >> 16; x *= 0x7feb352dU; x ^= x >> 15; x *= 0x846ca68bU; x ^= x >> 16;
+  return x;
+}
+
+/* Value of element i contributed by comm rank q in the case identified by seed. Small integers
+ * (|v| <= 1000) so sums over any number of ranks stay exact in int and in double. */
+static int small_int(uint32_t seed, int q, long i) {
+  return (int)(mix(seed ^ mix((uint32_t)q * 2654435761U ^ (uint32_t)i)) % 2001) - 1000;
+}
+
+/* Fills element i (layout of kind k) with rank q's contribution; holes are left alone. */
+static void put_value(enum kind k, unsigned char *base, long i, uint32_t seed, int q) {
+  unsigned char *e = base + (size_t)i * kinds[k].extent;
+  switch (k) {
+    case K_BYTE: *e = (unsigned char)mix(seed ^ mix((uint32_t)q * 977U + (uint32_t)i)); break;
+    case K_INT: { int v = small_int(seed, q, i); memcpy(e, &v, sizeof v); break; }
+    case K_DOUBLE: { double v = small_int(seed, q, i) / 8.0; memcpy(e, &v, sizeof v); break; }
+    case K_VEC: {
+      int v0 = small_int(seed, q, 2 * i), v1 = small_int(seed + 1, q, 2 * i + 1);
+      memcpy(e, &v0, sizeof v0);
+      memcpy(e + 2 * sizeof(int), &v1, sizeof v1);
+      break;
+    }
+    case K_MAT: {
+      uint32_t m[4];
+      for (int j = 0; j < 4; j++) m[j] = mix(seed ^ mix((uint32_t)q * 4U + (uint32_t)j) ^ (uint32_t)i * 7919U);
+      memcpy(e, m, sizeof m);
+      break;
+    }
+  }
+}
+
+/* ---- reporting --------------------------------------------------------------------------- */
+
+struct ctx {
+  const char *comm_name;
+  const char *op;       /* "bcast" or reduce op name */
+  enum kind kind;
+  long count;
+  int root;
+  int in_place;
+};
+
+static void mismatch(const struct ctx *c, const char *fmt, ...) {
+  failures++;
+  if (failures > MAX_REPORTED_MISMATCHES) return;
+  char what[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  fprintf(stderr,
+          "collectives: MISMATCH world_rank=%d comm=%s op=%s type=%s count=%ld root=%d%s: %s\n",
+          world_rank, c->comm_name, c->op, kinds[c->kind].name, c->count, c->root,
+          c->in_place ? " in_place" : "", what);
+}
+
+/* Compares n bytes; reports the first differing byte offset and how many differ. */
+static void compare_bytes(const struct ctx *c, const char *what, const unsigned char *got,
+                          const unsigned char *expected, size_t n) {
+  checks++;
+  if (memcmp(got, expected, n) == 0) return;
+  size_t first = 0, differing = 0;
+  for (size_t b = 0; b < n; b++)
+    if (got[b] != expected[b]) {
+      if (differing++ == 0) first = b;
+    }
+  mismatch(c, "%s: %zu of %zu bytes differ, first at byte %zu (element %zu): got 0x%02x expected 0x%02x",
+           what, differing, n, first, first / kinds[c->kind].extent, got[first], expected[first]);
+}
+
+/* ---- the two collectives ------------------------------------------------------------------ */
+
+static unsigned char *alloc_filled(size_t n) {
+  unsigned char *p = malloc(n ? n : 1);
+  if (!p) {
+    fprintf(stderr, "collectives: out of memory allocating %zu bytes\n", n);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  memset(p, SENTINEL, n);
+  return p;
+}
+
+static uint32_t case_seed(const char *comm_name, int op_id, enum kind k, long count, int root) {
+  uint32_t s = 0x9e3779b9U;
+  for (const char *p = comm_name; *p; p++) s = mix(s ^ (unsigned char)*p);
+  return mix(s ^ mix((uint32_t)op_id * 131U + (uint32_t)k) ^ mix((uint32_t)count) ^ (uint32_t)root * 17U);
+}
+
+static void run_bcast(MPI_Comm comm, const char *comm_name, enum kind k, long count, int root) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  size_t n = (size_t)count * kinds[k].extent;
+  uint32_t seed = case_seed(comm_name, 0, k, count, root);
+  unsigned char *expected = alloc_filled(n), *buf = alloc_filled(n);
+  for (long i = 0; i < count; i++) put_value(k, expected, i, seed, root);
+  if (rank == root) memcpy(buf, expected, n);
+  MPI_Bcast(buf, (int)count, mpi_type(k), root, comm);
+  count_call(comm, count, &bcast_calls);
+  struct ctx c = {comm_name, "bcast", k, count, root, 0};
+  compare_bytes(&c, rank == root ? "root buffer changed" : "received data", buf, expected, n);
+  free(expected);
+  free(buf);
+}
+
+struct reduce_op {
+  const char *name;
+  int id;
+  MPI_Op *op;   /* pointer: user ops are created at run time */
+  int commutative;
+};
+
+static MPI_Op op_sum = MPI_SUM, op_max = MPI_MAX, op_bxor = MPI_BXOR;
+
+/* Folds contribution `v` (element i of kind k) into the accumulator `acc` in rank order. */
+static void fold(const struct reduce_op *op, enum kind k, unsigned char *acc,
+                 const unsigned char *v, long count) {
+  for (long i = 0; i < count; i++) {
+    unsigned char *a = acc + (size_t)i * kinds[k].extent;
+    const unsigned char *b = v + (size_t)i * kinds[k].extent;
+    switch (k) {
+      case K_BYTE: *a ^= *b; break;
+      case K_INT: {
+        int x, y;
+        memcpy(&x, a, sizeof x); memcpy(&y, b, sizeof y);
+        x = *op->op == MPI_MAX ? (x > y ? x : y) : x + y;
+        memcpy(a, &x, sizeof x);
+        break;
+      }
+      case K_DOUBLE: {
+        double x, y;
+        memcpy(&x, a, sizeof x); memcpy(&y, b, sizeof y);
+        x = *op->op == MPI_MAX ? (x > y ? x : y) : x + y;
+        memcpy(a, &x, sizeof x);
+        break;
+      }
+      case K_VEC: {
+        int v2 = 1;  /* element-wise on the two data ints */
+        vec_sum((void *)b, a, &v2, &vec_type);
+        break;
+      }
+      case K_MAT: mat_mul((const uint32_t *)a, (const uint32_t *)b, (uint32_t *)a); break;
+    }
+  }
+}
+
+static void run_reduce(MPI_Comm comm, const char *comm_name, const struct reduce_op *op,
+                       enum kind k, long count, int root, int in_place) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  size_t n = (size_t)count * kinds[k].extent;
+  uint32_t seed = case_seed(comm_name, op->id, k, count, root);
+  unsigned char *send = alloc_filled(n), *send_copy = alloc_filled(n), *recv = alloc_filled(n);
+  for (long i = 0; i < count; i++) put_value(k, send, i, seed, rank);
+  memcpy(send_copy, send, n);
+  if (in_place && rank == root) {
+    memcpy(recv, send, n);
+    MPI_Reduce(MPI_IN_PLACE, recv, (int)count, mpi_type(k), *op->op, root, comm);
+  } else {
+    MPI_Reduce(send, recv, (int)count, mpi_type(k), *op->op, root, comm);
+  }
+  count_call(comm, count, &reduce_calls);
+  struct ctx c = {comm_name, op->name, k, count, root, in_place && rank == root};
+  if (!(in_place && rank == root)) compare_bytes(&c, "send buffer changed", send, send_copy, n);
+  if (rank == root) {
+    /* expected = v_0 op v_1 op ... op v_{P-1}, holes keep the sentinel */
+    unsigned char *expected = alloc_filled(n), *contribution = alloc_filled(n);
+    for (long i = 0; i < count; i++) put_value(k, expected, i, seed, 0);
+    for (int q = 1; q < size; q++) {
+      for (long i = 0; i < count; i++) put_value(k, contribution, i, seed, q);
+      fold(op, k, expected, contribution, count);
+    }
+    compare_bytes(&c, "reduced data", recv, expected, n);
+    free(expected);
+    free(contribution);
+  }
+  free(send);
+  free(send_copy);
+  free(recv);
+}
+
+/* ---- the case table ---------------------------------------------------------------------- */
+
+/* Element counts tried for every kind; "around P" ones are added per communicator. */
+static const long common_counts[] = {0, 1, 7, 1000, 12345};
+/* A few large cases (bytes of payload), mapped to element counts per kind. */
+struct large_case { enum kind kind; long payload_bytes; };
+static const struct large_case large_bcast[] = {
+    {K_BYTE, 4L << 20}, {K_BYTE, (1L << 20) + 3}, {K_DOUBLE, 4L << 20}, {K_VEC, 800008}};
+
+struct reduce_case { struct reduce_op op; enum kind kind; };
+static struct reduce_case reduce_cases[] = {
+    {{"sum", 1, &op_sum, 1}, K_INT},
+    {{"max", 2, &op_max, 1}, K_INT},
+    {{"sum", 3, &op_sum, 1}, K_DOUBLE},
+    {{"max", 4, &op_max, 1}, K_DOUBLE},
+    {{"bxor", 5, &op_bxor, 1}, K_BYTE},
+    {{"user_vec_sum", 6, &vec_sum_op, 1}, K_VEC},
+};
+static struct reduce_case noncommutative_case = {{"user_matrix_product", 7, &mat_product_op, 0}, K_MAT};
+/* A few large reductions: index into reduce_cases and payload bytes. */
+static const struct { int reduce_case; long payload_bytes; } large_reduce[] = {
+    {0, (1L << 20) + 4}, {2, 4L << 20}, {5, 400008}};
+
+/* Roots to try: all of them for small payloads, first/middle/last for large ones. */
+static int roots_for(int size, long payload, int *roots) {
+  if (payload <= opt.all_roots_bytes) {
+    for (int r = 0; r < size; r++) roots[r] = r;
+    return size;
+  }
+  int n = 0;
+  int candidates[3] = {0, size / 2, size - 1};
+  for (int j = 0; j < 3; j++) {
+    int dup = 0;
+    for (int m = 0; m < n; m++) dup |= roots[m] == candidates[j];
+    if (!dup) roots[n++] = candidates[j];
+  }
+  return n;
+}
+
+/* Counts for one communicator: the common ones plus P-1, P, P+1. */
+static int counts_for(int size, long *counts) {
+  int n = 0;
+  for (size_t j = 0; j < sizeof common_counts / sizeof *common_counts; j++) counts[n++] = common_counts[j];
+  for (long c = size - 1; c <= size + 1; c++) {
+    int dup = 0;
+    for (int m = 0; m < n; m++) dup |= counts[m] == c;
+    if (!dup) counts[n++] = c;
+  }
+  return n;
+}
+
+static void reduce_all_roots(MPI_Comm comm, const char *name, const struct reduce_case *rc, long count, int case_index) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  long payload = count * (long)kinds[rc->kind].payload;
+  if (payload > opt.max_bytes) return;
+  int roots[size > 3 ? size : 3];
+  int nroots = roots_for(size, payload, roots);
+  for (int j = 0; j < nroots; j++)
+    /* alternate MPI_IN_PLACE so every root and every case sees both forms */
+    run_reduce(comm, name, &rc->op, rc->kind, count, roots[j], (roots[j] + case_index) % 2);
+}
+
+static void test_comm(MPI_Comm comm, const char *name) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  long counts[16];
+  int ncounts = counts_for(size, counts);
+  int roots[size > 3 ? size : 3];
+
+  if (opt.ops_bcast) {
+    for (enum kind k = K_BYTE; k <= K_VEC; k++)
+      for (int j = 0; j < ncounts; j++) {
+        long payload = counts[j] * (long)kinds[k].payload;
+        if (payload > opt.max_bytes) continue;
+        int nroots = roots_for(size, payload, roots);
+        for (int r = 0; r < nroots; r++) run_bcast(comm, name, k, counts[j], roots[r]);
+      }
+    for (size_t j = 0; j < sizeof large_bcast / sizeof *large_bcast; j++) {
+      const struct large_case *lc = &large_bcast[j];
+      if (lc->payload_bytes > opt.max_bytes) continue;
+      long count = lc->payload_bytes / (long)kinds[lc->kind].payload;
+      int nroots = roots_for(size, lc->payload_bytes, roots);
+      for (int r = 0; r < nroots; r++) run_bcast(comm, name, lc->kind, count, roots[r]);
+    }
+  }
+  if (opt.ops_reduce) {
+    for (size_t c = 0; c < sizeof reduce_cases / sizeof *reduce_cases; c++)
+      for (int j = 0; j < ncounts; j++) reduce_all_roots(comm, name, &reduce_cases[c], counts[j], (int)(c + j));
+    for (size_t j = 0; j < sizeof large_reduce / sizeof *large_reduce; j++) {
+      const struct reduce_case *rc = &reduce_cases[large_reduce[j].reduce_case];
+      reduce_all_roots(comm, name, rc, large_reduce[j].payload_bytes / (long)kinds[rc->kind].payload, (int)j);
+    }
+  }
+  if (opt.ops_noncommutative) {
+    for (int j = 0; j < ncounts; j++) reduce_all_roots(comm, name, &noncommutative_case, counts[j], j);
+    reduce_all_roots(comm, name, &noncommutative_case, (1L << 20) / (long)kinds[K_MAT].payload + 1, 0);
+  }
+}
+
+/* ---- options and main -------------------------------------------------------------------- */
+
+static void usage_error(const char *arg) {
+  if (world_rank == 0)
+    fprintf(stderr, "collectives: bad argument '%s'; use --ops=bcast,reduce,noncommutative "
+                    "--comms=world,dup,split --max-bytes=N --all-roots-bytes=N\n", arg);
+  MPI_Finalize();
+  exit(2);
+}
+
+static int parse_list(const char *list, const char *const *names, int *const *flags, int n) {
+  for (int j = 0; j < n; j++) *flags[j] = 0;
+  char copy[256];
+  snprintf(copy, sizeof copy, "%s", list);
+  for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    int found = 0;
+    for (int j = 0; j < n; j++)
+      if (strcmp(tok, names[j]) == 0) *flags[j] = found = 1;
+    if (!found) return 0;
+  }
+  return 1;
+}
+
+static int parse_size(const char *text, long *out) {
+  char *end;
+  long v = strtol(text, &end, 10);
+  if (end == text || *end || v < 0) return 0;
+  *out = v;
+  return 1;
+}
+
+static void parse_options(int argc, char **argv) {
+  for (int a = 1; a < argc; a++) {
+    const char *arg = argv[a];
+    static const char *const op_names[] = {"bcast", "reduce", "noncommutative"};
+    static const char *const comm_names[] = {"world", "dup", "split"};
+    int *const op_flags[] = {&opt.ops_bcast, &opt.ops_reduce, &opt.ops_noncommutative};
+    int *const comm_flags[] = {&opt.comm_world, &opt.comm_dup, &opt.comm_split};
+    if (strncmp(arg, "--ops=", 6) == 0) {
+      if (!parse_list(arg + 6, op_names, op_flags, 3)) usage_error(arg);
+    } else if (strncmp(arg, "--comms=", 8) == 0) {
+      if (!parse_list(arg + 8, comm_names, comm_flags, 3)) usage_error(arg);
+    } else if (strncmp(arg, "--max-bytes=", 12) == 0) {
+      if (!parse_size(arg + 12, &opt.max_bytes)) usage_error(arg);
+    } else if (strncmp(arg, "--all-roots-bytes=", 18) == 0) {
+      if (!parse_size(arg + 18, &opt.all_roots_bytes)) usage_error(arg);
+    } else {
+      usage_error(arg);
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int world_size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  parse_options(argc, argv);
+
+  MPI_Datatype vec_raw;
+  MPI_Type_vector(2, 1, 2, MPI_INT, &vec_raw);
+  MPI_Type_create_resized(vec_raw, 0, (MPI_Aint)kinds[K_VEC].extent, &vec_type);
+  MPI_Type_commit(&vec_type);
+  MPI_Type_free(&vec_raw);
+  MPI_Type_contiguous(4, MPI_UINT32_T, &mat_type);
+  MPI_Type_commit(&mat_type);
+  MPI_Op_create(vec_sum, 1, &vec_sum_op);
+  MPI_Op_create(mat_product, 0, &mat_product_op);
+
+  if (opt.comm_world) test_comm(MPI_COMM_WORLD, "world");
+  if (opt.comm_dup) {
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_set_name(dup, "world_dup");
+    test_comm(dup, "world_dup");
+    MPI_Comm_free(&dup);
+  }
+  if (opt.comm_split) {
+    /* odd/even halves with comm ranks in reverse world order, so comm rank != world rank / 2 */
+    MPI_Comm half;
+    const char *name = world_rank % 2 ? "split_odd" : "split_even";
+    MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_size - world_rank, &half);
+    MPI_Comm_set_name(half, (char *)name);
+    test_comm(half, name);
+    MPI_Comm_free(&half);
+  }
+
+  if (op_misuse) {
+    struct ctx c = {"-", "user op", K_MAT, 0, -1, 0};
+    mismatch(&c, "user operation called %ld times with a datatype other than the one reduced", op_misuse);
+  }
+
+  enum { N = 4 };
+  long mine[N] = {checks, failures, bcast_calls, reduce_calls}, total[N] = {0};
+  long *all = malloc(sizeof mine * (size_t)world_size);
+  MPI_Allgather(mine, N, MPI_LONG, all, N, MPI_LONG, MPI_COMM_WORLD);
+  for (int r = 0; r < world_size; r++)
+    for (int j = 0; j < N; j++) total[j] += all[N * r + j];
+  free(all);
+  long total_failures = total[1];
+  if (world_rank == 0)
+    printf("collectives: %s ranks=%d checks=%ld failures=%ld bcast_calls=%ld reduce_calls=%ld\n",
+           total_failures ? "FAIL" : "PASS", world_size, total[0], total_failures, total[2], total[3]);
+  fflush(stdout);
+
+  MPI_Op_free(&vec_sum_op);
+  MPI_Op_free(&mat_product_op);
+  MPI_Type_free(&vec_type);
+  MPI_Type_free(&mat_type);
+  MPI_Finalize();
+  return total_failures ? 1 : 0;
+}
