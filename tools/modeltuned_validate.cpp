@@ -1,0 +1,691 @@
+// `modeltuned validate`: the model against the ORFEO EPYC measurements (issue 5, docs/validation.md).
+// Calibrates from p2p.csv + nbft.csv only, predicts every measured osu_bcast / osu_reduce point
+// with the algorithm Open MPI ran, and compares: accuracy (R^2 at 1 B, R^2 of log latency and
+// median absolute percentage error over all sizes), the seed report's linear regression (eq. 12)
+// in and out of sample, and algorithm selection on the measured latencies.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <Eigen/Dense>
+#include <fmt/format.h>
+
+#include "calib/fit.hpp"
+#include "calib/regression.hpp"
+#include "select/ompi_fixed.hpp"
+#include "simulate/predict.hpp"
+#include "tools/commands.hpp"
+#include "topology/emulate.hpp"
+
+namespace modeltuned::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ValidateOptions {
+  std::string data_dir, out_dir, variant = "both";
+  bool plots = true, quick = false;
+  // Same estimate as the shipped table (calib/local.mk, ORFEO_REDUCE_US_PER_BYTE): the data set
+  // has no local-reduction measurement.
+  double reduce_us_per_byte = 5e-5;
+};
+
+class ValidateError : public std::runtime_error { using runtime_error::runtime_error; };
+
+constexpr const char *kMappings[] = {"core", "socket", "node"};
+constexpr MapBy kMapBy[] = {MapBy::core, MapBy::socket, MapBy::node};
+constexpr int kMappingCount = 3;
+constexpr double kPlotSizes[] = {1, 65536};
+// Fit on the first node only, predict where the second node starts (map-by core and socket).
+constexpr int kOutOfSampleFitMaxP = 126, kOutOfSampleMinP = 130;
+
+// The algorithms measured (tuned numbers), the default (0) first.
+std::vector<int> measured_algorithms(Op op) { return op == Op::bcast ? std::vector{0, 1, 2, 5, 6} : std::vector{0, 1, 2, 4}; }
+
+// What tuned ran for a forced algorithm with no other parameter: segment size 0 and
+// coll_tuned_init_chain_fanout 4 for the chain (README of the data set).
+Candidate forced_candidate(Op op, int algorithm) {
+  return Candidate{op, algorithm, 0, algorithm == 2 ? 4 : 0};
+}
+
+// Report eq. 12 regresses on log2 P for the binary trees, on P otherwise.
+bool is_binary_tree(Op op, int algorithm) { return (op == Op::bcast && algorithm == 5) || (op == Op::reduce && algorithm == 4); }
+
+std::string algorithm_label(Op op, int algorithm) {
+  if (algorithm == 0) return "default";
+  const AlgorithmInfo *info = find_algorithm(op, algorithm);
+  return info ? std::string(info->name) : std::to_string(algorithm);
+}
+
+// ---------------------------------------------------------------------------- measurements
+
+struct Key {
+  int op, algorithm, mapping, p;
+  double bytes;
+  auto operator<=>(const Key &) const = default;
+};
+
+// Median of the repeats of each (algorithm, P, size): the socket files hold 2-3 repeats with
+// spikes of hundreds of microseconds, which a mean would pass on.
+using Measured = std::map<Key, double>;
+
+std::vector<std::string> split_csv(const std::string &line) {
+  std::vector<std::string> cells;
+  std::stringstream in(line);
+  std::string cell;
+  while (std::getline(in, cell, ',')) cells.push_back(cell);
+  return cells;
+}
+
+void read_collective_csv(const fs::path &path, Op op, int mapping, Measured &out) {
+  std::ifstream in(path);
+  if (!in) throw ValidateError(fmt::format("{}: cannot open; --data must be the orfeo-epyc data directory", path.string()));
+  std::string line;
+  std::getline(in, line);
+  const auto header = split_csv(line);
+  auto column = [&](const char *name) {
+    auto it = std::find(header.begin(), header.end(), name);
+    if (it == header.end()) throw ValidateError(fmt::format("{}: no column '{}' in the header", path.string(), name));
+    return static_cast<size_t>(it - header.begin());
+  };
+  const size_t c_alg = column("algorithm"), c_p = column("cores"), c_size = column("size"), c_lat = column("latency");
+  std::map<Key, std::vector<double>> repeats;
+  for (int line_no = 2; std::getline(in, line); ++line_no) {
+    if (line.empty()) continue;
+    const auto cells = split_csv(line);
+    try {
+      Key k{static_cast<int>(op), std::stoi(cells.at(c_alg)), mapping, std::stoi(cells.at(c_p)), std::stod(cells.at(c_size))};
+      double us = std::stod(cells.at(c_lat));
+      if (!(us > 0) || k.p < 2 || !(k.bytes >= 1)) throw std::invalid_argument("out of range");
+      repeats[k].push_back(us);
+    } catch (const std::exception &) {
+      throw ValidateError(fmt::format("{}:{}: expected algorithm,cores,...,size,latency with P >= 2, size >= 1 and latency > 0", path.string(), line_no));
+    }
+  }
+  for (auto &[k, v] : repeats) out[k] = calib::median(v);
+}
+
+// ---------------------------------------------------------------------------- metrics
+
+struct Fit { std::vector<double> measured, predicted; };
+
+double r_squared(const std::vector<double> &m, const std::vector<double> &p) {
+  if (m.size() < 2) return NAN;
+  double mean = 0;
+  for (double v : m) mean += v;
+  mean /= static_cast<double>(m.size());
+  double ss_res = 0, ss_tot = 0;
+  for (size_t i = 0; i < m.size(); ++i) {
+    ss_res += (m[i] - p[i]) * (m[i] - p[i]);
+    ss_tot += (m[i] - mean) * (m[i] - mean);
+  }
+  return ss_tot > 0 ? 1 - ss_res / ss_tot : NAN;
+}
+
+// Regressions can predict negative latencies; their log is taken at 0.01 us.
+double r_squared_log(const std::vector<double> &m, const std::vector<double> &p) {
+  std::vector<double> lm, lp;
+  for (size_t i = 0; i < m.size(); ++i) {
+    lm.push_back(std::log(m[i]));
+    lp.push_back(std::log(std::max(p[i], 0.01)));
+  }
+  return r_squared(lm, lp);
+}
+
+double mdape(const std::vector<double> &m, const std::vector<double> &p) {
+  std::vector<double> e;
+  for (size_t i = 0; i < m.size(); ++i) e.push_back(100 * std::abs(p[i] - m[i]) / m[i]);
+  return e.empty() ? NAN : calib::median(e);
+}
+
+double geomean(const std::vector<double> &v) {
+  double s = 0;
+  for (double x : v) s += std::log(x);
+  return v.empty() ? NAN : std::exp(s / static_cast<double>(v.size()));
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(pos));
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+// ---------------------------------------------------------------------------- models
+
+// Predictions per model name, for the same keys as the measurements (missing: not predictable).
+using Predictions = std::map<std::string, std::map<Key, double>>;
+
+struct ModelDef { std::string name; ModelVariant variant; };
+
+void predict_p2p(const CalibrationTable &table, const Measured &measured, const std::vector<ModelDef> &models,
+                 Predictions &out) {
+  std::map<std::tuple<int, int, int>, Placement> placements;  // (mapping, P) only, op ignored
+  std::map<std::tuple<int, int, int, int>, std::optional<Plan>> plans;  // (op, alg, mapping, P)
+  for (const auto &[k, us] : measured) {
+    auto pkey = std::tuple{k.mapping, k.p, 0};
+    auto pit = placements.find(pkey);
+    if (pit == placements.end())
+      pit = placements.emplace(pkey, emulate_placement(orfeo_epyc(2), k.p, kMapBy[k.mapping])).first;
+    const Op op = static_cast<Op>(k.op);
+    const CallShape call{op, static_cast<size_t>(k.bytes), 1, 0, true};
+    for (const auto &model : models) {
+      std::optional<double> predicted;
+      if (k.algorithm == 0) {
+        // Open MPI's fixed decision, with its silent substitutions, predicted like any algorithm.
+        Candidate c = what_runs(ompi_fixed_decision(op, call.bytes(), k.p, true), call.count, 1, k.p, true);
+        predicted = predict_us(table, pit->second, c, call, model.variant);
+      } else {
+        auto plan_key = std::tuple{k.op, k.algorithm, k.mapping, k.p};
+        auto it = plans.find(plan_key);
+        const Candidate c = forced_candidate(op, k.algorithm);
+        if (it == plans.end()) it = plans.emplace(plan_key, make_plan(pit->second, op, k.algorithm, c.fanout, 0)).first;
+        if (it->second) predicted = evaluate_plan(table, *it->second, call, c, model.variant);
+      }
+      if (predicted && std::isfinite(*predicted)) out[model.name][k] = *predicted;
+    }
+  }
+}
+
+// Report eq. 12: latency = b0 + b1 x + sum_i (b2i z_i + b3i x z_i), x = P (log2 P for binary
+// trees), z_i = "the i-th socket is used" (map-by core), "the second node is used" (socket),
+// none (node). Fitted per (op, algorithm, mapping, size). Minimum-norm least squares, so dummies
+// never active in the training set get zero weight (out of sample they cannot be learnt).
+Eigen::RowVectorXd regression_row(const Key &k) {
+  const double x = is_binary_tree(static_cast<Op>(k.op), k.algorithm) ? std::log2(k.p) : k.p;
+  std::vector<double> z;
+  if (k.mapping == 0) {
+    const int sockets = (k.p + 63) / 64;  // map-by core fills 64-core sockets in turn
+    for (int i = 1; i <= 3; ++i) z.push_back(sockets > i ? 1 : 0);
+  } else if (k.mapping == 1) {
+    z.push_back(k.p > 128 ? 1 : 0);  // map-by socket fills one 128-core node first
+  }
+  Eigen::RowVectorXd row(2 + 2 * z.size());
+  row(0) = 1;
+  row(1) = x;
+  for (size_t i = 0; i < z.size(); ++i) {
+    row(2 + 2 * i) = z[i];
+    row(3 + 2 * i) = x * z[i];
+  }
+  return row;
+}
+
+void predict_regression(const Measured &measured, Predictions &out) {
+  std::map<std::tuple<int, int, int, double>, std::vector<Key>> groups;
+  for (const auto &[k, us] : measured) groups[{k.op, k.algorithm, k.mapping, k.bytes}].push_back(k);
+  auto fit_and_predict = [&](const std::vector<Key> &train, const std::vector<Key> &test, std::map<Key, double> &dest) {
+    if (train.size() < 3 || test.empty()) return;
+    const Eigen::Index cols = regression_row(train.front()).size();
+    Eigen::MatrixXd a(static_cast<Eigen::Index>(train.size()), cols);
+    Eigen::VectorXd b(static_cast<Eigen::Index>(train.size()));
+    for (size_t i = 0; i < train.size(); ++i) {
+      a.row(static_cast<Eigen::Index>(i)) = regression_row(train[i]);
+      b(static_cast<Eigen::Index>(i)) = measured.at(train[i]);
+    }
+    const Eigen::VectorXd beta = a.completeOrthogonalDecomposition().solve(b);
+    for (const Key &k : test) dest[k] = regression_row(k).dot(beta);
+  };
+  for (const auto &[g, keys] : groups) {
+    fit_and_predict(keys, keys, out["linear-in"]);
+    std::vector<Key> train, test;
+    for (const Key &k : keys) {
+      if (k.p <= kOutOfSampleFitMaxP) train.push_back(k);
+      if (k.p >= kOutOfSampleMinP) test.push_back(k);
+    }
+    fit_and_predict(train, test, out["linear-out"]);
+  }
+}
+
+// ---------------------------------------------------------------------------- accuracy
+
+struct AccuracyRow {
+  std::string model;
+  Op op;
+  int algorithm, mapping;
+  double r2_1b, r2_log, mdape_all;
+  size_t points;
+};
+
+std::vector<AccuracyRow> accuracy(const Measured &measured, const Predictions &predictions,
+                                  const std::vector<std::string> &model_order) {
+  std::vector<AccuracyRow> rows;
+  for (const auto &name : model_order) {
+    const auto pit = predictions.find(name);
+    if (pit == predictions.end()) continue;
+    for (Op op : {Op::bcast, Op::reduce})
+      for (int alg : measured_algorithms(op))
+        for (int m = 0; m < kMappingCount; ++m) {
+          Fit all, one_byte;
+          for (const auto &[k, us] : measured) {
+            if (k.op != static_cast<int>(op) || k.algorithm != alg || k.mapping != m) continue;
+            auto it = pit->second.find(k);
+            if (it == pit->second.end()) continue;
+            all.measured.push_back(us);
+            all.predicted.push_back(it->second);
+            if (k.bytes == 1) {
+              one_byte.measured.push_back(us);
+              one_byte.predicted.push_back(it->second);
+            }
+          }
+          if (all.measured.empty()) continue;
+          rows.push_back({name, op, alg, m, r_squared(one_byte.measured, one_byte.predicted),
+                          r_squared_log(all.measured, all.predicted), mdape(all.measured, all.predicted),
+                          all.measured.size()});
+        }
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------- selection
+
+struct SelectionRow {
+  std::string model;
+  Op op = Op::bcast;
+  int mapping = 0;
+  size_t cases = 0;
+  double regret_geomean = NAN, regret_p95 = NAN, regret_worst = NAN, speedup_vs_default = NAN;
+  double oracle_speedup_vs_default = NAN;  // measured best over the default: the most a pick can gain
+};
+
+struct FixedRulesRow {
+  Op op = Op::bcast;
+  int mapping = 0;
+  size_t cases = 0, in_measured = 0;
+  double in_measured_regret_geomean = NAN;  // the fixed rule's measured latency / best, where measured
+  double default_vs_best_geomean = NAN;     // measured default / measured best of the forced ones
+  std::map<std::string, size_t> picks;
+};
+
+// One (op, mapping, P, size) where every forced algorithm (and maybe the default) was measured.
+struct Case {
+  Key base;  // algorithm 0
+  std::map<int, double> measured;
+};
+
+std::vector<Case> selection_cases(const Measured &measured) {
+  std::map<Key, Case> cases;
+  for (const auto &[k, us] : measured) {
+    Key base = k;
+    base.algorithm = 0;
+    auto &c = cases[base];
+    c.base = base;
+    c.measured[k.algorithm] = us;
+  }
+  std::vector<Case> out;
+  for (auto &[k, c] : cases) {
+    bool complete = true;
+    for (int alg : measured_algorithms(static_cast<Op>(k.op)))
+      if (alg != 0 && !c.measured.count(alg)) complete = false;
+    if (complete) out.push_back(std::move(c));
+  }
+  return out;
+}
+
+SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, double> &predicted, const std::string &model,
+                       Op op, int mapping) {
+  SelectionRow row;
+  row.model = model;
+  row.op = op;
+  row.mapping = mapping;
+  std::vector<double> regrets, speedups, oracle;
+  for (const Case &c : cases) {
+    if (c.base.op != static_cast<int>(op) || c.base.mapping != mapping) continue;
+    int pick = -1;
+    double pick_us = INFINITY, best = INFINITY;
+    for (int alg : measured_algorithms(op)) {  // ascending: ties go to the lower tuned number
+      if (alg == 0) continue;
+      best = std::min(best, c.measured.at(alg));
+      Key k = c.base;
+      k.algorithm = alg;
+      auto it = predicted.find(k);
+      if (it != predicted.end() && it->second < pick_us) { pick = alg; pick_us = it->second; }
+    }
+    if (pick < 0) continue;
+    regrets.push_back(c.measured.at(pick) / best);
+    if (c.measured.count(0)) {
+      speedups.push_back(c.measured.at(0) / c.measured.at(pick));
+      oracle.push_back(c.measured.at(0) / best);
+    }
+  }
+  row.cases = regrets.size();
+  row.regret_geomean = geomean(regrets);
+  row.regret_p95 = percentile(regrets, 0.95);
+  row.regret_worst = regrets.empty() ? NAN : *std::max_element(regrets.begin(), regrets.end());
+  row.speedup_vs_default = geomean(speedups);
+  row.oracle_speedup_vs_default = geomean(oracle);
+  return row;
+}
+
+FixedRulesRow fixed_rules(const std::vector<Case> &cases, Op op, int mapping) {
+  FixedRulesRow row;
+  row.op = op;
+  row.mapping = mapping;
+  std::vector<double> regrets, default_vs_best;
+  for (const Case &c : cases) {
+    if (c.base.op != static_cast<int>(op) || c.base.mapping != mapping) continue;
+    ++row.cases;
+    const size_t bytes = static_cast<size_t>(c.base.bytes);
+    const Candidate fixed = what_runs(ompi_fixed_decision(op, bytes, c.base.p, true), bytes, 1, c.base.p, true);
+    ++row.picks[describe(fixed)];
+    double best = INFINITY;
+    for (int alg : measured_algorithms(op))
+      if (alg != 0) best = std::min(best, c.measured.at(alg));
+    if (c.measured.count(0)) default_vs_best.push_back(c.measured.at(0) / best);
+    // A measured configuration: same algorithm, no segments, and for the chain four chains.
+    for (int alg : measured_algorithms(op))
+      if (alg != 0 && forced_candidate(op, alg) == Candidate{op, fixed.algorithm, fixed.segsize,
+                                                              fixed.algorithm == 2 ? fixed.fanout : 0}) {
+        ++row.in_measured;
+        regrets.push_back(c.measured.at(alg) / best);
+      }
+  }
+  row.in_measured_regret_geomean = geomean(regrets);
+  row.default_vs_best_geomean = geomean(default_vs_best);
+  return row;
+}
+
+// ---------------------------------------------------------------------------- output
+
+std::string num(double v, int digits = 3) { return std::isfinite(v) ? fmt::format("{:.{}f}", v, digits) : "nan"; }
+
+void write_accuracy_csv(const fs::path &path, const std::vector<AccuracyRow> &rows) {
+  std::ofstream out(path);
+  out << "model,op,algorithm,mapping,r2_1B,r2_log_all,mdape_all\n";
+  for (const auto &r : rows)
+    out << r.model << ',' << op_name(r.op) << ',' << algorithm_label(r.op, r.algorithm) << ',' << kMappings[r.mapping]
+        << ',' << num(r.r2_1b, 4) << ',' << num(r.r2_log, 4) << ',' << num(r.mdape_all, 2) << '\n';
+  if (!out) throw ValidateError(fmt::format("{}: cannot write; check --out", path.string()));
+}
+
+void write_selection_csv(const fs::path &path, const std::vector<SelectionRow> &rows) {
+  std::ofstream out(path);
+  out << "op,mapping,cases,regret_geomean,regret_p95,regret_worst,speedup_vs_default_geomean\n";
+  for (const auto &r : rows)
+    if (r.model == "p2p")
+      out << op_name(r.op) << ',' << kMappings[r.mapping] << ',' << r.cases << ',' << num(r.regret_geomean, 4) << ','
+          << num(r.regret_p95, 4) << ',' << num(r.regret_worst, 4) << ',' << num(r.speedup_vs_default, 4) << '\n';
+  if (!out) throw ValidateError(fmt::format("{}: cannot write; check --out", path.string()));
+}
+
+// The seed report's appendix: Tables 1 and 3 (point-to-point model) and 2 and 4 (its linear
+// model), R^2 at 1 B, per algorithm and map-by core / socket / node. "-" where it gave none.
+struct ReportR2 { Op op; int algorithm; double p2p[3]; double linear[3]; };
+const ReportR2 kReport[] = {
+    {Op::bcast, 0, {NAN, NAN, NAN}, {0.924, 0.901, 0.899}},
+    {Op::bcast, 1, {0.929, 0.986, 0.916}, {0.995, 0.996, 0.995}},
+    {Op::bcast, 2, {0.839, 0.895, 0.959}, {0.971, 0.984, 0.987}},
+    {Op::bcast, 5, {0.534, 0.321, 0.421}, {0.976, 0.956, 0.891}},
+    {Op::reduce, 0, {NAN, NAN, NAN}, {0.893, 0.877, 0.912}},
+    {Op::reduce, 1, {0, 0, 0}, {0.988, 0.882, 0.941}},
+    {Op::reduce, 2, {0.734, 0.882, 0.809}, {0.952, 0.966, 0.976}},
+    {Op::reduce, 4, {0, 0, 0}, {0.987, 0.961, 0.363}},
+};
+
+const AccuracyRow *find_row(const std::vector<AccuracyRow> &rows, const std::string &model, Op op, int alg, int m) {
+  for (const auto &r : rows)
+    if (r.model == model && r.op == op && r.algorithm == alg && r.mapping == m) return &r;
+  return nullptr;
+}
+
+std::string cell(const AccuracyRow *r, double AccuracyRow::*field, int digits = 3) {
+  return r ? num(r->*field, digits) : "-";
+}
+
+void write_report(const fs::path &path, const ValidateOptions &o, const CalibrationTable &table,
+                  const std::vector<AccuracyRow> &acc, const std::vector<SelectionRow> &sel,
+                  const std::vector<FixedRulesRow> &fixed, const std::vector<std::string> &plots) {
+  std::ofstream out(path);
+  out << "# modeltuned validation on the ORFEO EPYC measurements\n\n"
+      << "Generated by `modeltuned validate --data " << o.data_dir << " --out " << o.out_dir << " --variant "
+      << o.variant << (o.quick ? " --quick" : "") << "`. Method and discussion: docs/validation.md.\n\n"
+      << "Calibration from p2p.csv and nbft.csv only (checksum " << fmt::format("{:016x}", table.checksum)
+      << ", local reduction " << o.reduce_us_per_byte << " us/B, an estimate). Placements: Open MPI 4.1 "
+      << "`--map-by core|socket|node` on two emulated 2 x EPYC 7H12 nodes, default binding. Forced algorithms "
+      << "as tuned ran them: no segmentation, chain fan-out 4, root 0, MPI_CHAR, MPI_SUM. Repeated (P, size) "
+      << "points: median. `default` is Open MPI's fixed decision, predicted with the algorithm it runs.\n\n";
+
+  out << "## R^2 at 1 B beside the seed report\n\n"
+      << "`p2p` = modeltuned (schedule variant), `stage-sum` = the report's eq. 2-3 on modeltuned's "
+      << "calibration, `report p2p` = report Tables 1/3; `linear-in` = eq. 12 fitted on all P (as the report), "
+      << "`report linear` = Tables 2/4; `linear-out` = eq. 12 fitted on P <= 126, scored on P >= 130.\n\n"
+      << "| op | algorithm | mapping | p2p | stage-sum | report p2p | linear-in | report linear | linear-out |\n"
+      << "|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto &rep : kReport)
+    for (int m = 0; m < kMappingCount; ++m) {
+      const auto *p = find_row(acc, "p2p", rep.op, rep.algorithm, m);
+      const auto *s = find_row(acc, "p2p-stage-sum", rep.op, rep.algorithm, m);
+      const auto *li = find_row(acc, "linear-in", rep.op, rep.algorithm, m);
+      const auto *lo = find_row(acc, "linear-out", rep.op, rep.algorithm, m);
+      out << "| " << op_name(rep.op) << " | " << algorithm_label(rep.op, rep.algorithm) << " | " << kMappings[m]
+          << " | " << cell(p, &AccuracyRow::r2_1b) << " | " << cell(s, &AccuracyRow::r2_1b) << " | "
+          << (std::isnan(rep.p2p[m]) ? "-" : num(rep.p2p[m])) << " | " << cell(li, &AccuracyRow::r2_1b) << " | "
+          << num(rep.linear[m]) << " | " << cell(lo, &AccuracyRow::r2_1b) << " |\n";
+    }
+  for (int alg : {6})  // binomial bcast: measured, not in the report's tables
+    for (int m = 0; m < kMappingCount; ++m) {
+      const auto *p = find_row(acc, "p2p", Op::bcast, alg, m);
+      const auto *s = find_row(acc, "p2p-stage-sum", Op::bcast, alg, m);
+      const auto *li = find_row(acc, "linear-in", Op::bcast, alg, m);
+      const auto *lo = find_row(acc, "linear-out", Op::bcast, alg, m);
+      out << "| bcast | binomial | " << kMappings[m] << " | " << cell(p, &AccuracyRow::r2_1b) << " | "
+          << cell(s, &AccuracyRow::r2_1b) << " | - | " << cell(li, &AccuracyRow::r2_1b) << " | - | "
+          << cell(lo, &AccuracyRow::r2_1b) << " |\n";
+    }
+
+  out << "\n## All sizes (1 B - 1 MiB): R^2 of log latency / median absolute percentage error\n\n"
+      << "| op | algorithm | mapping | points | p2p | stage-sum | linear-in | linear-out |\n|---|---|---|---|---|---|---|---|\n";
+  for (Op op : {Op::bcast, Op::reduce})
+    for (int alg : measured_algorithms(op))
+      for (int m = 0; m < kMappingCount; ++m) {
+        const auto *p = find_row(acc, "p2p", op, alg, m);
+        if (!p) continue;
+        auto both = [&](const AccuracyRow *r) {
+          return r ? num(r->r2_log) + " / " + num(r->mdape_all, 1) + "%" : std::string("-");
+        };
+        out << "| " << op_name(op) << " | " << algorithm_label(op, alg) << " | " << kMappings[m] << " | " << p->points
+            << " | " << both(p) << " | " << both(find_row(acc, "p2p-stage-sum", op, alg, m)) << " | "
+            << both(find_row(acc, "linear-in", op, alg, m)) << " | " << both(find_row(acc, "linear-out", op, alg, m))
+            << " |\n";
+      }
+
+  out << "\n## Selection among the measured algorithms\n\n"
+      << "For every (P, size) where all forced algorithms were measured, the model picks the one it predicts "
+      << "fastest; regret = measured latency of the pick / measured best; speedup = measured default / "
+      << "measured pick; oracle = measured default / measured best.\n\n"
+      << "| model | op | mapping | cases | regret geomean | p95 | worst | speedup vs default | oracle speedup |\n"
+      << "|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto &r : sel)
+    out << "| " << r.model << " | " << op_name(r.op) << " | " << kMappings[r.mapping] << " | " << r.cases << " | "
+        << num(r.regret_geomean) << " | " << num(r.regret_p95) << " | " << num(r.regret_worst) << " | "
+        << num(r.speedup_vs_default) << " | " << num(r.oracle_speedup_vs_default) << " |\n";
+
+  out << "\n## What Open MPI 4.1's fixed rules pick\n\n"
+      << "`in measured set`: cases where the fixed rule runs one of the measured configurations (its regret "
+      << "is then measured). `default / best`: the measured default against the best forced algorithm "
+      << "(below 1: the default, running algorithms outside the measured set, is faster).\n\n"
+      << "| op | mapping | cases | in measured set | its regret geomean | default / best geomean | fixed-rule algorithms (cases) |\n"
+      << "|---|---|---|---|---|---|---|\n";
+  for (const auto &r : fixed) {
+    std::string picks;
+    for (const auto &[name, n] : r.picks) picks += (picks.empty() ? "" : ", ") + name + " " + std::to_string(n);
+    out << "| " << op_name(r.op) << " | " << kMappings[r.mapping] << " | " << r.cases << " | " << r.in_measured
+        << " | " << num(r.in_measured_regret_geomean) << " | " << num(r.default_vs_best_geomean) << " | " << picks
+        << " |\n";
+  }
+
+  out << "\n## Targets (issue 5)\n\n";
+  auto target = [&](bool ok, const std::string &what) { out << "- [" << (ok ? "x" : " ") << "] " << what << "\n"; };
+  for (Op op : {Op::bcast, Op::reduce}) {
+    const double need = op == Op::bcast ? 0.95 : 0.90;
+    std::string misses;
+    for (const auto &r : acc)
+      if (r.model == "p2p" && r.op == op && r.algorithm != 0 && !(r.r2_1b >= need))
+        misses += fmt::format(" {}/{} {}", algorithm_label(op, r.algorithm), kMappings[r.mapping], num(r.r2_1b));
+    target(misses.empty(), fmt::format("{} R^2 at 1 B >= {} for every algorithm and mapping{}", op_name(op), need,
+                                       misses.empty() ? "" : ": misses" + misses));
+  }
+  std::string mdape_misses;
+  for (const auto &r : acc)
+    if (r.model == "p2p" && r.algorithm != 0 && !(r.mdape_all < 20))
+      mdape_misses += fmt::format(" {}/{}/{} {}%", op_name(r.op), algorithm_label(r.op, r.algorithm),
+                                  kMappings[r.mapping], num(r.mdape_all, 1));
+  target(mdape_misses.empty(), "median absolute percentage error < 20% over all sizes" +
+                                   (mdape_misses.empty() ? std::string() : ": misses" + mdape_misses));
+  std::string regret_misses;
+  for (const auto &r : sel)
+    if (r.model == "p2p" && !(r.regret_geomean <= 1.05 && r.regret_worst <= 1.5))
+      regret_misses += fmt::format(" {}/{} {} (worst {})", op_name(r.op), kMappings[r.mapping], num(r.regret_geomean),
+                                   num(r.regret_worst));
+  target(regret_misses.empty(), "selection regret geomean <= 1.05 and worst <= 1.5" +
+                                    (regret_misses.empty() ? std::string() : ": misses" + regret_misses));
+
+  if (!plots.empty()) {
+    out << "\n## Plots (measured vs predicted against P; left 1 B, right 64 KiB)\n\n";
+    for (const auto &p : plots) out << "![" << p << "](plots/" << p << ")\n";
+  }
+  if (!out) throw ValidateError(fmt::format("{}: cannot write; check --out", path.string()));
+}
+
+// One PNG per op x algorithm x mapping: measured and every model against P, at 1 B and 64 KiB.
+std::vector<std::string> write_plots(const fs::path &dir, const Measured &measured, const Predictions &pred,
+                                     const std::vector<std::string> &models) {
+  fs::create_directories(dir);
+  const char *gnuplot = std::getenv("GNUPLOT");
+  const std::string gp = gnuplot && *gnuplot ? gnuplot : "gnuplot";
+  std::vector<std::string> written;
+  for (Op op : {Op::bcast, Op::reduce})
+    for (int alg : measured_algorithms(op))
+      for (int m = 0; m < kMappingCount; ++m) {
+        const std::string stem = fmt::format("{}_{}_{}", op_name(op), algorithm_label(op, alg), kMappings[m]);
+        std::ofstream dat(dir / (stem + ".dat"));
+        bool any = false;
+        for (double bytes : kPlotSizes) {
+          dat << "# bytes " << bytes << "\n# P measured";
+          for (const auto &name : models) dat << ' ' << name;
+          dat << '\n';
+          for (const auto &[k, us] : measured) {
+            if (k.op != static_cast<int>(op) || k.algorithm != alg || k.mapping != m || k.bytes != bytes) continue;
+            any = true;
+            dat << k.p << ' ' << us;
+            for (const auto &name : models) {
+              auto mit = pred.find(name);
+              auto it = mit == pred.end() ? decltype(mit->second.end()){} : mit->second.find(k);
+              dat << ' ' << (mit != pred.end() && it != mit->second.end() ? num(it->second, 4) : "?");
+            }
+            dat << '\n';
+          }
+          dat << "\n\n";
+        }
+        dat.close();
+        if (!any) continue;
+        std::ofstream script(dir / (stem + ".gp"));
+        script << "set terminal pngcairo size 1100,420 font ',9'\nset output '" << (dir / (stem + ".png")).string()
+               << "'\nset datafile missing '?'\nset key top left\nset xlabel 'P'\nset ylabel 'latency (us)'\n"
+               << "set grid\nset multiplot layout 1,2 title '" << op_name(op) << " " << algorithm_label(op, alg)
+               << ", map-by " << kMappings[m] << "'\n";
+        for (int block = 0; block < 2; ++block) {
+          script << "set title '" << (block == 0 ? "1 B" : "64 KiB") << "'\nplot '" << (dir / (stem + ".dat")).string()
+                 << "' index " << block << " using 1:2 with points pt 7 ps 0.6 lc rgb 'black' title 'measured'";
+          const char *colors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
+          for (size_t i = 0; i < models.size(); ++i)
+            script << ", '' index " << block << " using 1:" << i + 3 << " with lines lw 2 lc rgb '" << colors[i % 4]
+                   << "' title '" << models[i] << "'";
+          script << '\n';
+        }
+        script << "unset multiplot\n";
+        script.close();
+        const std::string cmd = gp + " '" + (dir / (stem + ".gp")).string() + "'";
+        if (std::system(cmd.c_str()) != 0)
+          throw ValidateError(fmt::format("{} failed on {}.gp; install gnuplot-nox (pngcairo) or use --no-plots", gp, stem));
+        written.push_back(stem + ".png");
+      }
+  return written;
+}
+
+void run_validate(const ValidateOptions &o) {
+  const fs::path data(o.data_dir), out_dir(o.out_dir);
+  if (o.variant != "schedule" && o.variant != "stage_sum" && o.variant != "both")
+    throw ValidateError("--variant must be schedule, stage_sum or both");
+  calib::Samples samples;
+  calib::read_osu_p2p_csv((data / "p2p.csv").string(), samples);
+  calib::read_osu_flat_csv((data / "nbft.csv").string(), FlatTreeKind::fanout, samples);
+  const CalibrationTable table = calib::fit_table(
+      samples, {o.reduce_us_per_byte, "estimate (calib/local.mk ORFEO_REDUCE_SOURCE)",
+                {{"source", "modeltuned validate"}, {"data", o.data_dir}}});
+
+  Measured measured;
+  for (Op op : {Op::bcast, Op::reduce})
+    for (int m = 0; m < kMappingCount; ++m)
+      read_collective_csv(data / fmt::format("{}_{}.csv", op_name(op), kMappings[m]), op, m, measured);
+
+  std::vector<ModelDef> models;
+  if (o.variant != "stage_sum") models.push_back({"p2p", ModelVariant::schedule});
+  if (o.variant != "schedule") models.push_back({"p2p-stage-sum", ModelVariant::stage_sum});
+  Predictions predictions;
+  predict_p2p(table, measured, models, predictions);
+  predict_regression(measured, predictions);
+
+  const std::vector<std::string> order = {"p2p", "p2p-stage-sum", "linear-in", "linear-out"};
+  const auto acc = accuracy(measured, predictions, order);
+  const auto cases = selection_cases(measured);
+  std::vector<SelectionRow> sel;
+  std::vector<FixedRulesRow> fixed;
+  for (Op op : {Op::bcast, Op::reduce})
+    for (int m = 0; m < kMappingCount; ++m) {
+      for (const auto &model : models) sel.push_back(select_on(cases, predictions[model.name], model.name, op, m));
+      fixed.push_back(fixed_rules(cases, op, m));
+    }
+
+  fs::create_directories(out_dir);
+  write_accuracy_csv(out_dir / "accuracy.csv", acc);
+  write_selection_csv(out_dir / "selection.csv", sel);
+  std::vector<std::string> plots;
+  if (o.plots && !o.quick) {
+    std::vector<std::string> plotted;
+    for (const auto &name : order)
+      if (name != "linear-out" && predictions.count(name)) plotted.push_back(name);
+    plots = write_plots(out_dir / "plots", measured, predictions, plotted);
+  }
+  write_report(out_dir / "report.md", o, table, acc, sel, fixed, plots);
+  std::printf("%zu measured points, %zu selection cases; wrote %s/{report.md,accuracy.csv,selection.csv}%s\n",
+              measured.size(), cases.size(), o.out_dir.c_str(), plots.empty() ? "" : " and plots/");
+}
+
+}  // namespace
+
+void add_validate_command(CLI::App &app) {
+  auto options = std::make_shared<ValidateOptions>();
+  CLI::App *cmd = app.add_subcommand("validate", "Predict the ORFEO EPYC bcast/reduce measurements from point-to-point "
+                                                 "calibration alone and compare (docs/validation.md)");
+  cmd->add_option("--data", options->data_dir, "directory with p2p.csv, nbft.csv, bcast_*.csv, reduce_*.csv")->required();
+  cmd->add_option("--out", options->out_dir, "output directory (report.md, accuracy.csv, selection.csv, plots/)")->required();
+  cmd->add_option("--variant", options->variant, "model variant: schedule, stage_sum or both")->capture_default_str();
+  cmd->add_flag("--plots,!--no-plots", options->plots, "write gnuplot PNGs (default on)");
+  cmd->add_flag("--quick", options->quick, "no plots (for the regression guard)");
+  cmd->add_option("--reduce-us-per-byte", options->reduce_us_per_byte,
+                  "local reduction cost, us per byte (default: the shipped table's estimate)")->capture_default_str();
+  cmd->callback([options] {
+    try {
+      run_validate(*options);
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "modeltuned validate: %s\n", e.what());
+      std::exit(1);
+    }
+  });
+}
+
+}  // namespace modeltuned::tools
