@@ -94,6 +94,14 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
 
 void mt_comm_model_free(mt_comm_model *model) { delete model; }
 
+void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len) {
+  std::string names;
+  const unsigned used = model->selector.placement().channels_used();
+  for (int c = 0; c < kChannels; ++c)
+    if (used & (1u << c)) names += (names.empty() ? "" : ",") + std::string(kChannelNames[c]);
+  set_error(buf, len, names.c_str());
+}
+
 int mt_decide(mt_comm_model *model, int op, size_t count, size_t type_size, int root,
               int commutative, mt_decision *out) {
   try {

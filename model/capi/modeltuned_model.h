@@ -50,6 +50,8 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
                                     uint32_t bcast_mask, uint32_t reduce_mask,
                                     char *err, size_t errlen);
 void mt_comm_model_free(mt_comm_model *model);
+/* Channels the communicator's ranks talk through, "cache,core" style, into buf. */
+void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len);
 
 /* Runs the model for one call. 0 on success; -1 when no allowed candidate can be predicted. */
 int mt_decide(mt_comm_model *model, int op, size_t count, size_t type_size, int root,

@@ -33,8 +33,6 @@ typedef struct mca_coll_modeltuned_component_t {
     char *reduce_algorithms;
 
     int output;                  /* opal_output stream, "coll:modeltuned:" lines */
-    uint32_t bcast_mask;         /* allowed algorithms, from the parameters above */
-    uint32_t reduce_mask;
     mt_table *table;             /* NULL: no usable table, modeltuned steps aside */
     char *table_path;            /* the file the table came from */
     char *disabled_reason;       /* why modeltuned steps aside everywhere, or NULL */
@@ -58,6 +56,8 @@ typedef struct mca_coll_modeltuned_module_t {
 
     mca_coll_modeltuned_state_t state;
     mt_comm_model *model;
+    uint32_t allowed[2];         /* [op] algorithms this communicator may use, from the parameters
+                                    as they were when it was created */
 
     /* What ran before modeltuned was enabled: the fallback. */
     mca_coll_base_module_bcast_fn_t previous_bcast;
@@ -108,7 +108,7 @@ static inline const mt_decision *mca_coll_modeltuned_choice(mca_coll_modeltuned_
     return mca_coll_modeltuned_decide(m, comm, op, count, type_size, root, commutative);
 }
 
-/* Level-20 trace of what ran, on every rank. */
+/* Level-20 trace of what ran, on every rank; d == NULL: the previous component ran it. */
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
                                const mt_decision *d);
 

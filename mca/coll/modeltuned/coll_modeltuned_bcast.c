@@ -12,15 +12,15 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     const mt_decision *d;
-    size_t type_size;
+    size_t type_size = 0;
 
+    ompi_datatype_type_size(dtype, &type_size);
     if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state)) {
         if (MCA_COLL_MODELTUNED_UNPLACED != m->state ||
             OMPI_SUCCESS != mca_coll_modeltuned_setup(m, comm)) {
             goto fallback;
         }
     }
-    ompi_datatype_type_size(dtype, &type_size);
     d = mca_coll_modeltuned_choice(m, comm, MT_OP_BCAST, 1, (size_t) count, type_size, root);
     if (OPAL_UNLIKELY(NULL == d)) goto fallback;
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
@@ -47,5 +47,7 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
     default: break;  /* unreachable: the model only returns Open MPI's algorithm numbers */
     }
 fallback:
+    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
+        mca_coll_modeltuned_trace(comm, MT_OP_BCAST, (size_t) count * type_size, root, NULL);
     return m->previous_bcast(buf, count, dtype, root, comm, m->previous_bcast_module);
 }

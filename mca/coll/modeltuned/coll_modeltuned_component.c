@@ -65,17 +65,20 @@ static int modeltuned_register(void)
     c->bcast_algorithms = "";
     (void) mca_base_component_var_register(v, "bcast_algorithms",
         "Bcast algorithms modeltuned may choose, by name or tuned's number, comma-separated "
-        "(linear, chain, pipeline, bintree, binomial); empty or \"all\" = every modelled one",
-        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-        &c->bcast_algorithms);
+        "(linear, chain, pipeline, split_bintree, bintree, binomial, knomial, scatter_allgather, "
+        "scatter_allgather_ring); empty or \"all\" = every one. Writable at run time (MPI_T): "
+        "communicators created afterwards follow it",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_ALL, &c->bcast_algorithms);
 
     c->reduce_algorithms = "";
     (void) mca_base_component_var_register(v, "reduce_algorithms",
         "Reduce algorithms modeltuned may choose, by name or tuned's number, comma-separated "
-        "(linear, chain, pipeline, binary, binomial, in_order_binary); empty or \"all\" = every "
-        "modelled one. Non-commutative operations only ever get linear or in_order_binary",
-        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-        &c->reduce_algorithms);
+        "(linear, chain, pipeline, binary, binomial, in_order_binary, rabenseifner); empty or "
+        "\"all\" = every one. Non-commutative operations only ever get linear or in_order_binary. "
+        "Writable at run time (MPI_T): communicators created afterwards follow it",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_ALL, &c->reduce_algorithms);
 
     return OMPI_SUCCESS;
 }
@@ -88,7 +91,6 @@ static int modeltuned_open(void)
     c->table = NULL;
     c->table_path = NULL;
     c->disabled_reason = NULL;
-    c->bcast_mask = c->reduce_mask = UINT32_MAX;
     return OMPI_SUCCESS;
 }
 

@@ -108,12 +108,13 @@ int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi
                            OMPI_RELEASE_VERSION, running);
         return OMPI_SUCCESS;
     }
-    if (0 != mt_parse_algorithms(MT_OP_BCAST, c->bcast_algorithms, &c->bcast_mask, err, sizeof err)) {
+    uint32_t mask;
+    if (0 != mt_parse_algorithms(MT_OP_BCAST, c->bcast_algorithms, &mask, err, sizeof err)) {
         disable_everywhere("parameter coll_modeltuned_bcast_algorithms='%s': %s",
                            c->bcast_algorithms, err);
         return OMPI_SUCCESS;
     }
-    if (0 != mt_parse_algorithms(MT_OP_REDUCE, c->reduce_algorithms, &c->reduce_mask, err, sizeof err)) {
+    if (0 != mt_parse_algorithms(MT_OP_REDUCE, c->reduce_algorithms, &mask, err, sizeof err)) {
         disable_everywhere("parameter coll_modeltuned_reduce_algorithms='%s': %s",
                            c->reduce_algorithms, err);
         return OMPI_SUCCESS;
@@ -179,6 +180,8 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const char *why = NULL;
+    uint32_t allowed[2];
+    char err[512];
 
     *priority = c->priority;
     if (c->priority < 0) {
@@ -189,6 +192,14 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
         why = "a single rank";
     } else if (NULL == c->table) {
         why = NULL != c->disabled_reason ? c->disabled_reason : "no calibration table";
+    } else if (0 != mt_parse_algorithms(MT_OP_BCAST, c->bcast_algorithms, &allowed[MT_OP_BCAST], err, sizeof err) ||
+               0 != mt_parse_algorithms(MT_OP_REDUCE, c->reduce_algorithms, &allowed[MT_OP_REDUCE], err, sizeof err)) {
+        /* Only reachable after an MPI_T write: the values at MPI_Init were checked there. Every
+         * rank must have written the same value (the variables' scope is "all"). */
+        opal_output(0, "coll:modeltuned: cid=%d name=%s: coll_modeltuned_{bcast,reduce}_algorithms: %s; "
+                    "Open MPI's own decisions will be used on this communicator",
+                    ompi_comm_get_cid(comm), comm->c_name, err);
+        return NULL;
     }
     if (NULL != why) {
         opal_output_verbose(1, c->output, "coll:modeltuned:comm_query cid=%d name=%s: declining: %s",
@@ -198,6 +209,8 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
 
     mca_coll_modeltuned_module_t *m = OBJ_NEW(mca_coll_modeltuned_module_t);
     if (NULL == m) return NULL;
+    m->allowed[MT_OP_BCAST] = allowed[MT_OP_BCAST];
+    m->allowed[MT_OP_REDUCE] = allowed[MT_OP_REDUCE];
     m->super.coll_module_enable = module_enable;
     m->super.coll_module_disable = module_disable;
     m->super.coll_bcast = mca_coll_modeltuned_bcast;

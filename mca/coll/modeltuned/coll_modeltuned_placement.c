@@ -109,7 +109,8 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
             if (all[EXCHANGE_INTS * q] == e[0] && all[EXCHANGE_INTS * q + 1] == e[1]) { node = q; break; }
         places[r] = (mt_place){ .node = node, .package = e[2], .numa = e[3], .l3 = e[4], .core = e[5] };
     }
-    m->model = mt_comm_model_create(c->table, size, places, c->bcast_mask, c->reduce_mask, err, sizeof err);
+    m->model = mt_comm_model_create(c->table, size, places, m->allowed[MT_OP_BCAST],
+                                    m->allowed[MT_OP_REDUCE], err, sizeof err);
     if (NULL == m->model) {
         opal_output_verbose(1, c->output, "coll:modeltuned:setup cid=%d name=%s: %s; falling back to "
                             "the previous component", ompi_comm_get_cid(comm), comm->c_name, err);
@@ -117,8 +118,12 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
         goto out;
     }
     m->state = MCA_COLL_MODELTUNED_READY;
-    opal_output_verbose(10, c->output, "coll:modeltuned:setup cid=%d name=%s: placement of %d ranks "
-                        "exchanged", ompi_comm_get_cid(comm), comm->c_name, size);
+    if (c->verbose >= 10) {
+        char channels[64];
+        mt_comm_model_channels(m->model, channels, sizeof channels);
+        opal_output(c->output, "coll:modeltuned:setup cid=%d name=%s: placement of %d ranks exchanged, "
+                    "channels=%s", ompi_comm_get_cid(comm), comm->c_name, size, channels);
+    }
 out:
     free(all);
     free(places);
@@ -157,6 +162,13 @@ const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
                                const mt_decision *d)
 {
+    if (NULL == d) {  /* handed to the previous component (setup failed, or nothing predictable) */
+        opal_output(mca_coll_modeltuned_component.output,
+                    "coll:modeltuned:%s cid=%d name=%s rank=%d bytes=%zu root=%d algorithm=fallback",
+                    MT_OP_BCAST == op ? "bcast" : "reduce", ompi_comm_get_cid(comm), comm->c_name,
+                    ompi_comm_rank(comm), bytes, root);
+        return;
+    }
     opal_output(mca_coll_modeltuned_component.output,
                 "coll:modeltuned:%s cid=%d name=%s rank=%d bytes=%zu root=%d algorithm=%s "
                 "segsize=%u fanout=%d", MT_OP_BCAST == op ? "bcast" : "reduce",
