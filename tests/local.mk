@@ -3,3 +3,4 @@ include tests/model.mk
 include tests/trees.mk
 include tests/calibration.mk
 include tests/mpi.mk
+include tests/validation.mk
