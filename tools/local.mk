@@ -28,4 +28,4 @@ tools_modeltuned_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(HWLOC_CFLAGS) \
 	-DMODELTUNED_PKGDATADIR='"$(pkgdatadir)"' -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"'
 tools_modeltuned_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned_model.la $(FMT_LIBS) $(HWLOC_LIBS)
 include tools/validate.mk
-include tools/validate.mk
+include tools/bench/local.mk
