@@ -8,8 +8,6 @@ namespace modeltuned::tools {
 void add_fit_command(CLI::App &app);
 // `modeltuned validate`: the model against the ORFEO EPYC measurements (tools/modeltuned_validate.cpp).
 void add_validate_command(CLI::App &app);
-// `modeltuned validate`: the model against the ORFEO EPYC measurements (tools/modeltuned_validate.cpp).
-void add_validate_command(CLI::App &app);
 
 // `modeltuned explain`: predictions, pick and Open MPI's default for an emulated job
 // (tools/modeltuned_explain.cpp).

@@ -18,7 +18,6 @@ int main(int argc, char **argv) {
   app.require_subcommand(1);
   modeltuned::tools::add_fit_command(app);
   modeltuned::tools::add_validate_command(app);
-  modeltuned::tools::add_validate_command(app);
   modeltuned::tools::add_explain_command(app);
   // mpirun spells the rank count -np; CLI11 only takes one-letter single-dash names.
   std::vector<std::string> args(argv + 1, argv + argc);
