@@ -12,6 +12,7 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/simulate/split_bintree.cpp model/simulate/scatter_allgather.cpp model/simulate/rabenseifner.cpp \
 	model/select/selector.hpp model/select/selector.cpp \
 	model/select/ompi_fixed.hpp model/select/ompi_fixed.cpp \
+	model/select/report.hpp model/select/report.cpp \
 	model/capi/modeltuned_model.h model/capi/capi.cpp
 model_libmodeltuned_model_la_CXXFLAGS = $(AM_CXXFLAGS) -fPIC $(FMT_CFLAGS)
 model_libmodeltuned_model_la_LIBADD = $(FMT_LIBS)

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "select/ompi_fixed.hpp"
+#include "select/report.hpp"
 #include "select/selector.hpp"
 #include "tools/commands.hpp"
 #include "topology/emulate.hpp"
@@ -42,6 +43,7 @@ struct ExplainOptions {
   std::string variant = "schedule";
   int top = 0;
   bool json = false;
+  std::string decisions;  // a real run's decision file instead of an emulated job
 };
 
 // "64K" -> 65536; K, M, G are powers of 1024 (message sizes).
@@ -124,13 +126,69 @@ std::string default_table(const ExplainOptions &o) {
   throw std::invalid_argument("--table FILE is required unless --machine names a shipped table");
 }
 
-nlohmann::json candidate_json(const Candidate &c, double us) {
-  const AlgorithmInfo *info = find_algorithm(c.op, c.algorithm);
-  return {{"algorithm", c.algorithm}, {"name", info ? info->name : "?"}, {"segsize", c.segsize},
-          {"fanout", c.fanout}, {"label", describe(c)}, {"predicted_us", us}};
+// The table for one decision, from its JSON (decision_json), so that a what-if and a real run's
+// decision file read the same.
+void print_decision(const nlohmann::json &d, int top) {
+  const bool commutative = d.value("commutative", true);
+  fmt::print("{} of {} B ({} x {} B) on {} ranks, root {}{}\n", d["op"].get<std::string>(),
+             d["bytes"].get<size_t>(), d["count"].get<size_t>(), d["type_size"].get<size_t>(),
+             d["comm_size"].get<int>(), d["root"].get<int>(), commutative ? "" : ", non-commutative op");
+  auto us = [](const nlohmann::json &c) { return c["predicted_us"].is_number() ? c["predicted_us"].get<double>() : NAN; };
+  if (d["pick"].is_null()) {
+    fmt::print("  no allowed candidate can be predicted: modeltuned falls back to Open MPI's decision\n\n");
+    return;
+  }
+  const double best = us(d["pick"]);
+  fmt::print("  modeltuned picks   {:<34} {:>12.2f} us\n", d["pick"]["label"].get<std::string>(), best);
+  const nlohmann::json &fixed = d["ompi_default"];
+  if (fixed.is_object() && fixed["predicted_us"].is_number())
+    fmt::print("  Open MPI default   {:<34} {:>12.2f} us  ({:.2f}x the pick)\n", fixed["label"].get<std::string>(),
+               us(fixed), us(fixed) / best);
+  const auto &all = d["candidates"];
+  size_t shown = top > 0 ? std::min<size_t>(top, all.size()) : all.size();
+  fmt::print("  {:>4}  {:<34} {:>12}  {:>8}\n", "rank", "candidate", "predicted_us", "vs pick");
+  for (size_t i = 0; i < shown; ++i)
+    fmt::print("  {:>4}  {:<34} {:>12.2f}  {:>7.2f}x\n", i + 1, all[i]["label"].get<std::string>(), us(all[i]),
+               us(all[i]) / best);
+  if (shown < all.size()) fmt::print("  ... {} more (--top 0 shows all)\n", all.size() - shown);
+  fmt::print("\n");
+}
+
+// `--decisions FILE`: a real run's decisions (coll_modeltuned_decision_file), printed like a what-if.
+int print_decision_file(const std::string &path, int top, bool json) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(fmt::format("--decisions {}: cannot read it", path));
+  std::string line;
+  int n = 0, line_number = 0;
+  nlohmann::json all = nlohmann::json::array();
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line.empty()) continue;
+    nlohmann::json d;
+    try {
+      d = nlohmann::json::parse(line);
+      if (!d.contains("op") || !d.contains("candidates") || !d.contains("pick"))
+        throw std::invalid_argument("missing op, pick or candidates");
+    } catch (const std::exception &e) {
+      throw std::invalid_argument(fmt::format("--decisions {}:{}: not a decision record ({}); the file must come "
+                                              "from coll_modeltuned_decision_file", path, line_number, e.what()));
+    }
+    ++n;
+    if (json) {
+      all.push_back(d);
+      continue;
+    }
+    fmt::print("communicator {} (cid {}, {} ranks, channels {}), world rank {}:\n", d.value("comm", std::string("?")),
+               d.value("cid", -1), d.value("comm_size", 0), d.value("channels", std::string("?")), d.value("world_rank", -1));
+    print_decision(d, top);
+  }
+  if (json) std::cout << all.dump(2) << "\n";
+  if (n == 0) throw std::invalid_argument(fmt::format("--decisions {}: no decisions in it", path));
+  return 0;
 }
 
 int run_explain(const ExplainOptions &o) {
+  if (!o.decisions.empty()) return print_decision_file(o.decisions, o.top, o.json);
   const MachineShape machine = machine_of(o);
   if (o.np < 2) throw std::invalid_argument("-n/--np: give the number of ranks (at least 2)");
   const Placement placement = emulate_placement(machine, o.np, parse_map_by(o.map_by), parse_bind_to(o.bind_to));
@@ -152,43 +210,10 @@ int run_explain(const ExplainOptions &o) {
   Selector selector(table, placement, allowed, allowed, variant);
   nlohmann::json out = nlohmann::json::array();
   for (size_t bytes : parse_sizes(o.sizes)) {
-    const size_t count = bytes / o.type_size;
-    CallShape call{op, count, o.type_size, o.root, !o.noncommutative};
-    auto decision = selector.decide(call);
-    Candidate fixed = what_runs(ompi_fixed_decision(op, count * o.type_size, o.np, call.commutative),
-                                count, o.type_size, o.np, call.commutative);
-    std::optional<double> fixed_us = predict_us(table, placement, fixed, call, variant);
-    if (o.json) {
-      nlohmann::json entry{{"op", o.op}, {"bytes", count * o.type_size}, {"count", count},
-                           {"type_size", o.type_size}, {"np", o.np}, {"root", o.root}};
-      entry["pick"] = decision ? candidate_json(decision->pick, decision->predicted_us) : nlohmann::json();
-      entry["ompi_default"] = candidate_json(fixed, fixed_us.value_or(NAN));
-      nlohmann::json all = nlohmann::json::array();
-      if (decision)
-        for (const Prediction &p : decision->predictions) all.push_back(candidate_json(p.candidate, p.us));
-      entry["candidates"] = all;
-      out.push_back(entry);
-      continue;
-    }
-    fmt::print("{} of {} B ({} x {} B) on {} ranks, root {}{}\n", o.op, count * o.type_size, count,
-               o.type_size, o.np, o.root, call.commutative ? "" : ", non-commutative op");
-    if (!decision) {
-      fmt::print("  no allowed candidate can be predicted: modeltuned falls back to Open MPI's decision\n\n");
-      continue;
-    }
-    fmt::print("  modeltuned picks   {:<34} {:>12.2f} us\n", describe(decision->pick), decision->predicted_us);
-    if (fixed_us)
-      fmt::print("  Open MPI default   {:<34} {:>12.2f} us  ({:.2f}x the pick)\n", describe(fixed), *fixed_us,
-                 *fixed_us / decision->predicted_us);
-    size_t shown = o.top > 0 ? std::min<size_t>(o.top, decision->predictions.size()) : decision->predictions.size();
-    fmt::print("  {:>4}  {:<34} {:>12}  {:>8}\n", "rank", "candidate", "predicted_us", "vs pick");
-    for (size_t i = 0; i < shown; ++i) {
-      const Prediction &p = decision->predictions[i];
-      fmt::print("  {:>4}  {:<34} {:>12.2f}  {:>7.2f}x\n", i + 1, describe(p.candidate), p.us, p.us / decision->predicted_us);
-    }
-    if (shown < decision->predictions.size())
-      fmt::print("  ... {} more (--top 0 shows all)\n", decision->predictions.size() - shown);
-    fmt::print("\n");
+    CallShape call{op, bytes / o.type_size, o.type_size, o.root, !o.noncommutative};
+    nlohmann::json d = decision_json(table, placement, call, selector.decide(call), variant);
+    if (o.json) out.push_back(std::move(d));
+    else print_decision(d, o.top);
   }
   if (o.json) std::cout << out.dump(2) << "\n";
   return 0;
@@ -212,7 +237,9 @@ void add_explain_command(CLI::App &app) {
   cmd->add_option("--map-by", o->map_by, "mpirun --map-by: core, l3cache, numa, socket, node")->capture_default_str();
   cmd->add_option("--bind-to", o->bind_to, "mpirun --bind-to: auto (Open MPI 4.1's default), core, l3cache, numa, socket, none")
       ->capture_default_str();
-  cmd->add_option("-n,--np", o->np, "number of ranks")->required()->check(CLI::PositiveNumber);
+  cmd->add_option("-n,--np", o->np, "number of ranks")->check(CLI::PositiveNumber);
+  cmd->add_option("--decisions", o->decisions,
+                  "print a real run's decisions (the file coll_modeltuned_decision_file wrote) instead");
   cmd->add_option("--table", o->table, "calibration table (default for --machine orfeo-epyc: the shipped one)");
   cmd->add_option("--op", o->op, "bcast or reduce")->capture_default_str();
   cmd->add_option("--sizes", o->sizes, "message sizes in bytes, comma-separated; K, M, G suffixes")->capture_default_str();

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <exception>
 
+#include "select/report.hpp"
 #include "select/selector.hpp"
 
 using namespace modeltuned;
@@ -103,10 +104,15 @@ void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len) {
 }
 
 int mt_decide(mt_comm_model *model, int op, size_t count, size_t type_size, int root,
-              int commutative, mt_decision *out) {
+              int commutative, mt_decision *out, char **json) {
   try {
     CallShape call{to_op(op), count, type_size, root, commutative != 0};
     auto decision = model->selector.decide(call);
+    if (json) {
+      const Selector &s = model->selector;
+      std::string text = decision_json(s.table(), s.placement(), call, decision, s.variant()).dump();
+      *json = strdup(text.c_str());
+    }
     if (!decision) return -1;
     *out = mt_decision{};
     out->algorithm = decision->pick.algorithm;

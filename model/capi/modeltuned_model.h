@@ -53,9 +53,11 @@ void mt_comm_model_free(mt_comm_model *model);
 /* Channels the communicator's ranks talk through, "cache,core" style, into buf. */
 void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len);
 
-/* Runs the model for one call. 0 on success; -1 when no allowed candidate can be predicted. */
+/* Runs the model for one call. 0 on success; -1 when no allowed candidate can be predicted.
+ * If json is not NULL, *json receives a malloc'd one-line JSON object of the whole decision
+ * (every candidate's prediction and Open MPI's default; the caller frees it), also on -1. */
 int mt_decide(mt_comm_model *model, int op, size_t count, size_t type_size, int root,
-              int commutative, mt_decision *out);
+              int commutative, mt_decision *out, char **json);
 
 #ifdef __cplusplus
 }

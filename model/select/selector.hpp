@@ -42,6 +42,8 @@ class Selector {
   // enumerated first, so every rank given the same inputs picks the same.
   std::optional<Decision> decide(const CallShape &call);
   const Placement &placement() const { return placement_; }
+  const CalibrationTable &table() const { return table_; }
+  ModelVariant variant() const { return variant_; }
 
  private:
   const Plan *plan(const Candidate &c, int root);

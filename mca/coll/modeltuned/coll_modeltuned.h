@@ -21,6 +21,8 @@ BEGIN_C_DECLS
 /* Decisions are cached per power-of-two size class: class k holds messages of [2^(k-1), 2^k)
  * bytes, class 0 the empty message. */
 #define MCA_COLL_MODELTUNED_SIZE_CLASSES 65
+/* Tuned's algorithm numbers go up to 9 (bcast); index 0 counts fallbacks. */
+#define MCA_COLL_MODELTUNED_COUNTERS 10
 
 typedef struct mca_coll_modeltuned_component_t {
     mca_coll_base_component_2_0_0_t super;
@@ -31,6 +33,13 @@ typedef struct mca_coll_modeltuned_component_t {
     char *calibration_file;
     char *bcast_algorithms;
     char *reduce_algorithms;
+    char *decision_file;
+    bool decision_file_warned;   /* its write error is reported once */
+
+    /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls): calls per tuned algorithm number,
+     * index 0 = handed to the previous component. Plain increments: exact unless several threads
+     * run collectives at once. */
+    unsigned long long calls[2][MCA_COLL_MODELTUNED_COUNTERS];
 
     int output;                  /* opal_output stream, "coll:modeltuned:" lines */
     mt_table *table;             /* NULL: no usable table, modeltuned steps aside */

@@ -23,6 +23,7 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
     }
     d = mca_coll_modeltuned_choice(m, comm, MT_OP_BCAST, 1, (size_t) count, type_size, root);
     if (OPAL_UNLIKELY(NULL == d)) goto fallback;
+    ++mca_coll_modeltuned_component.calls[MT_OP_BCAST][d->algorithm];
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
         mca_coll_modeltuned_trace(comm, MT_OP_BCAST, (size_t) count * type_size, root, d);
 
@@ -47,6 +48,7 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
     default: break;  /* unreachable: the model only returns Open MPI's algorithm numbers */
     }
 fallback:
+    ++mca_coll_modeltuned_component.calls[MT_OP_BCAST][0];
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
         mca_coll_modeltuned_trace(comm, MT_OP_BCAST, (size_t) count * type_size, root, NULL);
     return m->previous_bcast(buf, count, dtype, root, comm, m->previous_bcast_module);

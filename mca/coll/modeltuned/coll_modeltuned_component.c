@@ -4,6 +4,9 @@
 #include "ompi_config.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "opal/mca/base/mca_base_pvar.h"
 
 #include "coll_modeltuned.h"
 
@@ -31,6 +34,19 @@ mca_coll_modeltuned_component_t mca_coll_modeltuned_component = {
         .collm_comm_query = mca_coll_modeltuned_comm_query,
     },
 };
+
+static int counters_get(const struct mca_base_pvar_t *pvar, void *value, void *obj)
+{
+    memcpy(value, pvar->ctx, sizeof(unsigned long long) * MCA_COLL_MODELTUNED_COUNTERS);
+    return OMPI_SUCCESS;
+}
+
+static int counters_notify(struct mca_base_pvar_t *pvar, mca_base_pvar_event_t event, void *obj,
+                           int *count)
+{
+    if (MCA_BASE_PVAR_HANDLE_BIND == event) *count = MCA_COLL_MODELTUNED_COUNTERS;
+    return OMPI_SUCCESS;
+}
 
 static int modeltuned_register(void)
 {
@@ -80,6 +96,27 @@ static int modeltuned_register(void)
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
         MCA_BASE_VAR_SCOPE_ALL, &c->reduce_algorithms);
 
+    c->decision_file = NULL;
+    (void) mca_base_component_var_register(v, "decision_file",
+        "Append every decision (communicator, size class, root, pick, every candidate's prediction "
+        "and Open MPI's default) as a JSON line to this file; \"%r\" in the name is replaced by the "
+        "rank in MPI_COMM_WORLD to get one file per rank, otherwise rank 0 of each communicator "
+        "writes. Read it with: modeltuned explain --decisions FILE",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
+        &c->decision_file);
+
+    (void) mca_base_component_pvar_register(v, "bcast_calls",
+        "MPI_Bcast calls modeltuned ran, per tuned algorithm number (index 0: handed to the "
+        "previous component)", OPAL_INFO_LVL_4, MPI_T_PVAR_CLASS_COUNTER,
+        MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MPI_T_BIND_NO_OBJECT,
+        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
+        counters_notify, c->calls[MT_OP_BCAST]);
+    (void) mca_base_component_pvar_register(v, "reduce_calls",
+        "MPI_Reduce calls modeltuned ran, per tuned algorithm number (index 0: handed to the "
+        "previous component)", OPAL_INFO_LVL_4, MPI_T_PVAR_CLASS_COUNTER,
+        MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MPI_T_BIND_NO_OBJECT,
+        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
+        counters_notify, c->calls[MT_OP_REDUCE]);
     return OMPI_SUCCESS;
 }
 

@@ -4,13 +4,18 @@
  */
 #include "ompi_config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "coll_modeltuned.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "opal/mca/hwloc/base/base.h"
+#include "opal/util/printf.h"
 #include "opal/util/proc.h"
+#include "ompi/mca/rte/rte.h"
 
 /* What each rank contributes: host hash (2 ints), package, numa, l3, core, table checksum
  * (2 ints). The checksum makes every rank fall back together if their tables differ. */
@@ -130,6 +135,47 @@ out:
     return rc;
 }
 
+/* One JSON line per decision: the model's own report plus which communicator and rank. Appended
+ * with a single write() so lines from several processes do not interleave. */
+static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                            const char *decision, bool per_rank)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    char path[4096], *line = NULL;
+    const char *file = c->decision_file;
+    const char *mark = strstr(file, "%r");
+    if (per_rank) {
+        snprintf(path, sizeof path, "%.*s%u%s", (int) (mark - file), file,
+                 (unsigned) OMPI_PROC_MY_NAME->vpid, mark + 2);
+    } else {
+        snprintf(path, sizeof path, "%s", file);
+    }
+    char channels[64];
+    mt_comm_model_channels(m->model, channels, sizeof channels);
+    char name[2 * MPI_MAX_OBJECT_NAME];  /* the communicator's name, JSON-escaped */
+    size_t k = 0;
+    for (const char *p = comm->c_name; *p && k + 2 < sizeof name; ++p) {
+        if ('"' == *p || '\\' == *p) name[k++] = '\\';
+        name[k++] = (unsigned char) *p < 0x20 ? ' ' : *p;
+    }
+    name[k] = '\0';
+    /* decision is a JSON object: splice the communicator's fields in after its '{'. */
+    int n = opal_asprintf(&line, "{\"cid\":%d,\"comm\":\"%s\",\"world_rank\":%u,\"comm_rank\":%d,"
+                          "\"channels\":\"%s\",%s\n", ompi_comm_get_cid(comm), name,
+                          (unsigned) OMPI_PROC_MY_NAME->vpid, ompi_comm_rank(comm), channels, decision + 1);
+    if (n < 0) return;
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0 || write(fd, line, n) != n) {
+        if (!c->decision_file_warned) {
+            c->decision_file_warned = true;
+            opal_output(0, "coll:modeltuned: coll_modeltuned_decision_file '%s': cannot write (%s); "
+                        "decisions are not recorded", path, strerror(errno));
+        }
+    }
+    if (fd >= 0) close(fd);
+    free(line);
+}
+
 const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
                                               struct ompi_communicator_t *comm, int op,
                                               size_t count, size_t type_size, int root,
@@ -137,7 +183,17 @@ const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
 {
     mca_coll_modeltuned_choice_t *choice =
         &m->choices[op][commutative][mca_coll_modeltuned_size_class(count * type_size)];
-    if (0 != mt_decide(m->model, op, count, type_size, root, commutative, &choice->decision)) {
+    const char *file = mca_coll_modeltuned_component.decision_file;
+    const bool per_rank = NULL != file && NULL != strstr(file, "%r");
+    char *json = NULL;
+    const bool record = NULL != file && '\0' != file[0] && (per_rank || 0 == ompi_comm_rank(comm));
+    int rc = mt_decide(m->model, op, count, type_size, root, commutative, &choice->decision,
+                       record ? &json : NULL);
+    if (NULL != json) {
+        record_decision(m, comm, json, per_rank);
+        free(json);
+    }
+    if (0 != rc) {
         choice->root = -1;
         return NULL;
     }

@@ -30,6 +30,7 @@ int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
     d = mca_coll_modeltuned_choice(m, comm, MT_OP_REDUCE, ompi_op_is_commute(op) ? 1 : 0,
                                    (size_t) count, type_size, root);
     if (OPAL_UNLIKELY(NULL == d)) goto fallback;
+    ++mca_coll_modeltuned_component.calls[MT_OP_REDUCE][d->algorithm];
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
         mca_coll_modeltuned_trace(comm, MT_OP_REDUCE, (size_t) count * type_size, root, d);
 
@@ -55,6 +56,7 @@ int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
     default: break;  /* unreachable: the model only returns Open MPI's algorithm numbers */
     }
 fallback:
+    ++mca_coll_modeltuned_component.calls[MT_OP_REDUCE][0];
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
         mca_coll_modeltuned_trace(comm, MT_OP_REDUCE, (size_t) count * type_size, root, NULL);
     return m->previous_reduce(sbuf, rbuf, count, dtype, op, root, comm, m->previous_reduce_module);

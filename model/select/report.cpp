@@ -1,0 +1,34 @@
+#include "select/report.hpp"
+
+#include "select/ompi_fixed.hpp"
+
+namespace modeltuned {
+
+nlohmann::json candidate_json(const Candidate &c, std::optional<double> predicted_us) {
+  const AlgorithmInfo *info = find_algorithm(c.op, c.algorithm);
+  nlohmann::json j{{"algorithm", c.algorithm}, {"name", info ? info->name : "?"},
+                   {"segsize", c.segsize},     {"fanout", c.fanout},
+                   {"label", describe(c)}};
+  j["predicted_us"] = predicted_us ? nlohmann::json(*predicted_us) : nlohmann::json();
+  return j;
+}
+
+nlohmann::json decision_json(const CalibrationTable &table, const Placement &placement,
+                             const CallShape &call, const std::optional<Decision> &decision,
+                             ModelVariant variant) {
+  const int p = placement.size();
+  Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), p, call.commutative),
+                              call.count, call.type_size, p, call.commutative);
+  nlohmann::json j{{"op", op_name(call.op)}, {"count", call.count}, {"type_size", call.type_size},
+                   {"bytes", call.bytes()}, {"root", call.root}, {"commutative", call.commutative},
+                   {"comm_size", p}};
+  j["pick"] = decision ? candidate_json(decision->pick, decision->predicted_us) : nlohmann::json();
+  j["ompi_default"] = candidate_json(fixed, predict_us(table, placement, fixed, call, variant));
+  nlohmann::json all = nlohmann::json::array();
+  if (decision)
+    for (const Prediction &pr : decision->predictions) all.push_back(candidate_json(pr.candidate, pr.us));
+  j["candidates"] = std::move(all);
+  return j;
+}
+
+}  // namespace modeltuned
