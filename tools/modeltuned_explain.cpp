@@ -191,7 +191,7 @@ int run_explain(const ExplainOptions &o) {
   if (!o.decisions.empty()) return print_decision_file(o.decisions, o.top, o.json);
   const MachineShape machine = machine_of(o);
   if (o.np < 2) throw std::invalid_argument("-n/--np: give the number of ranks (at least 2)");
-  const Placement placement = emulate_placement(machine, o.np, parse_map_by(o.map_by), parse_bind_to(o.bind_to));
+  const Placement placement = emulate_placement(machine, o.np, o.map_by, parse_bind_to(o.bind_to));
   const std::string table_path = default_table(o);
   const CalibrationTable table = load_calibration(table_path);
   const Op op = o.op == "bcast" ? Op::bcast : o.op == "reduce" ? Op::reduce
@@ -234,7 +234,7 @@ void add_explain_command(CLI::App &app) {
   synthetic->excludes(topology);
   cmd->add_option("--nodes", o->nodes, "number of identical nodes (default: 2 for orfeo-epyc, 1 for --topology)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--map-by", o->map_by, "mpirun --map-by: core, l3cache, numa, socket, node")->capture_default_str();
+  cmd->add_option("--map-by", o->map_by, "mpirun --map-by: core, l3cache, numa, socket, node, or ppr:N:OBJ")->capture_default_str();
   cmd->add_option("--bind-to", o->bind_to, "mpirun --bind-to: auto (Open MPI 4.1's default), core, l3cache, numa, socket, none")
       ->capture_default_str();
   cmd->add_option("-n,--np", o->np, "number of ranks")->check(CLI::PositiveNumber);

@@ -63,6 +63,57 @@ BindTo parse_bind_to(std::string_view s) {
   throw std::invalid_argument(fmt::format("--bind-to '{}': use auto, core, l3cache, numa, socket or none", s));
 }
 
+// Hierarchy levels of one rank bound as `bind_to`, from the core it was mapped to.
+static RankPlace place_on(const MachineShape &machine, int node, int c, BindTo bind_to) {
+  const int cores_per_numa = machine.l3_per_numa * machine.cores_per_l3;
+  const int cores_per_package = machine.numa_per_package * cores_per_numa;
+  RankPlace p;
+  p.node = node;
+  if (bind_to != BindTo::none) {
+    p.package = c / cores_per_package;
+    if (bind_to != BindTo::socket) {
+      p.numa = p.package * machine.numa_per_package + (c % cores_per_package) / cores_per_numa;
+      if (bind_to != BindTo::numa) {
+        p.l3 = c / machine.cores_per_l3;
+        if (bind_to == BindTo::core) p.core = c;
+      }
+    }
+  } else if (machine.packages == 1) {
+    p.package = 0;  // unbound, but there is only one package to be in
+  }
+  return p;
+}
+
+Placement emulate_placement(const MachineShape &machine, int np, std::string_view map_by, BindTo bind_to) {
+  if (!map_by.starts_with("ppr:")) return emulate_placement(machine, np, parse_map_by(map_by), bind_to);
+  // ppr:N:OBJ
+  std::string_view rest = map_by.substr(4);
+  size_t colon = rest.find(':');
+  int per = 0;
+  std::string_view count = rest.substr(0, colon);
+  auto [end, ec] = std::from_chars(count.data(), count.data() + count.size(), per);
+  if (colon == std::string_view::npos || ec != std::errc() || end != count.data() + count.size() || per < 1)
+    throw std::invalid_argument(fmt::format("--map-by '{}': ppr takes ppr:<ranks per object>:<object>", map_by));
+  const MapBy object = parse_map_by(rest.substr(colon + 1));
+  const int cores_per_numa = machine.l3_per_numa * machine.cores_per_l3;
+  const int object_cores = object == MapBy::core ? 1 : object == MapBy::l3 ? machine.cores_per_l3
+                           : object == MapBy::numa ? cores_per_numa
+                           : object == MapBy::socket ? machine.numa_per_package * cores_per_numa
+                           : machine.cores_per_node();
+  if (per > object_cores)
+    throw std::invalid_argument(fmt::format("--map-by '{}': {} ranks do not fit on one object of {} cores", map_by, per, object_cores));
+  const int objects = machine.nodes * machine.cores_per_node() / object_cores;
+  if (np > per * objects)
+    throw std::invalid_argument(fmt::format("-np {}: --map-by '{}' places at most {} ranks on this machine", np, map_by, per * objects));
+  if (bind_to == BindTo::automatic) bind_to = BindTo::core;
+  std::vector<RankPlace> ranks;
+  for (int r = 0; r < np; ++r) {
+    const int global_core = (r / per) * object_cores + r % per;
+    ranks.push_back(place_on(machine, global_core / machine.cores_per_node(), global_core % machine.cores_per_node(), bind_to));
+  }
+  return Placement(std::move(ranks));
+}
+
 Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by, BindTo bind_to) {
   const int per_node = machine.cores_per_node();
   if (np < 1 || np > machine.cores())
@@ -107,24 +158,7 @@ Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by, B
   }
 
   std::vector<RankPlace> ranks(np);
-  for (int r = 0; r < np; ++r) {
-    const int c = core_of[r];
-    RankPlace p;
-    p.node = node_of[r];
-    if (bind_to != BindTo::none) {
-      p.package = c / cores_per_package;
-      if (bind_to != BindTo::socket) {
-        p.numa = p.package * machine.numa_per_package + (c % cores_per_package) / cores_per_numa;
-        if (bind_to != BindTo::numa) {
-          p.l3 = c / machine.cores_per_l3;
-          if (bind_to == BindTo::core) p.core = c;
-        }
-      }
-    } else if (machine.packages == 1) {
-      p.package = 0;  // unbound, but there is only one package to be in
-    }
-    ranks[r] = p;
-  }
+  for (int r = 0; r < np; ++r) ranks[r] = place_on(machine, node_of[r], core_of[r], bind_to);
   return Placement(std::move(ranks));
 }
 

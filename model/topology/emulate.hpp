@@ -42,4 +42,10 @@ BindTo parse_bind_to(std::string_view s);  // throws std::invalid_argument
 Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by,
                             BindTo bind_to = BindTo::automatic);
 
+// Same, with mpirun's --map-by text: core, l3cache, numa, socket, node, or ppr:N:OBJ (N ranks on
+// consecutive cores of each OBJ in turn, OBJ one of core, l3cache, numa, socket, node; bound to
+// cores unless told otherwise). Throws std::invalid_argument naming the bad text.
+Placement emulate_placement(const MachineShape &machine, int np, std::string_view map_by,
+                            BindTo bind_to = BindTo::automatic);
+
 }  // namespace modeltuned

@@ -22,6 +22,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
@@ -116,6 +117,7 @@ struct MpiRun {
   bool emulate_two_sockets = false;
   std::vector<std::pair<std::string, std::string>> mca;  // extra --mca NAME VALUE
   std::vector<std::string> program_args;
+  std::string program = "collectives";  // in tests/mpi/
 };
 
 // What one rank wrote, and the trace lines modeltuned printed in it.
@@ -257,7 +259,7 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
     argv.insert(argv.end(), {"--bind-to", "core", "--map-by", "ppr:8:socket", "--report-bindings"});
   }
   for (const auto &[name, value] : run.mca) mca(name, value);
-  argv.push_back(builddir() + "/tests/mpi/collectives");
+  argv.push_back(builddir() + "/tests/mpi/" + run.program);
   argv.insert(argv.end(), run.program_args.begin(), run.program_args.end());
 
   RunResult result;
@@ -468,6 +470,105 @@ START_TEST(baseline_without_modeltuned) {
   RunResult r = run_mpi(run, scratch.dir);
   expect_correct(r);
   expect(r.lines_containing("coll:modeltuned").empty(), r, "modeltuned printed although excluded");
+}
+END_TEST
+
+// ---- observing modeltuned: MPI_T counters, the decision file, explain -------------------------
+
+// "op bytes root" of a call, as the decision cache keys it: size class = bit length of the bytes.
+std::string decision_key(const std::string &op, long bytes, long root) {
+  int size_class = 0;
+  for (unsigned long b = static_cast<unsigned long>(bytes); b; b >>= 1) ++size_class;
+  return op + " " + std::to_string(size_class) + " " + std::to_string(root);
+}
+
+std::vector<nlohmann::json> read_decisions(const fs::path &file) {
+  std::vector<nlohmann::json> out;
+  for (const std::string &line : split_lines(read_text(file)))
+    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
+  return out;
+}
+
+// The MPI_T counters and the decision file agree with the calls modeltuned traced.
+START_TEST(counters_and_decision_file_match_what_ran) {
+  Scratch scratch;
+  MpiRun run = with_modeltuned(4);
+  run.program = "observe";
+  const fs::path decisions = scratch.dir / "decisions-%r.jsonl";
+  run.mca.emplace_back("coll_modeltuned_decision_file", decisions.string());
+  RunResult r = run_mpi(run, scratch.dir);
+  expect(r.exit_status == 0, r, "observe failed");
+  for (int rank = 0; rank < run.np; ++rank) {
+    // Counters: calls per algorithm number, from the trace lines of this rank.
+    std::map<std::string, long> traced, counted;
+    for (const std::string op : {"bcast", "reduce"})
+      for (const auto &t : r.trace(op)) {
+        if (t.world_rank != rank) continue;
+        const auto *info = modeltuned::find_algorithm(op == "bcast" ? Op::bcast : Op::reduce, t.algorithm);
+        ++traced[op + " " + std::to_string(t.algorithm == "fallback" ? 0 : info ? info->id : -1)];
+      }
+    for (const std::string &line : split_lines(r.rank_stdout[rank])) {
+      expect(!contains(line, "missing"), r, "MPI_T counter not found: " + line);
+      if (line.rfind("pvar ", 0) != 0) continue;
+      std::istringstream in(line.substr(5));
+      std::string op;
+      int alg;
+      long calls;
+      in >> op >> alg >> calls;
+      counted[op + " " + std::to_string(alg)] = calls;
+    }
+    expect(!traced.empty() && traced == counted, r,
+           "world rank " + std::to_string(rank) + ": MPI_T counters differ from the traced calls");
+    // Decision file: every traced call ran the pick recorded for its size class and root.
+    fs::path file = scratch.dir / ("decisions-" + std::to_string(rank) + ".jsonl");
+    std::map<std::string, std::string> picks;
+    for (const auto &d : read_decisions(file))
+      picks[decision_key(d["op"], d["bytes"], d["root"])] = d["pick"]["name"];
+    for (const std::string op : {"bcast", "reduce"})
+      for (const auto &t : r.trace(op)) {
+        if (t.world_rank != rank) continue;
+        auto it = picks.find(decision_key(op, t.bytes, t.root));
+        expect(it != picks.end() && it->second == t.algorithm, r,
+               "world rank " + std::to_string(rank) + ": " + op + " of " + std::to_string(t.bytes) +
+                   " B ran " + t.algorithm + ", the decision file says " + (it == picks.end() ? "nothing" : it->second));
+      }
+  }
+}
+END_TEST
+
+// `modeltuned explain` on the same placement gives exactly the component's decisions: 16 ranks
+// on the emulated 2-socket node, 8 per socket, bound to cores.
+START_TEST(explain_matches_the_component) {
+  Scratch scratch;
+  MpiRun run = with_modeltuned(16, 1);
+  run.program = "observe";
+  run.emulate_two_sockets = true;
+  const fs::path decisions = scratch.dir / "decisions.jsonl";
+  run.mca.emplace_back("coll_modeltuned_decision_file", decisions.string());
+  RunResult r = run_mpi(run, scratch.dir);
+  expect(r.exit_status == 0, r, "observe failed");
+  int compared = 0;
+  for (const auto &d : read_decisions(decisions)) {
+    if (d["comm"] != "MPI_COMM_WORLD") continue;
+    const std::string op = d["op"];
+    std::string cmd = builddir() + "/tools/modeltuned explain --json --synthetic 'pack:2 numa:4 l3:2 core:4' "
+                      "--map-by ppr:8:socket --bind-to core -np 16 --table '" + table_path() + "' --op " + op +
+                      " --sizes " + std::to_string(d["bytes"].get<long>()) + " --type-size " +
+                      std::to_string(d["type_size"].get<long>()) + " --root " + std::to_string(d["root"].get<int>());
+    FILE *pipe = popen(cmd.c_str(), "r");
+    std::string text;
+    char chunk[4096];
+    size_t n;
+    while (pipe && (n = fread(chunk, 1, sizeof chunk, pipe)) > 0) text.append(chunk, n);
+    expect(pipe && pclose(pipe) == 0, r, "explain failed: " + cmd);
+    const nlohmann::json e = nlohmann::json::parse(text).at(0);
+    expect(e["pick"] == d["pick"] && e["candidates"] == d["candidates"] && e["ompi_default"] == d["ompi_default"], r,
+           op + " of " + std::to_string(d["bytes"].get<long>()) + " B: explain picks " + e["pick"].dump() +
+               ", the component picked " + d["pick"].dump());
+    ++compared;
+  }
+  expect(compared >= 9, r, "only " + std::to_string(compared) + " decisions of MPI_COMM_WORLD to compare");
+  std::fprintf(stderr, "explain reproduced %d component decisions exactly\n", compared);
 }
 END_TEST
 
@@ -779,6 +880,7 @@ Suite *mpi_suite() {
   add("np4", np4);
   add("np8", np8);
   add("np16_emulated_two_sockets", np16_emulated_two_sockets);
+  add("observing", counters_and_decision_file_match_what_ran, explain_matches_the_component);
   TCase *bcast = add("bcast_one_algorithm");
   tcase_add_loop_test(bcast, bcast_one_algorithm, 0, static_cast<int>(modelled(Op::bcast).size()));
   TCase *reduce = add("reduce_one_algorithm");

@@ -1,0 +1,80 @@
+/*
+ * Makes a known sequence of MPI_Bcast (MPI_BYTE) and MPI_Reduce (MPI_INT, MPI_SUM) calls at root
+ * 0 on MPI_COMM_WORLD, then prints what modeltuned's MPI_T counters say ran, one line per
+ * non-zero counter: "pvar <op> <algorithm number> <calls>" (0 = handed to the previous component).
+ * Usage: observe [bytes ...]   (default 1 100 4096 65536 1048576), 3 calls of each op per size.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* MPI_T counters count from the moment their handle is allocated: open before the calls. */
+static int open_counter(MPI_T_pvar_session session, const char *name, MPI_T_pvar_handle *handle)
+{
+    int n = 0;
+    MPI_T_pvar_get_num(&n);
+    for (int i = 0; i < n; ++i) {
+        char pname[256], desc[1024];
+        int pname_len = sizeof pname, desc_len = sizeof desc, verbosity, var_class, bind, readonly,
+            continuous, atomic, count = 0;
+        MPI_Datatype type;
+        MPI_T_enum enumtype;
+        if (MPI_SUCCESS == MPI_T_pvar_get_info(i, pname, &pname_len, &verbosity, &var_class, &type,
+                                               &enumtype, desc, &desc_len, &bind, &readonly,
+                                               &continuous, &atomic) &&
+            0 == strcmp(pname, name) &&
+            MPI_SUCCESS == MPI_T_pvar_handle_alloc(session, i, NULL, handle, &count))
+            return count;
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, rank;
+    long sizes[16] = {1, 100, 4096, 65536, 1048576};
+    int nsizes = 5;
+    MPI_Init(&argc, &argv);
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (argc > 1) {
+        nsizes = 0;
+        for (int i = 1; i < argc && nsizes < 16; ++i) sizes[nsizes++] = atol(argv[i]);
+    }
+    const char *names[2] = {"coll_modeltuned_bcast_calls", "coll_modeltuned_reduce_calls"};
+    const char *ops[2] = {"bcast", "reduce"};
+    MPI_T_pvar_session session;
+    MPI_T_pvar_handle handles[2];
+    int counts[2];
+    MPI_T_pvar_session_create(&session);
+    for (int op = 0; op < 2; ++op) counts[op] = open_counter(session, names[op], &handles[op]);
+
+    long largest = 4;
+    for (int i = 0; i < nsizes; ++i) largest = sizes[i] > largest ? sizes[i] : largest;
+    char *buf = calloc(largest, 1), *out = calloc(largest, 1);
+    for (int i = 0; i < nsizes; ++i) {
+        for (int k = 0; k < 3; ++k) {
+            MPI_Bcast(buf, (int) sizes[i], MPI_BYTE, 0, MPI_COMM_WORLD);
+            if (sizes[i] >= 4) MPI_Reduce(buf, out, (int) (sizes[i] / 4), MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        }
+    }
+    for (int op = 0; op < 2; ++op) {
+        unsigned long long values[64] = {0};
+        if (counts[op] < 0 || counts[op] > 64) {
+            printf("pvar %s missing\n", ops[op]);
+            continue;
+        }
+        MPI_T_pvar_read(session, handles[op], values);
+        for (int a = 0; a < counts[op]; ++a)
+            if (values[a]) printf("pvar %s %d %llu\n", ops[op], a, values[a]);
+        MPI_T_pvar_handle_free(session, &handles[op]);
+    }
+    MPI_T_pvar_session_free(&session);
+    fflush(stdout);
+    free(buf);
+    free(out);
+    MPI_T_finalize();
+    MPI_Finalize();
+    return 0;
+}
