@@ -1,0 +1,35 @@
+// Gnuplot output of modeltuned-bench: per operation, latency against message size (log-log, one
+// line per variant, Open MPI's default and modeltuned drawn heavy with their confidence
+// intervals) above modeltuned's ratio to the default and to the best forced algorithm.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tools/bench/stats.hpp"
+
+namespace modeltuned::bench {
+
+struct PlotPoint {
+  double bytes;
+  MedianCi latency_us;
+};
+
+struct PlotSeries {
+  std::string op;       // bcast or reduce
+  std::string variant;  // default, modeltuned or a forced algorithm
+  std::vector<PlotPoint> points;
+};
+
+struct PlotRatios {
+  std::string op;
+  std::vector<std::pair<double, double>> versus_default, versus_best;  // (bytes, ratio of medians)
+};
+
+// Why the plot cannot be drawn to `path` (gnuplot missing, directory not writable), or "".
+std::string plot_preflight(const std::string &path);
+// Draws the plot; returns "" or why it failed.
+std::string draw_plot(const std::string &path, const std::vector<PlotSeries> &series,
+                      const std::vector<PlotRatios> &ratios, const std::string &subtitle);
+
+}  // namespace modeltuned::bench
