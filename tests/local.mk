@@ -4,3 +4,4 @@ include tests/trees.mk
 include tests/calibration.mk
 include tests/mpi.mk
 include tests/validation.mk
+include tests/bench.mk

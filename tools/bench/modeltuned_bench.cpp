@@ -385,7 +385,7 @@ int main(int argc, char **argv) {
   if (world_size < 2) usage_error("needs at least 2 ranks; run it as mpirun -np N modeltuned-bench (N >= 2)");
   if (!o.plot.empty()) {
     std::string ext = fs::path(o.plot).extension().string();
-    if (ext != ".png" && ext != ".svg") usage_error(fmt::format("--plot {}: the name must end in .png or .svg", o.plot));
+    if (ext != ".png" && ext != ".svg") usage_error(fmt::format("--plot {}: the name must end in .png or .svg (e.g. --plot ab.png)", o.plot));
   }
   std::vector<uint64_t> requested;
   if (!o.sizes.empty()) {
@@ -522,19 +522,47 @@ int main(int argc, char **argv) {
     usage_error(fmt::format("--rotate-buffers {} x {} bytes does not fit in memory; lower one of them",
                             buf.slots, buf.slot_bytes));
   }
-  std::vector<Pair> pairs;
-  for (size_t v = 0; v < variants.size(); ++v)
-    for (size_t s = 0; s < sizes[variants[v].op].size(); ++s) pairs.push_back({int(v), int(s)});
-  const size_t npairs = pairs.size();
+  auto make_pairs = [&] {
+    std::vector<Pair> out;
+    for (size_t v = 0; v < variants.size(); ++v)
+      for (size_t s = 0; s < sizes[variants[v].op].size(); ++s) out.push_back({int(v), int(s)});
+    return out;
+  };
+  std::vector<Pair> pairs = make_pairs();
 
   uint64_t call_number = 0;  // picks the buffer; identical on every rank
   // Warm-up: tree construction, the model's decision per size class, first-touch of buffers and
-  // lazily opened connections all happen here, not in a timed call.
+  // lazily opened connections all happen here, not in a timed call. The counters show whether
+  // modeltuned took each variant's communicator at all (without a usable table it declines).
+  std::vector<uint64_t> taken(variants.size(), 0);
   for (int w = 0; w < o.warmup + 1; ++w)
     for (const auto &p : pairs) {
       const Variant &v = variants[p.variant];
+      std::vector<uint64_t> before;
+      if (counted) before = counters[v.op]->read();
       run_collective(v.op, v.comm, buf, call_number++, sizes[v.op][p.size], o.root);
+      if (counted) {
+        const auto after = counters[v.op]->read();
+        for (int a = 0; a < counter_width; ++a) taken[p.variant] += after[a] - before[a];
+      }
     }
+  if (counted) {
+    MPI_Allreduce(MPI_IN_PLACE, taken.data(), int(taken.size()), MPI_UINT64_T, MPI_MIN, control);
+    std::vector<Variant> kept;
+    for (size_t v = 0; v < variants.size(); ++v) {
+      if (variants[v].through_modeltuned() && taken[v] == 0) {
+        notes.push_back(fmt::format("{} {}: skipped: modeltuned declined its communicator (no usable calibration "
+                                    "table?); --mca coll_modeltuned_verbose 1 says why",
+                                    modeltuned::op_name(variants[v].op), variants[v].name));
+        MPI_Comm_free(&variants[v].comm);
+        continue;
+      }
+      kept.push_back(variants[v]);
+    }
+    variants = std::move(kept);
+    pairs = make_pairs();
+  }
+  const size_t npairs = pairs.size();
 
   // Timed rounds: each round runs every pair once, in an order drawn from the shared seed.
   std::vector<double> start(npairs * o.reps), end(npairs * o.reps);

@@ -1,0 +1,417 @@
+// Tests of modeltuned-bench: a tiny run under mpirun (np 3) must write a complete, consistent CSV,
+// a summary that agrees with the CSV's medians, and report which algorithm ran exactly as
+// modeltuned's own per-call trace (coll_modeltuned_verbose 20) shows it; a bad flag must end the
+// job quickly with one line and status 2.
+//
+// Paths come from the build (tests/bench.mk) and can be overridden from the environment:
+// MODELTUNED_TEST_BUILDDIR, MODELTUNED_TEST_SRCDIR, MODELTUNED_TEST_MPIRUN,
+// MODELTUNED_TEST_OMPI_MCA_DIR, MODELTUNED_TEST_TABLE, MODELTUNED_TEST_RUN_TIMEOUT.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "schedule/algorithms.hpp"
+#include "tools/bench/stats.hpp"
+
+// Last: check.h defines a fail() macro that breaks the standard headers.
+#include <check.h>
+
+namespace fs = std::filesystem;
+using modeltuned::Op;
+
+namespace {
+
+std::string setting(const char *env_name, const char *built_in) {
+  const char *v = std::getenv(env_name);
+  return v && *v ? v : built_in;
+}
+std::string builddir() { return setting("MODELTUNED_TEST_BUILDDIR", MODELTUNED_TEST_BUILDDIR); }
+std::string srcdir() { return setting("MODELTUNED_TEST_SRCDIR", MODELTUNED_TEST_SRCDIR); }
+std::string mpirun() { return setting("MODELTUNED_TEST_MPIRUN", MODELTUNED_TEST_MPIRUN); }
+std::string table_path() {
+  return setting("MODELTUNED_TEST_TABLE", (srcdir() + "/calib/tables/orfeo-epyc.json").c_str());
+}
+std::string component_path() {
+  return builddir() + "/mca-components:" + setting("MODELTUNED_TEST_OMPI_MCA_DIR", MODELTUNED_TEST_OMPI_MCA_DIR);
+}
+int run_timeout_seconds() { return std::atoi(setting("MODELTUNED_TEST_RUN_TIMEOUT", "40").c_str()); }
+
+struct Scratch {
+  fs::path dir;
+  Scratch() {
+    char templ[] = "/tmp/modeltuned-bench-test-XXXXXX";
+    ck_assert_msg(mkdtemp(templ) != nullptr, "mkdtemp failed: %s", strerror(errno));
+    dir = templ;
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+std::string read_text(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> split(const std::string &text, char sep) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, sep)) out.push_back(item);
+  return out;
+}
+
+bool starts_with(const std::string &s, const std::string &p) { return s.rfind(p, 0) == 0; }
+
+struct Run {
+  std::string command;
+  int exit_status = -1;  // -1 when killed
+  bool timed_out = false;
+  double seconds = 0;
+  std::string launcher_output;
+  std::map<int, std::string> rank_stdout, rank_stderr;
+  std::string describe() const {
+    std::string d = "command: " + command + "\nexit status: " + std::to_string(exit_status) +
+                    (timed_out ? " (killed after timeout)" : "") + "\nmpirun output:\n" +
+                    launcher_output.substr(0, 3000);
+    for (const auto &[rank, text] : rank_stderr) d += "\nrank " + std::to_string(rank) + " stderr:\n" + text.substr(0, 1500);
+    if (rank_stdout.count(0)) d += "\nrank 0 stdout:\n" + rank_stdout.at(0).substr(0, 6000);
+    return d;
+  }
+};
+
+[[noreturn]] void fail_run(const Run &r, const std::string &what) {
+  std::fprintf(stderr, "---- %s\n%s\n----\n", what.c_str(), r.describe().c_str());
+  ck_abort_msg("%s (command and output in the test log)", what.c_str());
+  std::abort();
+}
+void expect(bool ok, const Run &r, const std::string &what) {
+  if (!ok) fail_run(r, what);
+}
+
+// mpirun in its own process group (killed as a whole on timeout), hermetic environment, each
+// rank's output in its own files.
+Run run_bench(const fs::path &scratch, int np, const std::vector<std::string> &mca,
+              const std::vector<std::string> &args) {
+  const fs::path outdir = scratch / "rank-output", launcher_file = scratch / "mpirun-output.txt",
+                 config_home = scratch / "config-home";
+  fs::remove_all(outdir);
+  fs::create_directories(config_home);
+  std::vector<std::string> argv = {mpirun()};
+  if (geteuid() == 0) argv.push_back("--allow-run-as-root");
+  argv.insert(argv.end(), {"--oversubscribe", "-np", std::to_string(np), "--output-filename",
+                           outdir.string() + ":nocopy", "-x",
+                           "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME", "-x",
+                           "XDG_CONFIG_HOME", "--mca", "coll", "modeltuned,tuned,libnbc,basic,self",
+                           "--mca", "coll_modeltuned_calibration_file", table_path()});
+  argv.insert(argv.end(), mca.begin(), mca.end());
+  argv.push_back(builddir() + "/tools/bench/modeltuned-bench");
+  argv.insert(argv.end(), args.begin(), args.end());
+
+  Run result;
+  for (const auto &a : argv) result.command += (result.command.empty() ? "" : " ") + a;
+  const auto began = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  ck_assert_msg(pid >= 0, "fork failed: %s", strerror(errno));
+  if (pid == 0) {
+    setpgid(0, 0);
+    int fd = open(launcher_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) _exit(127);
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    setenv("HOME", scratch.c_str(), 1);
+    setenv("XDG_CONFIG_HOME", config_home.c_str(), 1);
+    std::vector<std::string> drop;
+    for (char **e = environ; *e; ++e)
+      if (std::strncmp(*e, "OMPI_MCA_coll", 13) == 0 || std::strncmp(*e, "OMPI_MCA_mca_base_component_path", 32) == 0)
+        drop.emplace_back(*e, std::strchr(*e, '=') - *e);
+    for (const auto &name : drop) unsetenv(name.c_str());
+    std::vector<char *> cargv;
+    for (const auto &a : argv) cargv.push_back(const_cast<char *>(a.c_str()));
+    cargv.push_back(nullptr);
+    execv(cargv[0], cargv.data());
+    std::fprintf(stderr, "cannot execute %s: %s\n", cargv[0], strerror(errno));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  int status = 0;
+  const auto deadline = began + std::chrono::seconds(run_timeout_seconds());
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      result.timed_out = true;
+      kill(-pid, SIGTERM);
+      std::this_thread::sleep_for(std::chrono::seconds(3));
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  result.exit_status = WIFEXITED(status) && !result.timed_out ? WEXITSTATUS(status) : -1;
+  result.launcher_output = read_text(launcher_file);
+  std::error_code ec;
+  if (fs::is_directory(outdir, ec))
+    for (const auto &job : fs::directory_iterator(outdir))
+      for (const auto &rankdir : fs::directory_iterator(job.path())) {
+        const std::string name = rankdir.path().filename().string();
+        if (!starts_with(name, "rank.")) continue;
+        const int rank = std::atoi(name.c_str() + 5);
+        result.rank_stdout[rank] = read_text(rankdir.path() / "stdout");
+        result.rank_stderr[rank] = read_text(rankdir.path() / "stderr");
+      }
+  return result;
+}
+
+// ---- the tiny run ------------------------------------------------------------------------
+
+constexpr int kRanks = 3, kReps = 6, kWarmup = 1;
+const std::vector<long> kBcastSizes = {1, 100, 4096, 65536};
+const std::vector<long> kReduceSizes = {100, 4096, 65536};  // 1 B holds no MPI_INT: left out
+
+std::vector<std::string> variants_of(Op op) {
+  std::vector<std::string> v = {"default", "modeltuned"};
+  for (const auto &a : modeltuned::algorithm_table())
+    if (a.op == op && a.modelled) v.emplace_back(a.name);
+  return v;
+}
+
+// "1B", "4KiB", "64KiB", "1MiB" as the bench prints sizes in its notes.
+long label_bytes(const std::string &label) {
+  size_t used = 0;
+  long v = std::stol(label, &used);
+  const std::string unit = label.substr(used);
+  return unit == "KiB" ? v << 10 : unit == "MiB" ? v << 20 : v;
+}
+
+struct Row {  // one line of the summary table
+  double default_us, modeltuned_us, best_us, versus_best, versus_default;
+  std::string default_ci, modeltuned_ci, best_ci, ran, best_name;
+};
+
+std::pair<double, double> ci_bounds(const std::string &token) {  // "[1.23,4.56]"
+  double lo = 0, hi = 0;
+  if (std::sscanf(token.c_str(), "[%lf,%lf]", &lo, &hi) != 2) return {NAN, NAN};
+  return {lo, hi};
+}
+
+using Key = std::tuple<std::string, long, std::string>;  // op, bytes, variant
+
+START_TEST(tiny_run_is_consistent) {
+  Scratch scratch;
+  const fs::path csv = scratch.dir / "raw.csv", png = scratch.dir / "ab.png";
+  std::vector<std::string> args = {"--sizes", "1,100,4K,64K", "--reps", std::to_string(kReps), "--warmup",
+                                   std::to_string(kWarmup), "--seed", "7", "--rotate-buffers", "2",
+                                   "--csv", csv.string()};
+  const bool plotting = *MODELTUNED_TEST_GNUPLOT != '\0';
+  if (plotting) args.insert(args.end(), {"--plot", png.string()});
+  Run r = run_bench(scratch.dir, kRanks, {"--mca", "coll_modeltuned_verbose", "20"}, args);
+  expect(!r.timed_out && r.exit_status == 0, r, "the bench did not finish cleanly");
+  std::fprintf(stderr, "tiny run took %.1f s\n", r.seconds);
+
+  // CSV: the exact header, every (op, size, variant, rep) once, positive times.
+  const auto lines = split(read_text(csv), '\n');
+  expect(!lines.empty() && lines[0] == "op,size,variant,rep,time_us", r, "CSV header is not op,size,variant,rep,time_us");
+  std::map<Key, std::vector<double>> times;
+  std::set<std::tuple<std::string, long, std::string, int>> seen;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const auto f = split(lines[i], ',');
+    expect(f.size() == 5, r, "CSV line " + std::to_string(i + 1) + " has not 5 fields: " + lines[i]);
+    const long bytes = std::stol(f[1]);
+    const int rep = std::stoi(f[3]);
+    const double t = std::stod(f[4]);
+    expect(t > 0 && std::isfinite(t), r, "CSV line " + std::to_string(i + 1) + ": time is not positive: " + lines[i]);
+    expect(seen.insert({f[0], bytes, f[2], rep}).second, r, "CSV line " + std::to_string(i + 1) + " repeats: " + lines[i]);
+    times[{f[0], bytes, f[2]}].push_back(t);
+  }
+  size_t expected_rows = 0;
+  for (Op op : {Op::bcast, Op::reduce}) {
+    const std::string name(modeltuned::op_name(op));
+    for (long bytes : op == Op::bcast ? kBcastSizes : kReduceSizes)
+      for (const auto &v : variants_of(op)) {
+        expected_rows += kReps;
+        for (int rep = 0; rep < kReps; ++rep)
+          expect(seen.count({name, bytes, v, rep}), r,
+                 "CSV lacks " + name + " " + std::to_string(bytes) + " " + v + " rep " + std::to_string(rep));
+      }
+  }
+  expect(seen.size() == expected_rows, r, "CSV has " + std::to_string(seen.size()) + " rows, expected " + std::to_string(expected_rows));
+
+  // Summary table and notes, from rank 0's stdout.
+  const std::string out = r.rank_stdout[0];
+  expect(out.find("algorithms that ran: read from modeltuned's MPI_T call counters") != std::string::npos, r,
+         "the bench did not verify what ran through modeltuned's MPI_T counters");
+  std::map<std::pair<std::string, long>, Row> rows;
+  std::set<Key> handed_back;  // forced variants the bench says were handed to Open MPI's default
+  for (const auto &line : split(out, '\n')) {
+    if (starts_with(line, "note: ")) {
+      std::istringstream in(line.substr(6));
+      std::string op, forced, name, rest;
+      in >> op >> forced >> name;
+      const size_t at = line.find(" at: ");
+      if (forced != "forced" || at == std::string::npos) continue;
+      for (const auto &label : split(line.substr(at + 5), ' ')) {
+        expect(label.find('(') == std::string::npos, r, "a forced variant ran something unexpected: " + line);
+        handed_back.insert({op, label_bytes(label), name});
+      }
+      continue;
+    }
+    if (!starts_with(line, "bcast ") && !starts_with(line, "reduce ")) continue;
+    std::istringstream in(line);
+    std::string op;
+    long bytes;
+    Row row;
+    in >> op >> bytes >> row.default_us >> row.default_ci >> row.modeltuned_us >> row.modeltuned_ci >> row.ran >>
+        row.best_us >> row.best_ci >> row.best_name;
+    std::string vb, vd;
+    in >> vb >> vd;
+    expect(static_cast<bool>(in), r, "summary line does not parse: " + line);
+    row.versus_best = std::stod(vb);
+    row.versus_default = std::stod(vd);
+    rows[{op, bytes}] = row;
+  }
+  expect(rows.size() == kBcastSizes.size() + kReduceSizes.size(), r, "summary has " + std::to_string(rows.size()) + " rows");
+
+  // Printed to 2 decimals from unrounded times; the CSV holds 3 decimals.
+  auto close = [](double printed, double exact) { return std::fabs(printed - exact) <= 0.006 + 1e-9; };
+  for (const auto &[where, row] : rows) {
+    const auto &[op, bytes] = where;
+    const std::string at = op + " " + std::to_string(bytes) + " B: ";
+    auto med = [&](const std::string &v) { return modeltuned::bench::median(times[{op, bytes, v}]); };
+    expect(close(row.default_us, med("default")), r, at + "summary default median disagrees with the CSV");
+    expect(close(row.modeltuned_us, med("modeltuned")), r, at + "summary modeltuned median disagrees with the CSV");
+    // With 6 repetitions the 95% interval of the median is [min, max] (coverage 1 - 2/64).
+    for (const auto &[v, ci] : {std::pair{std::string("default"), row.default_ci}, {"modeltuned", row.modeltuned_ci}}) {
+      const auto &t = times[{op, bytes, v}];
+      const auto [lo, hi] = ci_bounds(ci);
+      expect(close(lo, *std::min_element(t.begin(), t.end())) && close(hi, *std::max_element(t.begin(), t.end())), r,
+             at + v + " interval " + ci + " is not [min, max] of its 6 repetitions");
+    }
+    double best = INFINITY;
+    for (const auto &v : variants_of(op == "bcast" ? Op::bcast : Op::reduce))
+      if (v != "default" && v != "modeltuned" && !handed_back.count({op, bytes, v})) best = std::min(best, med(v));
+    expect(!handed_back.count({op, bytes, row.best_name}) && close(row.best_us, med(row.best_name)) &&
+               close(row.best_us, best), r, at + "best forced (" + row.best_name + ") is not the fastest forced median of the CSV");
+    expect(std::fabs(row.versus_default - row.modeltuned_us / row.default_us) <= 0.006 + 0.01 * row.versus_default, r,
+           at + "modeltuned/default ratio disagrees with the medians");
+    expect(std::fabs(row.versus_best - row.modeltuned_us / row.best_us) <= 0.006 + 0.01 * row.versus_best, r,
+           at + "modeltuned/best ratio disagrees with the medians");
+  }
+
+  // What ran, from modeltuned's own trace of every call on every rank: forced variants ran their
+  // algorithm except where the bench says they were handed back; modeltuned ran what the summary
+  // says; the default variant never went through modeltuned.
+  std::map<Key, std::map<std::string, int>> traced;  // (op, bytes, variant) -> algorithm -> calls
+  for (const auto &[rank, text] : r.rank_stderr)
+    for (const auto &line : split(text, '\n')) {
+      const size_t at = line.find("coll:modeltuned:");
+      if (at == std::string::npos) continue;
+      std::istringstream in(line.substr(at + 16));
+      std::string op_word, token, name, algorithm;
+      long bytes = -1;
+      in >> op_word;
+      if (op_word != "bcast" && op_word != "reduce") continue;
+      while (in >> token) {
+        if (starts_with(token, "name=")) name = token.substr(5);
+        if (starts_with(token, "bytes=")) bytes = std::stol(token.substr(6));
+        if (starts_with(token, "algorithm=")) algorithm = token.substr(10);
+      }
+      const std::string prefix = "bench-" + op_word + "-";
+      if (!starts_with(name, prefix)) continue;
+      traced[{op_word, bytes, name.substr(prefix.size())}][algorithm]++;
+    }
+  const int calls_per_rank = kReps + kWarmup + 1;  // the bench's first untimed call makes the decision
+  for (Op op : {Op::bcast, Op::reduce}) {
+    const std::string name(modeltuned::op_name(op));
+    for (long bytes : op == Op::bcast ? kBcastSizes : kReduceSizes)
+      for (const auto &v : variants_of(op)) {
+        const auto &algs = traced[{name, bytes, v}];
+        const std::string at = name + " " + std::to_string(bytes) + " B " + v + ": ";
+        if (v == "default") {
+          expect(algs.empty(), r, at + "modeltuned traced calls on the default variant");
+          continue;
+        }
+        const std::string want = v == "modeltuned" ? rows[{name, bytes}].ran
+                                 : handed_back.count({name, bytes, v}) ? "fallback" : v;
+        expect(algs.size() == 1 && algs.begin()->first == want && algs.begin()->second == kRanks * calls_per_rank, r,
+               at + "modeltuned's trace shows other calls than the bench reported (" + want + " on every call)");
+      }
+  }
+
+  if (plotting) {
+    const std::string png_bytes = read_text(png);
+    expect(png_bytes.size() > 10000 && starts_with(png_bytes, "\x89PNG"), r, "--plot wrote no PNG image");
+  }
+}
+END_TEST
+
+// A bad flag ends every rank with status 2 and one line naming the flag, without hanging.
+START_TEST(bad_flag_exits_2) {
+  Scratch scratch;
+  Run r = run_bench(scratch.dir, kRanks, {}, {"--root", "9"});
+  expect(!r.timed_out, r, "the bench hung on a bad flag");
+  expect(r.exit_status == 2, r, "the bench did not exit with status 2 on a bad flag");
+  int lines = 0;
+  for (const auto &[rank, text] : r.rank_stderr)
+    for (const auto &line : split(text, '\n')) lines += line.find("modeltuned-bench:") != std::string::npos;
+  expect(lines == 1 && r.rank_stderr[0].find("--root 9") != std::string::npos, r,
+         "expected exactly one line naming --root 9, got " + std::to_string(lines));
+  for (const auto &[rank, text] : r.rank_stdout) expect(text.empty(), r, "a rank printed output after a bad flag");
+}
+END_TEST
+
+// Published values of the median's order-statistic interval (e.g. Conover, Practical
+// Nonparametric Statistics, table A3): n = 30 -> 10th and 21st, n = 6 -> 1st and 6th.
+START_TEST(median_interval) {
+  std::vector<double> v;
+  for (int i = 1; i <= 30; ++i) v.push_back(31 - i);  // unsorted on purpose
+  auto ci = modeltuned::bench::median_ci(v);
+  ck_assert(ci.low && ci.high);
+  ck_assert_double_eq(*ci.low, 10);
+  ck_assert_double_eq(*ci.high, 21);
+  ck_assert_double_eq(ci.median, 15.5);
+  ck_assert(ci.coverage > 0.95 && ci.coverage < 0.96);
+  auto six = modeltuned::bench::median_ci({3, 1, 2, 6, 5, 4});
+  ck_assert(six.low && *six.low == 1 && *six.high == 6);
+  ck_assert(!modeltuned::bench::median_ci({1, 2, 3, 4, 5}).low);  // 1 - 2/32 < 0.95
+}
+END_TEST
+
+}  // namespace
+
+int main() {
+  Suite *s = suite_create("bench");
+  TCase *tc = tcase_create("bench");
+  tcase_set_timeout(tc, 2 * run_timeout_seconds() + 10);
+  tcase_add_test(tc, median_interval);
+  tcase_add_test(tc, bad_flag_exits_2);
+  tcase_add_test(tc, tiny_run_is_consistent);
+  suite_add_tcase(s, tc);
+  SRunner *runner = srunner_create(s);
+  srunner_run_all(runner, CK_VERBOSE);
+  const int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
