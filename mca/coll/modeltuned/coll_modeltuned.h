@@ -104,13 +104,17 @@ static inline int mca_coll_modeltuned_size_class(size_t bytes)
     return 0 == bytes ? 0 : 64 - __builtin_clzll((unsigned long long) bytes);
 }
 
-/* The hot path: a cached decision for this (op, commutativity, size class, root), or NULL after
- * running the model when there is none. */
+/* The hot path: the cached decision for this (op, commutativity, size class, root); on a miss the
+ * model runs (and, on the communicator's first call, the placement is exchanged). NULL: hand the
+ * call to the previous component. */
 static inline const mt_decision *mca_coll_modeltuned_choice(mca_coll_modeltuned_module_t *m,
                                                             struct ompi_communicator_t *comm,
                                                             int op, int commutative, size_t count,
                                                             size_t type_size, int root)
 {
+    if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state) &&
+        (MCA_COLL_MODELTUNED_UNPLACED != m->state || OMPI_SUCCESS != mca_coll_modeltuned_setup(m, comm)))
+        return NULL;
     const mca_coll_modeltuned_choice_t *choice =
         &m->choices[op][commutative][mca_coll_modeltuned_size_class(count * type_size)];
     if (OPAL_LIKELY(choice->root == root)) return &choice->decision;

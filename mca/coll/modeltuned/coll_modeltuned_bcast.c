@@ -15,12 +15,6 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
     size_t type_size = 0;
 
     ompi_datatype_type_size(dtype, &type_size);
-    if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state)) {
-        if (MCA_COLL_MODELTUNED_UNPLACED != m->state ||
-            OMPI_SUCCESS != mca_coll_modeltuned_setup(m, comm)) {
-            goto fallback;
-        }
-    }
     d = mca_coll_modeltuned_choice(m, comm, MT_OP_BCAST, 1, (size_t) count, type_size, root);
     if (OPAL_UNLIKELY(NULL == d)) goto fallback;
     ++mca_coll_modeltuned_component.calls[MT_OP_BCAST][d->algorithm];

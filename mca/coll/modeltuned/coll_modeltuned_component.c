@@ -3,6 +3,7 @@
  */
 #include "ompi_config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,18 +106,18 @@ static int modeltuned_register(void)
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
         &c->decision_file);
 
-    (void) mca_base_component_pvar_register(v, "bcast_calls",
-        "MPI_Bcast calls modeltuned ran, per tuned algorithm number (index 0: handed to the "
-        "previous component)", OPAL_INFO_LVL_4, MPI_T_PVAR_CLASS_COUNTER,
-        MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MPI_T_BIND_NO_OBJECT,
-        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
-        counters_notify, c->calls[MT_OP_BCAST]);
-    (void) mca_base_component_pvar_register(v, "reduce_calls",
-        "MPI_Reduce calls modeltuned ran, per tuned algorithm number (index 0: handed to the "
-        "previous component)", OPAL_INFO_LVL_4, MPI_T_PVAR_CLASS_COUNTER,
-        MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MPI_T_BIND_NO_OBJECT,
-        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
-        counters_notify, c->calls[MT_OP_REDUCE]);
+    static const char *const op_names[2] = {"bcast", "reduce"};
+    for (int op = 0; op < 2; ++op) {
+        char name[32], description[160];
+        snprintf(name, sizeof name, "%s_calls", op_names[op]);
+        snprintf(description, sizeof description, "MPI_%c%s calls modeltuned ran, per tuned algorithm "
+                 "number (index 0: handed to the previous component)", op_names[op][0] - 'a' + 'A',
+                 op_names[op] + 1);
+        (void) mca_base_component_pvar_register(v, name, description, OPAL_INFO_LVL_4,
+            MPI_T_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MPI_T_BIND_NO_OBJECT,
+            MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
+            counters_notify, c->calls[op]);
+    }
     return OMPI_SUCCESS;
 }
 

@@ -21,12 +21,6 @@ int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
     size_t type_size = 0;
 
     ompi_datatype_type_size(dtype, &type_size);
-    if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state)) {
-        if (MCA_COLL_MODELTUNED_UNPLACED != m->state ||
-            OMPI_SUCCESS != mca_coll_modeltuned_setup(m, comm)) {
-            goto fallback;
-        }
-    }
     d = mca_coll_modeltuned_choice(m, comm, MT_OP_REDUCE, ompi_op_is_commute(op) ? 1 : 0,
                                    (size_t) count, type_size, root);
     if (OPAL_UNLIKELY(NULL == d)) goto fallback;
