@@ -672,7 +672,7 @@ int main(int argc, char **argv) {
     std::vector<mb::PlotRatios> ratios;
     for (Op op : ops) {
       const std::string opname(modeltuned::op_name(op));
-      std::printf("\n%-6s %9s  %-26s %-26s %-16s %-26s %-22s %8s %10s\n", "op", "bytes", "default",
+      std::printf("\n%-6s %9s  %-26s %-26s %-22s %-26s %-22s %8s %10s\n", "op", "bytes", "default",
                   "modeltuned", "(ran)", "best forced", "(name)", "mt/best", "mt/default");
       std::map<std::string, std::vector<std::string>> fell_back;  // forced name -> sizes
       std::set<size_t> handed_back;                                // pair indices
@@ -702,7 +702,7 @@ int main(int argc, char **argv) {
             }
           }
         }
-        std::printf("%-6s %9llu  %-26s %-26s %-16s %-26s %-22s %8s %10s\n", opname.c_str(),
+        std::printf("%-6s %9llu  %-26s %-26s %-22s %-26s %-22s %8s %10s\n", opname.c_str(),
                     (unsigned long long) sizes[op][s], def ? ci_text(def->ci).c_str() : "-",
                     mt ? ci_text(mt->ci).c_str() : "-", mt_ran.c_str(),
                     best ? ci_text(best->ci).c_str() : "-", best_name.c_str(),
