@@ -536,6 +536,25 @@ START_TEST(counters_and_decision_file_match_what_ran) {
 }
 END_TEST
 
+// A decision file that cannot be written: one line naming the parameter and the path, the calls
+// still run (and are still modeltuned's).
+START_TEST(unwritable_decision_file) {
+  Scratch scratch;
+  MpiRun run = with_modeltuned(3, 20);
+  run.program = "observe";
+  const std::string path = (scratch.dir / "no-such-dir" / "decisions.jsonl").string();
+  run.mca.emplace_back("coll_modeltuned_decision_file", path);
+  RunResult r = run_mpi(run, scratch.dir);
+  expect(r.exit_status == 0, r, "observe failed with an unwritable decision file");
+  const auto complaints = r.lines_containing("coll_modeltuned_decision_file");
+  expect(complaints.size() == 1 && contains(complaints[0], path), r,
+         "expected exactly one line naming coll_modeltuned_decision_file and " + path + ", got " +
+             std::to_string(complaints.size()));
+  expect(!r.trace("bcast").empty() && r.trace("bcast")[0].algorithm != "fallback", r,
+         "modeltuned stopped deciding because of the decision file");
+}
+END_TEST
+
 // `modeltuned explain` on the same placement gives exactly the component's decisions: 16 ranks
 // on the emulated 2-socket node, 8 per socket, bound to cores.
 START_TEST(explain_matches_the_component) {
@@ -880,7 +899,8 @@ Suite *mpi_suite() {
   add("np4", np4);
   add("np8", np8);
   add("np16_emulated_two_sockets", np16_emulated_two_sockets);
-  add("observing", counters_and_decision_file_match_what_ran, explain_matches_the_component);
+  add("observing", counters_and_decision_file_match_what_ran, explain_matches_the_component,
+      unwritable_decision_file);
   TCase *bcast = add("bcast_one_algorithm");
   tcase_add_loop_test(bcast, bcast_one_algorithm, 0, static_cast<int>(modelled(Op::bcast).size()));
   TCase *reduce = add("reduce_one_algorithm");
