@@ -1,0 +1,40 @@
+#!/bin/sh
+# modeltuned explain from the command line: a what-if answers, and every bad flag gets exactly one
+# line naming it, with exit status 2 (CLI11's own parse errors: status 106-109 and a usage hint).
+tool="${MODELTUNED_TOOL:-./tools/modeltuned}"
+table="${MODELTUNED_TABLE:-$(dirname "$0")/../calib/tables/orfeo-epyc.json}"
+failures=0 passed=0
+
+expect_error() {  # expect_error "what the line must contain" args...
+  want=$1; shift
+  out=$("$tool" explain "$@" 2>&1); status=$?
+  lines=$(printf '%s\n' "$out" | grep -c .)
+  if [ "$status" -eq 2 ] && [ "$lines" -eq 1 ] && printf '%s' "$out" | grep -q -- "$want"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL: modeltuned explain $*: status $status, $lines lines, wanted one line with '$want':"; echo "$out"
+    failures=$((failures + 1))
+  fi
+}
+
+expect_error "has 256 cores" --machine orfeo-epyc -np 600 --sizes 1
+expect_error "known machines" --machine nowhere -np 4
+expect_error "--sizes" --machine orfeo-epyc -np 4 --sizes 12Q
+expect_error "--map-by" --machine orfeo-epyc -np 4 --map-by diagonal
+expect_error "--map-by 'ppr:9:l3'" --machine orfeo-epyc -np 4 --map-by ppr:9:l3
+expect_error "--op" --machine orfeo-epyc -np 4 --op scan
+expect_error "--root" --machine orfeo-epyc -np 4 --root 4
+expect_error "bogus" --machine orfeo-epyc -np 4 --algorithms bogus
+expect_error "exactly one of" -np 4
+expect_error "level 'socks'" --synthetic "node:1 socks:2" -np 4 --table "$table"
+expect_error "--table" --synthetic "node:1 pack:2 core:2" -np 4
+expect_error "not a decision record" --decisions "$0"
+
+# A what-if answers: JSON with a pick for each size, and the pick is the fastest candidate.
+json=$("$tool" explain --machine orfeo-epyc --map-by node -np 64 --op reduce --sizes 8,1M --json) || {
+  echo "FAIL: explain --json exited $?"; failures=$((failures + 1)); }
+picks=$(printf '%s' "$json" | grep -c '"pick": {')
+if [ "$picks" -eq 2 ]; then passed=$((passed + 1)); else echo "FAIL: expected 2 picks, got $picks"; failures=$((failures + 1)); fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]
