@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "schedule/algorithms.hpp"
+#include "tests/support/mpi_launch.hpp"
 #include "tools/bench/stats.hpp"
 
 // Last: check.h defines a fail() macro that breaks the standard headers.
@@ -38,40 +39,10 @@ using modeltuned::Op;
 
 namespace {
 
-std::string setting(const char *env_name, const char *built_in) {
-  const char *v = std::getenv(env_name);
-  return v && *v ? v : built_in;
-}
-std::string builddir() { return setting("MODELTUNED_TEST_BUILDDIR", MODELTUNED_TEST_BUILDDIR); }
-std::string srcdir() { return setting("MODELTUNED_TEST_SRCDIR", MODELTUNED_TEST_SRCDIR); }
-std::string mpirun() { return setting("MODELTUNED_TEST_MPIRUN", MODELTUNED_TEST_MPIRUN); }
-std::string table_path() {
-  return setting("MODELTUNED_TEST_TABLE", (srcdir() + "/calib/tables/orfeo-epyc.json").c_str());
-}
-std::string component_path() {
-  return builddir() + "/mca-components:" + setting("MODELTUNED_TEST_OMPI_MCA_DIR", MODELTUNED_TEST_OMPI_MCA_DIR);
-}
-int run_timeout_seconds() { return std::atoi(setting("MODELTUNED_TEST_RUN_TIMEOUT", "40").c_str()); }
+using namespace modeltuned::test;
 
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    char templ[] = "/tmp/modeltuned-bench-test-XXXXXX";
-    ck_assert_msg(mkdtemp(templ) != nullptr, "mkdtemp failed: %s", strerror(errno));
-    dir = templ;
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-};
+constexpr int kRunTimeoutSeconds = 40;  // one mpirun of the bench (MODELTUNED_TEST_RUN_TIMEOUT overrides)
 
-std::string read_text(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::string> split(const std::string &text, char sep) {
   std::vector<std::string> out;
@@ -83,13 +54,7 @@ std::vector<std::string> split(const std::string &text, char sep) {
 
 bool starts_with(const std::string &s, const std::string &p) { return s.rfind(p, 0) == 0; }
 
-struct Run {
-  std::string command;
-  int exit_status = -1;  // -1 when killed
-  bool timed_out = false;
-  double seconds = 0;
-  std::string launcher_output;
-  std::map<int, std::string> rank_stdout, rank_stderr;
+struct Run : LaunchResult {
   std::string describe() const {
     std::string d = "command: " + command + "\nexit status: " + std::to_string(exit_status) +
                     (timed_out ? " (killed after timeout)" : "") + "\nmpirun output:\n" +
@@ -113,75 +78,16 @@ void expect(bool ok, const Run &r, const std::string &what) {
 // rank's output in its own files.
 Run run_bench(const fs::path &scratch, int np, const std::vector<std::string> &mca,
               const std::vector<std::string> &args) {
-  const fs::path outdir = scratch / "rank-output", launcher_file = scratch / "mpirun-output.txt",
-                 config_home = scratch / "config-home";
-  fs::remove_all(outdir);
-  fs::create_directories(config_home);
-  std::vector<std::string> argv = {mpirun()};
-  if (geteuid() == 0) argv.push_back("--allow-run-as-root");
-  argv.insert(argv.end(), {"--oversubscribe", "-np", std::to_string(np), "--output-filename",
-                           outdir.string() + ":nocopy", "-x",
-                           "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME", "-x",
-                           "XDG_CONFIG_HOME", "--mca", "coll", "modeltuned,tuned,libnbc,basic,self",
-                           "--mca", "coll_modeltuned_calibration_file", table_path()});
-  argv.insert(argv.end(), mca.begin(), mca.end());
-  argv.push_back(builddir() + "/tools/bench/modeltuned-bench");
-  argv.insert(argv.end(), args.begin(), args.end());
-
+  Launch launch;
+  launch.np = np;
+  launch.timeout_seconds = run_timeout_seconds(kRunTimeoutSeconds);
+  launch.mpirun_args = {"--mca", "coll", "modeltuned,tuned,libnbc,basic,self",
+                        "--mca", "coll_modeltuned_calibration_file", table_path()};
+  launch.mpirun_args.insert(launch.mpirun_args.end(), mca.begin(), mca.end());
+  launch.program = builddir() + "/tools/bench/modeltuned-bench";
+  launch.program_args = args;
   Run result;
-  for (const auto &a : argv) result.command += (result.command.empty() ? "" : " ") + a;
-  const auto began = std::chrono::steady_clock::now();
-  pid_t pid = fork();
-  ck_assert_msg(pid >= 0, "fork failed: %s", strerror(errno));
-  if (pid == 0) {
-    setpgid(0, 0);
-    int fd = open(launcher_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) _exit(127);
-    dup2(fd, STDOUT_FILENO);
-    dup2(fd, STDERR_FILENO);
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
-    setenv("HOME", scratch.c_str(), 1);
-    setenv("XDG_CONFIG_HOME", config_home.c_str(), 1);
-    std::vector<std::string> drop;
-    for (char **e = environ; *e; ++e)
-      if (std::strncmp(*e, "OMPI_MCA_coll", 13) == 0 || std::strncmp(*e, "OMPI_MCA_mca_base_component_path", 32) == 0)
-        drop.emplace_back(*e, std::strchr(*e, '=') - *e);
-    for (const auto &name : drop) unsetenv(name.c_str());
-    std::vector<char *> cargv;
-    for (const auto &a : argv) cargv.push_back(const_cast<char *>(a.c_str()));
-    cargv.push_back(nullptr);
-    execv(cargv[0], cargv.data());
-    std::fprintf(stderr, "cannot execute %s: %s\n", cargv[0], strerror(errno));
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  int status = 0;
-  const auto deadline = began + std::chrono::seconds(run_timeout_seconds());
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      result.timed_out = true;
-      kill(-pid, SIGTERM);
-      std::this_thread::sleep_for(std::chrono::seconds(3));
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-  result.exit_status = WIFEXITED(status) && !result.timed_out ? WEXITSTATUS(status) : -1;
-  result.launcher_output = read_text(launcher_file);
-  std::error_code ec;
-  if (fs::is_directory(outdir, ec))
-    for (const auto &job : fs::directory_iterator(outdir))
-      for (const auto &rankdir : fs::directory_iterator(job.path())) {
-        const std::string name = rankdir.path().filename().string();
-        if (!starts_with(name, "rank.")) continue;
-        const int rank = std::atoi(name.c_str() + 5);
-        result.rank_stdout[rank] = read_text(rankdir.path() / "stdout");
-        result.rank_stderr[rank] = read_text(rankdir.path() / "stderr");
-      }
+  static_cast<LaunchResult &>(result) = launch_mpi(scratch, launch);
   return result;
 }
 
@@ -220,7 +126,7 @@ std::pair<double, double> ci_bounds(const std::string &token) {  // "[1.23,4.56]
 using Key = std::tuple<std::string, long, std::string>;  // op, bytes, variant
 
 START_TEST(tiny_run_is_consistent) {
-  Scratch scratch;
+  Scratch scratch("modeltuned-bench-test");
   const fs::path csv = scratch.dir / "raw.csv", png = scratch.dir / "ab.png";
   std::vector<std::string> args = {"--sizes", "1,100,4K,64K", "--reps", std::to_string(kReps), "--warmup",
                                    std::to_string(kWarmup), "--seed", "7", "--rotate-buffers", "2",
@@ -369,7 +275,7 @@ END_TEST
 
 // A bad flag ends every rank with status 2 and one line naming the flag, without hanging.
 START_TEST(bad_flag_exits_2) {
-  Scratch scratch;
+  Scratch scratch("modeltuned-bench-test");
   Run r = run_bench(scratch.dir, kRanks, {}, {"--root", "9"});
   expect(!r.timed_out, r, "the bench hung on a bad flag");
   expect(r.exit_status == 2, r, "the bench did not exit with status 2 on a bad flag");
@@ -404,7 +310,7 @@ END_TEST
 int main() {
   Suite *s = suite_create("bench");
   TCase *tc = tcase_create("bench");
-  tcase_set_timeout(tc, 2 * run_timeout_seconds() + 10);
+  tcase_set_timeout(tc, 2 * run_timeout_seconds(kRunTimeoutSeconds) + 10);
   tcase_add_test(tc, median_interval);
   tcase_add_test(tc, bad_flag_exits_2);
   tcase_add_test(tc, tiny_run_is_consistent);

@@ -1,4 +1,15 @@
 # Check tests. Each family has its own fragment so they can grow independently.
+
+# Shared by the tests that run MPI programs: hermetic mpirun with a timeout (tests/support/).
+check_LTLIBRARIES = tests/support/libmodeltuned_test.la
+tests_support_libmodeltuned_test_la_SOURCES = tests/support/mpi_launch.hpp tests/support/mpi_launch.cpp
+tests_support_libmodeltuned_test_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
+	-DMODELTUNED_TEST_BUILDDIR='"$(abs_top_builddir)"' \
+	-DMODELTUNED_TEST_SRCDIR='"$(abs_top_srcdir)"' \
+	-DMODELTUNED_TEST_MPIRUN='"$(MPIRUN)"' \
+	-DMODELTUNED_TEST_LSTOPO='"$(LSTOPO)"' \
+	-DMODELTUNED_TEST_OMPI_MCA_DIR='"$(OMPI_MCA_DIR)"'
+tests_support_libmodeltuned_test_la_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
 include tests/model.mk
 include tests/trees.mk
 include tests/calibration.mk

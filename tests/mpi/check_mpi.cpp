@@ -22,7 +22,6 @@
 #include <fstream>
 #include <functional>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
@@ -34,6 +33,7 @@
 #include <nlohmann/json.hpp>
 
 #include "schedule/algorithms.hpp"
+#include "tests/support/mpi_launch.hpp"
 
 // Last: check.h defines a fail() macro that breaks the standard headers.
 #include <check.h>
@@ -43,67 +43,12 @@ using modeltuned::Op;
 
 namespace {
 
-// ---- configuration -------------------------------------------------------------------------
+using namespace modeltuned::test;
 
-std::string setting(const char *env_name, const char *built_in) {
-  const char *v = std::getenv(env_name);
-  return v && *v ? v : built_in;
-}
-std::string builddir() { return setting("MODELTUNED_TEST_BUILDDIR", MODELTUNED_TEST_BUILDDIR); }
-std::string srcdir() { return setting("MODELTUNED_TEST_SRCDIR", MODELTUNED_TEST_SRCDIR); }
-std::string mpirun() { return setting("MODELTUNED_TEST_MPIRUN", MODELTUNED_TEST_MPIRUN); }
-std::string lstopo() { return setting("MODELTUNED_TEST_LSTOPO", MODELTUNED_TEST_LSTOPO); }
-std::string table_path() {
-  return setting("MODELTUNED_TEST_TABLE", (srcdir() + "/calib/tables/orfeo-epyc.json").c_str());
-}
-// Replaces Open MPI's default search path, so the default directory is appended.
-std::string component_path() {
-  return builddir() + "/mca-components:" +
-         setting("MODELTUNED_TEST_OMPI_MCA_DIR", MODELTUNED_TEST_OMPI_MCA_DIR);
-}
-
-// One mpirun is killed after this (MODELTUNED_TEST_RUN_TIMEOUT overrides); it stays below the
-// Check timeout of a test, which holds at most one long run.
-int run_timeout_seconds() { return std::atoi(setting("MODELTUNED_TEST_RUN_TIMEOUT", "240").c_str()); }
+// One mpirun is killed after kRunTimeoutSeconds (MODELTUNED_TEST_RUN_TIMEOUT overrides); it stays
+// below the Check timeout of a test, which holds at most one long run.
+constexpr int kRunTimeoutSeconds = 240;
 constexpr int kCaseTimeoutSeconds = 300;
-
-// ---- a scratch directory per test (Check forks each test) ------------------------------------
-
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    char templ[] = "/tmp/modeltuned-mpi-XXXXXX";
-    ck_assert_msg(mkdtemp(templ) != nullptr, "mkdtemp failed: %s", strerror(errno));
-    dir = templ;
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(dir, ec);
-  }
-  Scratch(const Scratch &) = delete;
-  Scratch &operator=(const Scratch &) = delete;
-};
-
-std::string read_text(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_text(const fs::path &p, const std::string &text) {
-  std::ofstream out(p, std::ios::binary);
-  out << text;
-  ck_assert_msg(out.good(), "cannot write %s", p.c_str());
-}
-
-std::vector<std::string> split_lines(const std::string &text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 bool contains(const std::string &s, const std::string &what) { return s.find(what) != std::string::npos; }
 
@@ -127,12 +72,7 @@ struct TraceLine {
   long rank = -1, bytes = -1, root = -1, segsize = -1, fanout = -1;
 };
 
-struct RunResult {
-  std::string command;
-  int exit_status = -1;  // mpirun's; -1 when killed
-  bool timed_out = false;
-  std::string launcher_output;                       // mpirun's own stdout and stderr
-  std::map<int, std::string> rank_stdout, rank_stderr;  // by world rank
+struct RunResult : LaunchResult {
   // The program's summary line, from rank 0.
   std::string summary;
   bool passed = false;
@@ -232,20 +172,11 @@ fs::path emulated_topology(const fs::path &dir) {
 }
 
 RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
-  const fs::path outdir = scratch / "rank-output";
-  const fs::path launcher_file = scratch / "mpirun-output.txt";
-  const fs::path config_home = scratch / "config-home";
-  fs::remove_all(outdir);
-  fs::create_directories(config_home);
-
-  std::vector<std::string> argv = {mpirun()};
-  if (geteuid() == 0) argv.push_back("--allow-run-as-root");
-  argv.insert(argv.end(), {"--oversubscribe", "-np", std::to_string(run.np), "--output-filename",
-                           outdir.string() + ":nocopy", "-x",
-                           "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME",
-                           "-x", "XDG_CONFIG_HOME"});
+  Launch launch;
+  launch.np = run.np;
+  launch.timeout_seconds = run_timeout_seconds(kRunTimeoutSeconds);
   auto mca = [&](const std::string &name, const std::string &value) {
-    argv.insert(argv.end(), {"--mca", name, value});
+    launch.mpirun_args.insert(launch.mpirun_args.end(), {"--mca", name, value});
   };
   mca("coll", run.modeltuned ? "modeltuned,tuned,libnbc,basic,self" : "^modeltuned");
   if (!run.calibration_file.empty()) mca("coll_modeltuned_calibration_file", run.calibration_file);
@@ -256,71 +187,15 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
     mca("hwloc_base_topo_file", emulated_topology(scratch).string());
     mca("rtc", "^hwloc");
     mca("mpi_yield_when_idle", "1");
-    argv.insert(argv.end(), {"--bind-to", "core", "--map-by", "ppr:8:socket", "--report-bindings"});
+    launch.mpirun_args.insert(launch.mpirun_args.end(),
+                              {"--bind-to", "core", "--map-by", "ppr:8:socket", "--report-bindings"});
   }
   for (const auto &[name, value] : run.mca) mca(name, value);
-  argv.push_back(builddir() + "/tests/mpi/" + run.program);
-  argv.insert(argv.end(), run.program_args.begin(), run.program_args.end());
+  launch.program = builddir() + "/tests/mpi/" + run.program;
+  launch.program_args = run.program_args;
 
   RunResult result;
-  for (const auto &a : argv) result.command += (result.command.empty() ? "" : " ") + a;
-
-  pid_t pid = fork();
-  ck_assert_msg(pid >= 0, "fork failed: %s", strerror(errno));
-  if (pid == 0) {
-    setpgid(0, 0);  // its own process group, so a timeout can kill mpirun and its ranks
-    int fd = open(launcher_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) _exit(127);
-    dup2(fd, STDOUT_FILENO);
-    dup2(fd, STDERR_FILENO);
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
-    // Hermetic: no user mca-params.conf, no default calibration table, no inherited coll settings.
-    setenv("HOME", scratch.c_str(), 1);
-    setenv("XDG_CONFIG_HOME", config_home.c_str(), 1);
-    std::vector<std::string> drop;
-    for (char **e = environ; *e; ++e)
-      if (std::strncmp(*e, "OMPI_MCA_coll", 13) == 0 ||
-          std::strncmp(*e, "OMPI_MCA_mca_base_component_path", 32) == 0)
-        drop.emplace_back(*e, std::strchr(*e, '=') - *e);
-    for (const auto &name : drop) unsetenv(name.c_str());
-    std::vector<char *> cargv;
-    for (const auto &a : argv) cargv.push_back(const_cast<char *>(a.c_str()));
-    cargv.push_back(nullptr);
-    execv(cargv[0], cargv.data());
-    std::fprintf(stderr, "cannot execute %s: %s\n", cargv[0], strerror(errno));
-    _exit(127);
-  }
-  setpgid(pid, pid);
-
-  int status = 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(run_timeout_seconds());
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      result.timed_out = true;
-      kill(-pid, SIGTERM);
-      std::this_thread::sleep_for(std::chrono::seconds(5));
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  result.exit_status = WIFEXITED(status) && !result.timed_out ? WEXITSTATUS(status) : -1;
-  result.launcher_output = read_text(launcher_file);
-
-  // --output-filename DIR writes DIR/<job>/rank.<r>/{stdout,stderr}.
-  std::error_code ec;
-  if (fs::is_directory(outdir, ec))
-    for (const auto &job : fs::directory_iterator(outdir))
-      for (const auto &rankdir : fs::directory_iterator(job.path())) {
-        const std::string name = rankdir.path().filename().string();
-        if (name.rfind("rank.", 0) != 0) continue;
-        int rank = std::atoi(name.c_str() + 5);
-        result.rank_stdout[rank] = read_text(rankdir.path() / "stdout");
-        result.rank_stderr[rank] = read_text(rankdir.path() / "stderr");
-      }
-
+  static_cast<LaunchResult &>(result) = launch_mpi(scratch, launch);
   for (const auto &line : split_lines(result.rank_stdout[0]))
     if (line.rfind("collectives: PASS", 0) == 0 || line.rfind("collectives: FAIL", 0) == 0) {
       result.summary = line;
@@ -334,7 +209,7 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
 // ---- common assertions ------------------------------------------------------------------
 
 void expect_correct(const RunResult &r) {
-  expect(!r.timed_out, r, "mpirun did not finish within " + std::to_string(run_timeout_seconds()) + " s");
+  expect(!r.timed_out, r, "mpirun did not finish within " + std::to_string(run_timeout_seconds(kRunTimeoutSeconds)) + " s");
   expect(r.passed && r.exit_status == 0, r, "collectives reported wrong results or mpirun failed");
 }
 
@@ -398,7 +273,7 @@ MpiRun with_modeltuned(int np, int verbose = 20) {
 // ---- correctness and proof, per process count ----------------------------------------------
 
 RunResult full_suite(int np, std::vector<std::string> args, bool emulate = false) {
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(np);
   run.program_args = std::move(args);
   run.emulate_two_sockets = emulate;
@@ -434,7 +309,7 @@ START_TEST(np16_emulated_two_sockets) {
 
   // ...and it reached modeltuned: the same calls on the real single-L3 node (every pair on the
   // "cache" channel) are predicted differently.
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   MpiRun plain = with_modeltuned(16, 10);
   plain.mca.emplace_back("mpi_yield_when_idle", "1");
   plain.program_args = {"--comms=world", "--ops=bcast,reduce", "--max-bytes=65536", "--all-roots-bytes=0"};
@@ -464,7 +339,7 @@ START_TEST(np16_emulated_two_sockets) {
 END_TEST
 
 START_TEST(baseline_without_modeltuned) {
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(4);
   run.modeltuned = false;
   RunResult r = run_mpi(run, scratch.dir);
@@ -491,7 +366,7 @@ std::vector<nlohmann::json> read_decisions(const fs::path &file) {
 
 // The MPI_T counters and the decision file agree with the calls modeltuned traced.
 START_TEST(counters_and_decision_file_match_what_ran) {
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(4);
   run.program = "observe";
   const fs::path decisions = scratch.dir / "decisions-%r.jsonl";
@@ -539,7 +414,7 @@ END_TEST
 // A decision file that cannot be written: one line naming the parameter and the path, the calls
 // still run (and are still modeltuned's).
 START_TEST(unwritable_decision_file) {
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(3, 20);
   run.program = "observe";
   const std::string path = (scratch.dir / "no-such-dir" / "decisions.jsonl").string();
@@ -558,7 +433,7 @@ END_TEST
 // `modeltuned explain` on the same placement gives exactly the component's decisions: 16 ranks
 // on the emulated 2-socket node, 8 per socket, bound to cores.
 START_TEST(explain_matches_the_component) {
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(16, 1);
   run.program = "observe";
   run.emulate_two_sockets = true;
@@ -604,7 +479,7 @@ void only_algorithm(Op op, int index) {
   const auto algorithms = modelled(op);
   ck_assert_int_lt(index, static_cast<int>(algorithms.size()));
   const std::string name(algorithms[index]->name), op_name(modeltuned::op_name(op));
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   // 5 ranks: not a power of two, so trees are ragged.
   MpiRun run = with_modeltuned(5);
   run.mca.emplace_back("coll_modeltuned_" + op_name + "_algorithms", name);
@@ -636,7 +511,7 @@ END_TEST
 
 // Tuned's numbers work as well as names, and a list allows exactly its members.
 START_TEST(algorithm_list_by_number) {
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(4);
   run.mca.emplace_back("coll_modeltuned_bcast_algorithms", "2,6");
   run.mca.emplace_back("coll_modeltuned_reduce_algorithms", "1,4");
@@ -659,7 +534,7 @@ bool order_preserving(const std::string &algorithm) {
 }
 
 START_TEST(noncommutative_only_order_preserving) {
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(5);
   run.program_args = {"--ops=noncommutative"};
   RunResult r = run_mpi(run, scratch.dir);
@@ -678,7 +553,7 @@ END_TEST
 // Restricted to an algorithm that would reorder operands: the result must still be right, so
 // modeltuned may only fall back or use an order-preserving algorithm.
 START_TEST(noncommutative_with_only_reordering_algorithms_allowed) {
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(4);
   run.mca.emplace_back("coll_modeltuned_reduce_algorithms", "binomial,binary");
   run.program_args = {"--ops=noncommutative"};
@@ -800,7 +675,7 @@ constexpr int kBadInputs = sizeof bad_inputs / sizeof *bad_inputs;
 START_TEST(bad_input) {
   const BadInput &bad = bad_inputs[_i];
   std::fprintf(stderr, "bad input: %s\n", bad.name);
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   const std::vector<std::string> small = {"--max-bytes=65536", "--all-roots-bytes=4096"};
 
   // Default verbosity: exactly one line from modeltuned, naming the file or parameter.
@@ -836,7 +711,7 @@ START_TEST(no_table_steps_aside_quietly) {
                 "%s/modeltuned/calibration.json exists, so the component always finds a table; "
                 "this test needs a machine without an installed table",
                 MODELTUNED_TEST_SYSCONFDIR);
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(3, 0);
   run.calibration_file.clear();
   run.program_args = {"--max-bytes=65536"};
@@ -853,7 +728,7 @@ END_TEST
 // The default location ($XDG_CONFIG_HOME/modeltuned/calibration.json) is found without the
 // parameter.
 START_TEST(table_found_in_config_home) {
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   fs::create_directories(scratch.dir / "config-home" / "modeltuned");
   fs::copy_file(table_path(), scratch.dir / "config-home" / "modeltuned" / "calibration.json");
   MpiRun run = with_modeltuned(3);
@@ -870,7 +745,7 @@ END_TEST
 // Tuned forced to its binomial reduce ignores that the operation is non-commutative: the checker
 // must catch the reordered product (else every passing run above proves nothing).
 START_TEST(checker_catches_reordered_reduction) {
-  Scratch scratch;
+  Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(4, 0);
   run.modeltuned = false;
   run.mca = {{"coll_tuned_use_dynamic_rules", "1"}, {"coll_tuned_reduce_algorithm", "5"}};

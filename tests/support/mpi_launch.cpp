@@ -1,0 +1,154 @@
+#include "tests/support/mpi_launch.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+// Last: check.h defines a `fail` macro that breaks the standard streams.
+#include <check.h>
+
+extern char **environ;
+
+namespace modeltuned::test {
+
+static std::string setting(const char *env_name, const char *built_in) {
+  const char *v = std::getenv(env_name);
+  return v && *v ? v : built_in;
+}
+
+std::string builddir() { return setting("MODELTUNED_TEST_BUILDDIR", MODELTUNED_TEST_BUILDDIR); }
+std::string srcdir() { return setting("MODELTUNED_TEST_SRCDIR", MODELTUNED_TEST_SRCDIR); }
+std::string mpirun() { return setting("MODELTUNED_TEST_MPIRUN", MODELTUNED_TEST_MPIRUN); }
+std::string lstopo() { return setting("MODELTUNED_TEST_LSTOPO", MODELTUNED_TEST_LSTOPO); }
+std::string table_path() {
+  return setting("MODELTUNED_TEST_TABLE", (srcdir() + "/calib/tables/orfeo-epyc.json").c_str());
+}
+std::string component_path() {
+  return builddir() + "/mca-components:" + setting("MODELTUNED_TEST_OMPI_MCA_DIR", MODELTUNED_TEST_OMPI_MCA_DIR);
+}
+
+int run_timeout_seconds(int default_seconds) {
+  const char *v = std::getenv("MODELTUNED_TEST_RUN_TIMEOUT");
+  return v && *v ? std::atoi(v) : default_seconds;
+}
+
+Scratch::Scratch(const char *prefix) {
+  std::string templ = std::string("/tmp/") + prefix + "-XXXXXX";
+  ck_assert_msg(mkdtemp(templ.data()) != nullptr, "mkdtemp failed: %s", strerror(errno));
+  dir = templ;
+}
+
+Scratch::~Scratch() {
+  std::error_code ec;
+  fs::permissions(dir, fs::perms::owner_all, fs::perm_options::add, ec);
+  fs::remove_all(dir, ec);
+}
+
+std::string read_text(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_text(const fs::path &p, const std::string &text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+  ck_assert_msg(out.good(), "cannot write %s", p.c_str());
+}
+
+std::vector<std::string> split_lines(const std::string &text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+LaunchResult launch_mpi(const fs::path &scratch, const Launch &launch) {
+  const fs::path outdir = scratch / "rank-output", launcher_file = scratch / "mpirun-output.txt",
+                 config_home = scratch / "config-home";
+  fs::remove_all(outdir);
+  fs::create_directories(config_home);
+
+  std::vector<std::string> argv = {mpirun()};
+  if (geteuid() == 0) argv.push_back("--allow-run-as-root");
+  argv.insert(argv.end(), {"--oversubscribe", "-np", std::to_string(launch.np), "--output-filename",
+                           outdir.string() + ":nocopy", "-x",
+                           "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME",
+                           "-x", "XDG_CONFIG_HOME"});
+  argv.insert(argv.end(), launch.mpirun_args.begin(), launch.mpirun_args.end());
+  argv.push_back(launch.program);
+  argv.insert(argv.end(), launch.program_args.begin(), launch.program_args.end());
+
+  LaunchResult result;
+  for (const auto &a : argv) result.command += (result.command.empty() ? "" : " ") + a;
+  const auto began = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  ck_assert_msg(pid >= 0, "fork failed: %s", strerror(errno));
+  if (pid == 0) {
+    setpgid(0, 0);  // its own process group, so a timeout can kill mpirun and its ranks
+    int fd = open(launcher_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) _exit(127);
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    setenv("HOME", scratch.c_str(), 1);
+    setenv("XDG_CONFIG_HOME", config_home.c_str(), 1);
+    std::vector<std::string> drop;
+    for (char **e = environ; *e; ++e)
+      if (std::strncmp(*e, "OMPI_MCA_coll", 13) == 0 ||
+          std::strncmp(*e, "OMPI_MCA_mca_base_component_path", 32) == 0)
+        drop.emplace_back(*e, std::strchr(*e, '=') - *e);
+    for (const auto &name : drop) unsetenv(name.c_str());
+    std::vector<char *> cargv;
+    for (const auto &a : argv) cargv.push_back(const_cast<char *>(a.c_str()));
+    cargv.push_back(nullptr);
+    execv(cargv[0], cargv.data());
+    std::fprintf(stderr, "cannot execute %s: %s\n", cargv[0], strerror(errno));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+
+  int status = 0;
+  const auto deadline = began + std::chrono::seconds(launch.timeout_seconds);
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      result.timed_out = true;
+      kill(-pid, SIGTERM);
+      std::this_thread::sleep_for(std::chrono::seconds(3));
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  result.exit_status = WIFEXITED(status) && !result.timed_out ? WEXITSTATUS(status) : -1;
+  result.launcher_output = read_text(launcher_file);
+
+  // --output-filename DIR writes DIR/<job>/rank.<r>/{stdout,stderr}.
+  std::error_code ec;
+  if (fs::is_directory(outdir, ec))
+    for (const auto &job : fs::directory_iterator(outdir))
+      for (const auto &rankdir : fs::directory_iterator(job.path())) {
+        const std::string name = rankdir.path().filename().string();
+        if (name.rfind("rank.", 0) != 0) continue;
+        const int rank = std::atoi(name.c_str() + 5);
+        result.rank_stdout[rank] = read_text(rankdir.path() / "stdout");
+        result.rank_stderr[rank] = read_text(rankdir.path() / "stderr");
+      }
+  return result;
+}
+
+}  // namespace modeltuned::test
