@@ -167,6 +167,31 @@ START_TEST(linear_is_one_flat_tree) {
 }
 END_TEST
 
+START_TEST(rank_mean_metric) {
+  CalibrationTable t = synthetic_table();
+  // Linear bcast: every receiver gets the message when the flat tree ends, the root too.
+  CallShape bcast{Op::bcast, 100, 1, 0, true, Metric::rank_mean};
+  Candidate linear_bcast{Op::bcast, 1, 0, 0};
+  ck_assert(near(*predict_us(t, one_cache(6), linear_bcast, bcast),
+                 flat_tree_us(t[Channel::cache], FlatTreeKind::fanout, 6, 100)));
+  // Linear reduce: the root waits for everything, the others only send once.
+  CallShape reduce{Op::reduce, 10, 8, 0, true, Metric::rank_mean};
+  Candidate linear_reduce{Op::reduce, 1, 0, 0};
+  const double root = flat_tree_us(t[Channel::cache], FlatTreeKind::fanin, 6, 80) + 5 * 80 * 1e-3;
+  const double sender = p2p_us(t[Channel::cache], 80);
+  ck_assert(near(*predict_us(t, one_cache(6), linear_reduce, reduce), (root + 5 * sender) / 6));
+  // Reduce pipeline of 4 ranks, one segment: rank 3 sends; rank 2 combines and sends; rank 1 the
+  // same; root combines. Each combining step costs one flat tree of 2 plus the reduction.
+  Candidate pipeline{Op::reduce, 3, 0, 0};
+  const double step = flat_tree_us(t[Channel::cache], FlatTreeKind::fanin, 2, 80) + 80 * 1e-3;
+  const double expected = (sender + (step + sender) + (2 * step + sender) + 3 * step) / 4;
+  ck_assert(near(*predict_us(t, one_cache(4), pipeline, reduce), expected));
+  // Completion is the root's time, the largest.
+  reduce.metric = Metric::completion;
+  ck_assert(near(*predict_us(t, one_cache(4), pipeline, reduce), 3 * step));
+}
+END_TEST
+
 START_TEST(in_order_binary_sends_to_root) {
   // The in-order tree is rooted at P-1; with another root the result travels on once more.
   CalibrationTable t = synthetic_table();
@@ -363,6 +388,7 @@ int main() {
   tcase_add_test(tc, binary_tree_stage_sum_eq3);
   tcase_add_test(tc, linear_is_one_flat_tree);
   tcase_add_test(tc, in_order_binary_sends_to_root);
+  tcase_add_test(tc, rank_mean_metric);
   tcase_add_test(tc, selector_rules);
   tcase_add_test(tc, candidates_cover_parameters);
   tcase_add_test(tc, algorithm_lists);

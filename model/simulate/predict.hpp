@@ -17,6 +17,13 @@
 
 namespace modeltuned {
 
+// What a prediction measures.
+//  completion: from the start until the last rank is done (the collective's latency; what the
+//              selector minimises).
+//  rank_mean:  each rank's own time in the call, averaged over ranks: what OSU's benchmarks
+//              report as latency. In a reduce most ranks only send and leave early.
+enum class Metric { completion, rank_mean };
+
 // What a call looks like: every rank passes the same values (MPI requires matching signatures).
 struct CallShape {
   Op op = Op::bcast;
@@ -24,6 +31,7 @@ struct CallShape {
   size_t type_size = 1;
   int root = 0;
   bool commutative = true;
+  Metric metric = Metric::completion;
   size_t bytes() const { return count * type_size; }
 };
 
@@ -53,6 +61,11 @@ struct TreePlan {
   // times each flat tree occurs on it, as (flat tree, count); distinct paths only.
   std::vector<std::vector<std::pair<int, int>>> paths;
   std::vector<std::vector<int>> flat_trees_by_depth;  // stage_sum: distinct flat trees per depth
+  // rank_mean needs every sending rank, parents first: its flat tree, its parent's index (-1 for
+  // the root), the channel to its parent (-1), and its children that are leaves, per channel.
+  int size = 0;
+  std::vector<int> sender_flat_tree, sender_parent, sender_up_channel;
+  std::vector<PeersPerChannel> sender_leaves;
   int final_send_channel = -1;  // in-order binary reduce: rank P-1 sends the result to the root
 };
 

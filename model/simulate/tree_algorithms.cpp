@@ -46,17 +46,20 @@ static Tree flat_tree(int size, int root) {
 TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
   TreePlan plan;
   const int size = tree.size();
-  std::vector<int> flat_tree_of(size, -1), depth(size, 0);
+  plan.size = size;
+  std::vector<int> flat_tree_of(size, -1), depth(size, 0), sender_index(size, -1);
   std::vector<int> last_senders;  // senders none of whose children send
   std::deque<int> queue{tree.root};
   while (!queue.empty()) {  // breadth first: a parent before its children
     int r = queue.front();
     queue.pop_front();
     if (tree.children[r].empty()) continue;
-    PeersPerChannel peers{};
+    PeersPerChannel peers{}, leaves{};
     bool children_send = false;
     for (int child : tree.children[r]) {
-      ++peers[static_cast<int>(placement.channel(r, child))];
+      const int c = static_cast<int>(placement.channel(r, child));
+      ++peers[c];
+      if (tree.children[child].empty()) ++leaves[c];
       depth[child] = depth[r] + 1;
       queue.push_back(child);
       children_send |= !tree.children[child].empty();
@@ -66,6 +69,11 @@ TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
     if (it == plan.flat_trees.end()) plan.flat_trees.push_back(peers);
     flat_tree_of[r] = id;
     if (!children_send) last_senders.push_back(r);
+    sender_index[r] = static_cast<int>(plan.sender_flat_tree.size());
+    plan.sender_flat_tree.push_back(id);
+    plan.sender_parent.push_back(r == tree.root ? -1 : sender_index[tree.parent[r]]);
+    plan.sender_up_channel.push_back(r == tree.root ? -1 : static_cast<int>(placement.channel(r, tree.parent[r])));
+    plan.sender_leaves.push_back(leaves);
     size_t d = static_cast<size_t>(depth[r]);
     if (plan.flat_trees_by_depth.size() <= d) plan.flat_trees_by_depth.resize(d + 1);
     auto &level = plan.flat_trees_by_depth[d];
@@ -145,6 +153,50 @@ static double schedule(const TreePlan &plan, const std::vector<double> &flat_us,
   return total;
 }
 
+// Each rank's own time, averaged (Metric::rank_mean), with the schedule's recurrence per rank.
+// Bcast: a rank is done when its last segment has arrived (a leaf: the end of its parent's last
+// flat tree) or its last flat tree has ended. Reduce: a leaf is done once its segments are sent
+// (one point-to-point message each, sent one after the other); an inner rank once it has combined
+// its subtree and sent the result up; the root at the end. Per rank the reduce recurrence is
+// solved bottom-up with the largest sum and the largest flat tree below it, which is exact for one
+// segment and an upper bound otherwise.
+static double rank_mean(const CalibrationTable &table, const TreePlan &plan,
+                        const std::vector<double> &flat_us, size_t segments, double segment_bytes,
+                        bool reduce) {
+  const size_t senders = plan.sender_flat_tree.size();
+  const double later = static_cast<double>(segments - 1);
+  thread_local std::vector<std::pair<double, double>> acc;  // (sum, max) per sender
+  double total = 0;
+  if (!reduce) {
+    acc.resize(senders);
+    for (size_t i = 0; i < senders; ++i) {
+      const double t = flat_us[plan.sender_flat_tree[i]];
+      const int parent = plan.sender_parent[i];
+      acc[i] = parent < 0 ? std::pair{t, t} : std::pair{acc[parent].first + t, std::max(acc[parent].second, t)};
+      int leaves = 0;
+      for (int n : plan.sender_leaves[i]) leaves += n;
+      total += (1 + leaves) * (acc[i].first + later * acc[i].second);
+    }
+    return total / plan.size;
+  }
+  acc.assign(senders, {0.0, 0.0});  // largest (sum, max) among each sender's sending children
+  for (size_t k = senders; k-- > 0;) {
+    const double t = flat_us[plan.sender_flat_tree[k]];
+    const double sum = t + acc[k].first, max = std::max(t, acc[k].second);
+    double done = sum + later * max;
+    if (plan.sender_up_channel[k] >= 0)
+      done += p2p_us(table.channels[plan.sender_up_channel[k]], segment_bytes);
+    const int parent = plan.sender_parent[k];
+    if (parent >= 0)
+      acc[parent] = {std::max(acc[parent].first, sum), std::max(acc[parent].second, max)};
+    total += done;
+    for (int c = 0; c < kChannels; ++c)
+      if (plan.sender_leaves[k][c])
+        total += plan.sender_leaves[k][c] * static_cast<double>(segments) * p2p_us(table.channels[c], segment_bytes);
+  }
+  return total / plan.size;
+}
+
 double tree_schedule_us(const TreePlan &plan, const std::vector<double> &flat_us, size_t segments,
                         ModelVariant variant) {
   if (plan.flat_trees.empty()) return 0;
@@ -172,10 +224,12 @@ double evaluate_tree(const CalibrationTable &table, const TreePlan &plan, const 
     }
     flat_us[id] = t;
   }
-  double total = tree_schedule_us(plan, flat_us, seg.segments, variant);
-  if (plan.final_send_channel >= 0)
-    total += p2p_us(table.channels[plan.final_send_channel], static_cast<double>(call.bytes()));
-  return total;
+  const double final_send = plan.final_send_channel < 0 ? 0
+      : p2p_us(table.channels[plan.final_send_channel], static_cast<double>(call.bytes()));
+  if (call.metric == Metric::rank_mean && variant == ModelVariant::schedule)
+    // The final hop of in-order binary keeps two ranks (P-1 and the root) that much longer.
+    return rank_mean(table, plan, flat_us, seg.segments, segment_bytes, reduce) + 2 * final_send / plan.size;
+  return tree_schedule_us(plan, flat_us, seg.segments, variant) + final_send;
 }
 
 }  // namespace modeltuned
