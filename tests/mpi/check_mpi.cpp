@@ -430,6 +430,31 @@ START_TEST(unwritable_decision_file) {
 }
 END_TEST
 
+// Ranks that allow different algorithms (written through MPI_T, against its "all" scope) would
+// decide differently and deadlock: the communicator must fall back on every rank, with one line.
+START_TEST(mismatched_algorithm_lists_fall_back_together) {
+  Scratch scratch("modeltuned-mpi");
+  MpiRun run = with_modeltuned(4, 20);
+  run.program = "observe";
+  run.program_args = {"--mismatched-lists", "1", "4096"};
+  RunResult r = run_mpi(run, scratch.dir);
+  expect(r.exit_status == 0 && !r.timed_out, r, "observe failed or hung with mismatched lists");
+  expect(r.lines_containing("cvar write failed").empty(), r, "the MPI_T write failed");
+  const auto complaints = r.lines_containing("use different algorithm lists");
+  expect(complaints.size() == 1, r, "expected one line about different algorithm lists, got " +
+                                        std::to_string(complaints.size()));
+  long on_dup = 0;
+  for (const std::string op : {"bcast", "reduce"})
+    for (const auto &t : r.trace(op))
+      if (t.name != "MPI_COMM_WORLD") {
+        ++on_dup;
+        expect(t.algorithm == "fallback", r, op + " on the duplicate ran " + t.algorithm);
+      }
+  // 4 ranks x (3 bcasts at each of 2 sizes + 3 reduces at 4 KiB; 1 B is no whole MPI_INT)
+  expect(on_dup == 4 * 9, r, "expected 36 traced calls on the duplicate, got " + std::to_string(on_dup));
+}
+END_TEST
+
 // `modeltuned explain` on the same placement gives exactly the component's decisions: 16 ranks
 // on the emulated 2-socket node, 8 per socket, bound to cores.
 START_TEST(explain_matches_the_component) {
@@ -775,7 +800,7 @@ Suite *mpi_suite() {
   add("np8", np8);
   add("np16_emulated_two_sockets", np16_emulated_two_sockets);
   add("observing", counters_and_decision_file_match_what_ran, explain_matches_the_component,
-      unwritable_decision_file);
+      unwritable_decision_file, mismatched_algorithm_lists_fall_back_together);
   TCase *bcast = add("bcast_one_algorithm");
   tcase_add_loop_test(bcast, bcast_one_algorithm, 0, static_cast<int>(modelled(Op::bcast).size()));
   TCase *reduce = add("reduce_one_algorithm");

@@ -2,7 +2,9 @@
  * Makes a known sequence of MPI_Bcast (MPI_BYTE) and MPI_Reduce (MPI_INT, MPI_SUM) calls at root
  * 0 on MPI_COMM_WORLD, then prints what modeltuned's MPI_T counters say ran, one line per
  * non-zero counter: "pvar <op> <algorithm number> <calls>" (0 = handed to the previous component).
- * Usage: observe [bytes ...]   (default 1 100 4096 65536 1048576), 3 calls of each op per size.
+ * Usage: observe [--mismatched-lists] [bytes ...]   (default 1 100 4096 65536 1048576), 3 calls
+ * of each op per size. --mismatched-lists: every rank allows a different bcast algorithm (through
+ * MPI_T) before duplicating the communicator the calls run on, which modeltuned must refuse.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -30,6 +32,27 @@ static int open_counter(MPI_T_pvar_session session, const char *name, MPI_T_pvar
     return -1;
 }
 
+static int set_string_cvar(const char *name, const char *value)
+{
+    int n = 0;
+    MPI_T_cvar_get_num(&n);
+    for (int i = 0; i < n; ++i) {
+        char cname[256], desc[1024];
+        int cname_len = sizeof cname, desc_len = sizeof desc, verbosity, binding, scope, count;
+        MPI_Datatype type;
+        MPI_T_enum enumtype;
+        MPI_T_cvar_handle handle;
+        if (MPI_SUCCESS != MPI_T_cvar_get_info(i, cname, &cname_len, &verbosity, &type, &enumtype,
+                                               desc, &desc_len, &binding, &scope) ||
+            0 != strcmp(cname, name) || MPI_SUCCESS != MPI_T_cvar_handle_alloc(i, NULL, &handle, &count))
+            continue;
+        int rc = MPI_T_cvar_write(handle, value);
+        MPI_T_cvar_handle_free(&handle);
+        return rc;
+    }
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     int provided, rank;
@@ -38,9 +61,17 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (argc > 1) {
+    int first = 1;
+    MPI_Comm comm = MPI_COMM_WORLD;
+    if (argc > 1 && 0 == strcmp(argv[1], "--mismatched-lists")) {
+        first = 2;
+        if (0 != set_string_cvar("coll_modeltuned_bcast_algorithms", rank % 2 ? "linear" : "binomial"))
+            printf("cvar write failed\n");
+        MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    }
+    if (argc > first) {
         nsizes = 0;
-        for (int i = 1; i < argc && nsizes < 16; ++i) sizes[nsizes++] = atol(argv[i]);
+        for (int i = first; i < argc && nsizes < 16; ++i) sizes[nsizes++] = atol(argv[i]);
     }
     const char *names[2] = {"coll_modeltuned_bcast_calls", "coll_modeltuned_reduce_calls"};
     const char *ops[2] = {"bcast", "reduce"};
@@ -55,8 +86,8 @@ int main(int argc, char **argv)
     char *buf = calloc(largest, 1), *out = calloc(largest, 1);
     for (int i = 0; i < nsizes; ++i) {
         for (int k = 0; k < 3; ++k) {
-            MPI_Bcast(buf, (int) sizes[i], MPI_BYTE, 0, MPI_COMM_WORLD);
-            if (sizes[i] >= 4) MPI_Reduce(buf, out, (int) (sizes[i] / 4), MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+            MPI_Bcast(buf, (int) sizes[i], MPI_BYTE, 0, comm);
+            if (sizes[i] >= 4) MPI_Reduce(buf, out, (int) (sizes[i] / 4), MPI_INT, MPI_SUM, 0, comm);
         }
     }
     for (int op = 0; op < 2; ++op) {
@@ -71,6 +102,7 @@ int main(int argc, char **argv)
         MPI_T_pvar_handle_free(session, &handles[op]);
     }
     MPI_T_pvar_session_free(&session);
+    if (MPI_COMM_WORLD != comm) MPI_Comm_free(&comm);
     fflush(stdout);
     free(buf);
     free(out);
