@@ -36,5 +36,17 @@ json=$("$tool" explain --machine orfeo-epyc --map-by node -np 64 --op reduce --s
 picks=$(printf '%s' "$json" | grep -c '"pick": {')
 if [ "$picks" -eq 2 ]; then passed=$((passed + 1)); else echo "FAIL: expected 2 picks, got $picks"; failures=$((failures + 1)); fi
 
+# One node's hwloc XML (as lstopo writes it) plus --nodes: the same shape as the synthetic text.
+if command -v lstopo-no-graphics >/dev/null 2>&1; then
+  xml=$(mktemp --suffix=.xml)
+  lstopo-no-graphics --input "pack:2 numa:4 l3:2 core:4 pu:1" --of xml > "$xml"
+  from_xml=$("$tool" explain --topology "$xml" --nodes 2 --map-by node -np 32 --table "$table" --sizes 1K --json)
+  from_text=$("$tool" explain --synthetic "node:2 pack:2 numa:4 l3:2 core:4" --map-by node -np 32 --table "$table" --sizes 1K --json)
+  if [ -n "$from_xml" ] && [ "$from_xml" = "$from_text" ]; then passed=$((passed + 1)); else
+    echo "FAIL: --topology XML and the same --synthetic machine disagree"; failures=$((failures + 1)); fi
+  expect_error "not a readable hwloc XML" --topology "$0" -np 4 --table "$table"
+  rm -f "$xml"
+fi
+
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]
