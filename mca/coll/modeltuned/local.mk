@@ -24,3 +24,10 @@ mca-components/mca_coll_modeltuned.so: mca/coll/modeltuned/mca_coll_modeltuned.l
 clean-local: clean-mca-components
 clean-mca-components:
 	rm -rf mca-components
+
+# Open MPI loads the .so; its own components ship no libtool archive next to it either.
+install-exec-hook: remove-component-la
+remove-component-la:
+	rm -f $(DESTDIR)$(mcadir)/mca_coll_modeltuned.la
+uninstall-hook:
+	rm -f $(DESTDIR)$(mcadir)/mca_coll_modeltuned.so
