@@ -26,7 +26,7 @@ clean-mca-components:
 	rm -rf mca-components
 
 # Open MPI loads the .so; its own components ship no libtool archive next to it either.
-install-exec-hook: remove-component-la
+install-data-hook: remove-component-la
 remove-component-la:
 	rm -f $(DESTDIR)$(mcadir)/mca_coll_modeltuned.la
 uninstall-hook:
