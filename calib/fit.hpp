@@ -24,6 +24,9 @@ class FitError : public std::runtime_error { using runtime_error::runtime_error;
 // `out`; throws FitError naming file, line and column.
 void read_osu_p2p_csv(const std::string &path, Samples &out);
 void read_osu_flat_csv(const std::string &path, FlatTreeKind kind, Samples &out);
+// The raw-samples CSV of modeltuned-calibrate (docs/calibration.md): kind,channel,p,bytes,rep,
+// latency_us with kind p2p, fanout or fanin. Appends to `out`; throws FitError like the above.
+void read_samples_csv(const std::string &path, Samples &out);
 
 struct FitOptions {
   double reduce_us_per_byte;

@@ -1,7 +1,9 @@
 // From samples to a calibration table: per-size medians, the piecewise Hockney fit per channel
 // (eq. 5) and the flat-tree line over P per size (eq. 6), with fit quality for the provenance.
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <span>
 
 #include "fit.hpp"
 #include "regression.hpp"
@@ -44,8 +46,78 @@ json quality(const std::vector<double> &predicted, const std::vector<double> &me
           {"max_abs_pct_error", *std::max_element(errors.begin(), errors.end())}};
 }
 
-double piece_time(const HockneyPiece &piece, double bytes) { return piece.alpha_us + piece.beta_us_per_byte * bytes; }
+std::string fmt_single_p(size_t sizes, size_t of, double p) {
+  return std::to_string(sizes) + " of " + std::to_string(of) + " sizes measured at one group size only (P = " +
+         std::to_string(static_cast<int>(p)) + "): T(P) = T(P0) * (P - 1) / (P0 - 1), the serialized bound of eq. 1 for P0 = 2; "
+         "times beyond max_p are not measured";
+}
 
+// k-fold cross-validation of the robust line fits: the held-out figures say how well the table
+// predicts a measurement it has not seen, which in-sample figures overstate.
+constexpr int kFolds = 5;
+constexpr uint64_t kFoldSeed = 20120208;  // fixed: the same data give the same report
+
+// Quality of predictions of raw samples the fits did not see: R^2 (of the raw times; near 0 on a
+// flat noisy range, where size explains nothing), mean and median absolute percentage error.
+json held_out_quality(std::span<const Point> points, const std::vector<double> &predicted) {
+  if (predicted.empty()) return {{"samples", points.size()}, {"folds", kFolds}, {"note", "too few samples"}};
+  std::vector<double> measured, errors;
+  for (const auto &p : points) measured.push_back(p.y);
+  double mean_error = 0;
+  for (size_t i = 0; i < points.size(); ++i) {
+    errors.push_back(percent_error(predicted[i], measured[i]));
+    mean_error += errors.back() / points.size();
+  }
+  return {{"samples", points.size()},
+          {"folds", kFolds},
+          {"r2", number_or_null(r_squared(predicted, measured))},
+          {"mape", mean_error},
+          {"median_ape", median(errors)}};
+}
+
+// Relative residuals (t - T) / T of raw samples around a fit.
+std::vector<double> relative_residuals(std::span<const Point> points, const LineFit &fit) {
+  std::vector<double> r;
+  for (const auto &p : points) r.push_back((p.y - fit.at(p.x)) / fit.at(p.x));
+  return r;
+}
+
+json noise_report(const std::vector<double> &relative) {
+  return {{"rel_mad", robust_scale(relative)},
+          {"rel_p05", quantile(relative, 0.05)},
+          {"rel_p50", quantile(relative, 0.5)},
+          {"rel_p95", quantile(relative, 0.95)}};
+}
+
+// Nothing is measured between the last size of a piece and the first of the next, so where the
+// protocol switches inside that gap is unknown. If the two lines cross inside the gap, the break
+// is put at the crossing (the time is then continuous and no line is extrapolated past the
+// other). Otherwise it stays at the last measured size of the lower piece: a jump up (the eager
+// limit) or a drop (a faster protocol taking over, as above 128 KiB on ORFEO's core and socket
+// channels, where 256 KiB takes 30 us and the lower line would say 52) happens right after it.
+// Open MPI's thresholds are powers of two like the OSU sizes; on the ORFEO data, moving a drop's
+// break to the end of the gap instead made 29 bcast/reduce validation figures worse.
+void place_breakpoints(std::vector<HockneyPiece> &pieces, const std::vector<size_t> &first_point,
+                       const std::vector<Point> &points) {
+  for (size_t k = 1; k < pieces.size(); ++k) {
+    HockneyPiece &lower = pieces[k - 1];
+    const HockneyPiece &upper = pieces[k];
+    const double last_lower = points[first_point[k] - 1].x, first_upper = points[first_point[k]].x;
+    auto gap = [&](double m) {
+      return (upper.alpha_us + upper.beta_us_per_byte * m) - (lower.alpha_us + lower.beta_us_per_byte * m);
+    };
+    double upto = last_lower;
+    if (gap(last_lower) < 0 && gap(first_upper) > 0)
+      upto = std::floor((lower.alpha_us - upper.alpha_us) / (upper.beta_us_per_byte - lower.beta_us_per_byte));
+    upto = std::clamp(upto, last_lower, std::max(last_lower, first_upper - 1));
+    if (upper.alpha_us + upper.beta_us_per_byte * upto > 0) lower.upto_bytes = upto;
+  }
+}
+
+// Piecewise Hockney per channel. The breakpoints come from the per-size medians (exact dynamic
+// programming, regression.hpp), which a slow repeat cannot move; each piece is then refitted by
+// median regression (IRLS) on the raw samples of its sizes, so the table reflects every
+// measurement and half of them may be outliers without moving the line.
 std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::vector<double>> &by_size,
                                   json &report) {
   const std::string name(channel_name(channel));
@@ -53,70 +125,134 @@ std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::v
     throw FitError("channel " + name + ": point-to-point samples at " + std::to_string(by_size.size()) +
                    " message size(s); at least 2 distinct sizes are needed to fit latency and bandwidth");
   const std::vector<Point> points = medians(by_size);
-  auto fit = fit_piecewise_hockney(points, PiecewiseOptions{});
-  if (!fit)
+  auto segmented = fit_piecewise_hockney(points, PiecewiseOptions{});
+  if (!segmented)
     throw FitError("channel " + name + ": no piecewise Hockney fit gives positive times over the measured sizes; "
                    "check the point-to-point data");
 
+  std::vector<HockneyPiece> pieces;
   std::vector<double> predicted, measured;
-  json pieces = json::array();
-  for (size_t k = 0; k < fit->pieces.size(); ++k) {
-    const size_t first = fit->first_point[k];
-    const size_t last = k + 1 < fit->pieces.size() ? fit->first_point[k + 1] : points.size();
+  std::vector<Point> all_raw;
+  std::vector<double> all_held_out;
+  json piece_reports = json::array();
+  for (size_t k = 0; k < segmented->pieces.size(); ++k) {
+    const size_t first = segmented->first_point[k];
+    const size_t last = k + 1 < segmented->pieces.size() ? segmented->first_point[k + 1] : points.size();
+    std::vector<Point> raw;
+    for (size_t i = first; i < last; ++i)
+      for (double t : by_size.at(points[i].x)) raw.push_back({points[i].x, t});
+
+    HockneyPiece piece = segmented->pieces[k];
+    const double range_start = k == 0 ? 0 : pieces.back().upto_bytes;
+    const LineFit robust = fit_line_robust(raw, Weighting::relative);
+    json q;
+    if (robust.at(range_start) > 0) {
+      piece.alpha_us = robust.intercept;
+      piece.beta_us_per_byte = robust.slope;
+      q["method"] = "median regression (IRLS) on raw samples";
+    } else {
+      q["method"] = "least squares on medians (the robust line is not positive at the start of the range)";
+    }
+    const LineFit used{piece.alpha_us, piece.beta_us_per_byte, 0};
+    const std::vector<double> relative = relative_residuals(raw, used);
+    piece.noise_rel_mad = robust_scale(relative);
+    piece.noise_rel_p95 = quantile(relative, 0.95);
+    pieces.push_back(piece);
+
     std::vector<double> piece_predicted, piece_measured;
     for (size_t i = first; i < last; ++i) {
-      piece_predicted.push_back(piece_time(fit->pieces[k], points[i].x));
+      piece_predicted.push_back(used.at(points[i].x));
       piece_measured.push_back(points[i].y);
     }
-    json q = quality(piece_predicted, piece_measured);
+    q.update(quality(piece_predicted, piece_measured));
     q["from_bytes"] = points[first].x;
     q["to_bytes"] = points[last - 1].x;
-    pieces.push_back(q);
+    q["sizes"] = last - first;
+    const std::vector<double> held_out = cross_validated_predictions(
+        raw, kFolds, kFoldSeed, [](std::span<const Point> p) { return fit_line_robust(p, Weighting::relative); });
+    q["held_out"] = held_out_quality(raw, held_out);
+    q["noise"] = noise_report(relative);
+    piece_reports.push_back(q);
     predicted.insert(predicted.end(), piece_predicted.begin(), piece_predicted.end());
     measured.insert(measured.end(), piece_measured.begin(), piece_measured.end());
+    if (!held_out.empty()) {
+      all_raw.insert(all_raw.end(), raw.begin(), raw.end());
+      all_held_out.insert(all_held_out.end(), held_out.begin(), held_out.end());
+    }
   }
-  report = quality(predicted, measured);
-  report["pieces"] = pieces;
-  return fit->pieces;
+  place_breakpoints(pieces, segmented->first_point, points);
+  report = quality(predicted, measured);  // in sample, on the per-size medians
+  report["samples"] = 0;
+  for (const auto &[bytes, ts] : by_size) report["samples"] = report["samples"].get<size_t>() + ts.size();
+  report["held_out"] = held_out_quality(all_raw, all_held_out);
+  report["pieces"] = piece_reports;
+  return pieces;
 }
 
-// by_size_and_p[bytes][P] = latencies.
+// by_size_and_p[bytes][P] = latencies. Per size, T(P) = alpha + beta (P - 1) by least squares
+// over the per-P medians of the raw samples: the median makes each P robust against heavy-tailed
+// repeats, and every P counts fully, because a P that leaves the line (a group crossing a cache or
+// NUMA boundary) is how the machine behaves, not noise. (Huber IRLS over P on the raw samples was
+// tried: on the ORFEO data it made the bcast/reduce validation worse, docs/calibration-format.md.)
+// A size measured at a single P (a channel where rank 0 has one peer) gets the line through the
+// origin and that point, T(P) = T(P0) (P - 1) / (P0 - 1): for P0 = 2 it is the fully serialized
+// bound of eq. 1 (gamma <= P - 1), and max_p = P0 marks everything beyond as extrapolated.
 std::vector<FlatTreeFit> fit_flat(Channel channel, FlatTreeKind kind,
                                   const std::map<double, std::map<double, std::vector<double>>> &by_size_and_p,
                                   json &report) {
   const std::string what = "channel " + std::string(channel_name(channel)) +
                            (kind == FlatTreeKind::fanout ? " fanout" : " fanin");
   std::vector<FlatTreeFit> fits;
-  std::vector<double> all_errors, r2s;
+  std::vector<double> all_errors, r2s, noise;
+  std::vector<Point> all_raw;
+  std::vector<double> all_held_out;
+  size_t samples = 0, single_p_sizes = 0;
   for (const auto &[bytes, by_p] : by_size_and_p) {
-    if (by_p.size() < 2)
-      throw FitError(what + " at " + json(bytes).dump() + " B: flat trees measured at " + std::to_string(by_p.size()) +
-                     " value(s) of P; at least 2 are needed for T(P) = alpha + beta*(P-1)");
-    std::vector<Point> points;
-    for (const Point &m : medians(by_p)) points.push_back({m.x - 1, m.y});  // x = P - 1 peers
-    const LineFit line = fit_line(points, Weighting::absolute);
-    if (line.intercept + line.slope * points.back().x <= 0)
-      throw FitError(what + " at " + json(bytes).dump() + " B: the fit over P gives a non-positive time at P = " +
-                     json(by_p.rbegin()->first).dump() + "; check the flat-tree data");
+    std::vector<Point> raw;  // x = P - 1 peers
+    for (const auto &[p, ts] : by_p)
+      for (double t : ts) raw.push_back({p - 1, t});
+    samples += raw.size();
     FlatTreeFit f;
     f.bytes = bytes;
+    f.max_p = static_cast<int>(by_p.rbegin()->first);
+    LineFit line;
+    if (by_p.size() == 1) {
+      ++single_p_sizes;
+      line = {0, median(by_p.begin()->second) / (f.max_p - 1), 0};
+    } else {
+      line = fit_line_to_medians(raw, Weighting::absolute);
+      if (line.at(f.max_p - 1) <= 0)
+        throw FitError(what + " at " + json(bytes).dump() + " B: the fit over P gives a non-positive time at P = " +
+                       std::to_string(f.max_p) + "; check the flat-tree data");
+      const std::vector<double> held_out = cross_validated_predictions(
+          raw, kFolds, kFoldSeed, [](std::span<const Point> p) { return fit_line_to_medians(p, Weighting::absolute); });
+      if (!held_out.empty()) {
+        all_raw.insert(all_raw.end(), raw.begin(), raw.end());
+        all_held_out.insert(all_held_out.end(), held_out.begin(), held_out.end());
+      }
+    }
     f.alpha_us = line.intercept;
     f.beta_us = line.slope;
-    f.max_p = static_cast<int>(by_p.rbegin()->first);
     fits.push_back(f);
+    noise.push_back(robust_scale(relative_residuals(raw, line)));
     std::vector<double> predicted, measured;
-    for (const Point &p : points) {
-      predicted.push_back(line.intercept + line.slope * p.x);
-      measured.push_back(p.y);
-      all_errors.push_back(percent_error(predicted.back(), p.y));
+    for (const Point &m : medians(by_p)) {
+      predicted.push_back(line.at(m.x - 1));
+      measured.push_back(m.y);
+      all_errors.push_back(percent_error(predicted.back(), m.y));
     }
     if (double r2 = r_squared(predicted, measured); std::isfinite(r2)) r2s.push_back(r2);
   }
   report = {{"sizes", fits.size()},
+            {"samples", samples},
             {"median_r2_over_sizes", number_or_null(median(r2s))},
             {"min_r2_over_sizes", r2s.empty() ? json(nullptr) : json(*std::min_element(r2s.begin(), r2s.end()))},
             {"median_abs_pct_error", median(all_errors)},
-            {"max_abs_pct_error", *std::max_element(all_errors.begin(), all_errors.end())}};
+            {"max_abs_pct_error", *std::max_element(all_errors.begin(), all_errors.end())},
+            {"median_noise_rel_mad", median(noise)},
+            {"held_out", held_out_quality(all_raw, all_held_out)}};
+  if (single_p_sizes)
+    report["extrapolated"] = fmt_single_p(single_p_sizes, fits.size(), by_size_and_p.begin()->second.rbegin()->first);
   return fits;
 }
 

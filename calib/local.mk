@@ -7,7 +7,7 @@ calib_libmodeltuned_calib_la_CXXFLAGS = $(AM_CXXFLAGS) -fPIC $(EIGEN_CFLAGS)
 # The library uses the table and channel code of the model: programs link
 # model/libmodeltuned_model.la after it (not LIBADDed here, so no program gets two copies).
 
-dist_pkgdata_DATA += calib/tables/orfeo-epyc.json
+dist_pkgdata_DATA += calib/tables/orfeo-epyc.json calib/tables/cpp-vm-2core.json
 
 # The shipped table: p2p.csv + nbft.csv (fanout) of the ORFEO EPYC data set. nbft_reduce.csv is
 # not used (its placement was not the intended one, see docs/calibration-format.md), so the
@@ -20,6 +20,21 @@ orfeo-table: tools/modeltuned$(EXEEXT)
 	  --osu-p2p $(ORFEO_DATA)/p2p.csv --osu-fanout $(ORFEO_DATA)/nbft.csv \
 	  --reduce-us-per-byte $(ORFEO_REDUCE_US_PER_BYTE) --reduce-source '$(ORFEO_REDUCE_SOURCE)' \
 	  --source-name 'ORFEO EPYC partition (AMD EPYC 7H12, Open MPI 4.1.5, OSU 7.3)' \
+	  --topology-signature '$(ORFEO_TOPOLOGY)' \
 	  -o $(srcdir)/calib/tables/orfeo-epyc.json
 .PHONY: orfeo-table
+# One node of the data set's README (2 sockets, NPS4, 4-core CCX): recorded so that the
+# component can warn when it runs elsewhere; PUs are not stated there, so not compared.
+ORFEO_TOPOLOGY = pack:2 numa:8 l3:32 core:128
+
+# This machine kind (the 2-core development VM): a real calibration run, 2 ranks (one per core),
+# default budget, then the table and its plots. Overwrites calib/tables/cpp-vm-2core.json.
+THIS_MACHINE_TABLE = $(srcdir)/calib/tables/cpp-vm-2core.json
+this-machine-table: calib/modeltuned-calibrate$(EXEEXT) tools/modeltuned$(EXEEXT)
+	$(MPIRUN) $(MPIRUN_ROOT_FLAG) -np 2 $(builddir)/calib/modeltuned-calibrate$(EXEEXT) \
+	  -o $(THIS_MACHINE_TABLE) --samples $(builddir)/cpp-vm-2core.samples.csv
+	$(builddir)/tools/modeltuned$(EXEEXT) fit --samples $(builddir)/cpp-vm-2core.samples.csv \
+	  --like $(THIS_MACHINE_TABLE) -o $(builddir)/cpp-vm-2core.refit.json --plot $(builddir)/cpp-vm-2core-plots
+.PHONY: this-machine-table
+MPIRUN_ROOT_FLAG = $(shell test "`id -u`" = 0 && echo --allow-run-as-root)
 include calib/calibrate/local.mk

@@ -146,4 +146,29 @@ void read_osu_flat_csv(const std::string &path, FlatTreeKind kind, Samples &out)
   if (rows == 0) throw FitError(path + ": no measurements after the header");
 }
 
+void read_samples_csv(const std::string &path, Samples &out) {
+  OsuCsv csv(path, {"kind", "channel", "p", "bytes", "rep", "latency_us"});
+  size_t rows = 0;
+  while (csv.next_row()) {
+    const std::string_view kind = csv.text("kind");
+    const int p = csv.integer("p");
+    const Channel channel = csv.channel("channel");
+    const double bytes = csv.positive("bytes");
+    const double latency = csv.positive("latency_us");
+    if (csv.integer("rep") < 0) throw FitError(csv.where() + ": column 'rep': must not be negative");
+    if (kind == "p2p") {
+      if (p != 2) throw FitError(csv.where() + ": column 'p': " + std::to_string(p) + "; p2p rows have p = 2");
+      out.p2p.push_back({channel, bytes, latency});
+    } else if (kind == "fanout" || kind == "fanin") {
+      if (p < 2) throw FitError(csv.where() + ": column 'p': " + std::to_string(p) + " ranks; a flat tree needs P >= 2");
+      out.flat.push_back({channel, kind == "fanout" ? FlatTreeKind::fanout : FlatTreeKind::fanin, p, bytes, latency});
+    } else {
+      throw FitError(csv.where() + ": column 'kind': unknown kind '" + std::string(kind) +
+                     "'; known kinds are p2p, fanout, fanin");
+    }
+    ++rows;
+  }
+  if (rows == 0) throw FitError(path + ": no measurements after the header");
+}
+
 }  // namespace modeltuned::calib

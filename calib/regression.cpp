@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <numeric>
+#include <random>
 
 #include <Eigen/Dense>
 
@@ -15,6 +18,119 @@ double median(std::vector<double> values) {
   const double upper = values[mid];
   if (values.size() % 2) return upper;
   return (*std::max_element(values.begin(), values.begin() + mid) + upper) / 2;
+}
+
+double quantile(std::vector<double> values, double q) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const double at = std::clamp(q, 0.0, 1.0) * (values.size() - 1);
+  const size_t below = static_cast<size_t>(std::floor(at));
+  const size_t above = std::min(below + 1, values.size() - 1);
+  return values[below] + (at - below) * (values[above] - values[below]);
+}
+
+double robust_scale(const std::vector<double> &values) {
+  const double center = median(values);
+  std::vector<double> deviations;
+  deviations.reserve(values.size());
+  for (double v : values) deviations.push_back(std::abs(v - center));
+  return 1.4826 * median(deviations);
+}
+
+namespace {
+
+// Weighted least squares of y on (1, x) or on 1 alone, row weights `w` (not square-rooted);
+// x is scaled to [0, 1] so the QR stays well conditioned over 1 B .. GiB.
+Eigen::Vector2d weighted_line(std::span<const Point> points, const Eigen::VectorXd &w, bool with_slope) {
+  const Eigen::Index n = static_cast<Eigen::Index>(points.size());
+  double x_scale = 0;
+  for (const auto &p : points) x_scale = std::max(x_scale, std::abs(p.x));
+  if (x_scale == 0) x_scale = 1;
+  Eigen::MatrixXd a(n, with_slope ? 2 : 1);
+  Eigen::VectorXd b(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double sw = std::sqrt(w(i));
+    a(i, 0) = sw;
+    if (with_slope) a(i, 1) = sw * points[i].x / x_scale;
+    b(i) = sw * points[i].y;
+  }
+  const Eigen::VectorXd coef = a.colPivHouseholderQr().solve(b);
+  return {coef(0), with_slope ? coef(1) / x_scale : 0.0};
+}
+
+}  // namespace
+
+LineFit fit_line_robust(std::span<const Point> points, Weighting weighting, const RobustOptions &options) {
+  const Eigen::Index n = static_cast<Eigen::Index>(points.size());
+  bool distinct_x = false;
+  for (const auto &p : points) distinct_x = distinct_x || p.x != points.front().x;
+  Eigen::VectorXd base(n);  // weights of the residuals' scale: relative error or absolute
+  for (Eigen::Index i = 0; i < n; ++i) base(i) = weighting == Weighting::relative ? 1 / (points[i].y * points[i].y) : 1;
+
+  auto irls = [&](bool with_slope) {
+    Eigen::VectorXd w = base;
+    Eigen::Vector2d coef = weighted_line(points, w, with_slope);
+    std::vector<double> scaled(n);
+    for (int iteration = 0; points.size() >= options.min_robust_points && iteration < options.max_iterations;
+         ++iteration) {
+      for (Eigen::Index i = 0; i < n; ++i)
+        scaled[i] = std::sqrt(base(i)) * (points[i].y - coef(0) - coef(1) * points[i].x);
+      const double s = robust_scale(scaled);
+      if (!(s > 0)) break;  // at least half the points fit exactly: nothing to downweight
+      if (options.method == RobustMethod::huber) {
+        const double limit = options.huber_k * s;
+        for (Eigen::Index i = 0; i < n; ++i)
+          w(i) = base(i) * (std::abs(scaled[i]) <= limit ? 1 : limit / std::abs(scaled[i]));
+      } else {
+        // |r| = r^2 / |r|; the floor keeps points on the line from taking all the weight.
+        const double floor = 1e-6 * s;
+        for (Eigen::Index i = 0; i < n; ++i) w(i) = base(i) / std::max(std::abs(scaled[i]), floor);
+      }
+      const Eigen::Vector2d next = weighted_line(points, w, with_slope);
+      const double change = (next - coef).cwiseAbs().cwiseQuotient(coef.cwiseAbs().cwiseMax(1e-300)).maxCoeff();
+      coef = next;
+      if (change < options.tolerance) break;
+    }
+    return coef;
+  };
+
+  Eigen::Vector2d coef = distinct_x ? irls(true) : irls(false);
+  if (coef(1) < 0) coef = irls(false);  // time does not fall as size grows: the robust flat line
+  LineFit fit{coef(0), coef(1), 0};
+  for (const auto &p : points) {
+    const double r = (p.y - fit.at(p.x)) * (weighting == Weighting::relative ? 1 / p.y : 1);
+    fit.sse += r * r;
+  }
+  return fit;
+}
+
+LineFit fit_line_to_medians(std::span<const Point> points, Weighting weighting) {
+  std::map<double, std::vector<double>> by_x;
+  for (const auto &p : points) by_x[p.x].push_back(p.y);
+  std::vector<Point> medians;
+  for (const auto &[x, ys] : by_x) medians.push_back({x, median(ys)});
+  if (medians.size() == 1) return {medians.front().y, 0, 0};
+  return fit_line(medians, weighting);
+}
+
+std::vector<double> cross_validated_predictions(std::span<const Point> points, int folds, uint64_t seed,
+                                                const LineFitter &fit_function) {
+  const size_t n = points.size();
+  if (folds < 2 || n < 2 * static_cast<size_t>(folds)) return {};
+  std::vector<size_t> fold_of(n);
+  for (size_t i = 0; i < n; ++i) fold_of[i] = i % folds;
+  std::mt19937_64 rng(seed);
+  std::shuffle(fold_of.begin(), fold_of.end(), rng);
+  std::vector<double> predicted(n);
+  for (int f = 0; f < folds; ++f) {
+    std::vector<Point> training;
+    for (size_t i = 0; i < n; ++i)
+      if (fold_of[i] != static_cast<size_t>(f)) training.push_back(points[i]);
+    const LineFit fit = fit_function(training);
+    for (size_t i = 0; i < n; ++i)
+      if (fold_of[i] == static_cast<size_t>(f)) predicted[i] = fit.at(points[i].x);
+  }
+  return predicted;
 }
 
 LineFit fit_line(std::span<const Point> points, Weighting weighting) {

@@ -1,5 +1,7 @@
 // Straight-line fits and the piecewise (segmented) Hockney fit used by the calibration.
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -14,6 +16,7 @@ struct LineFit {
   double intercept = 0;
   double slope = 0;
   double sse = 0;  // weighted sum of squared residuals
+  double at(double x) const { return intercept + slope * x; }
 };
 
 enum class Weighting {
@@ -25,6 +28,40 @@ enum class Weighting {
 // within one fit; when the free fit says otherwise the noise wins, and the best flat line is the
 // constrained optimum). Needs at least two distinct x.
 LineFit fit_line(std::span<const Point> points, Weighting weighting);
+
+// Huber M-estimate by iteratively reweighted least squares (Eigen QR at every step), slope >= 0.
+// Residuals are weighted as `weighting` says (relative: (y - fit) / y); a residual beyond
+// huber_k robust standard deviations (1.4826 MAD of the residuals) gets weight huber_k * s / |r|,
+// so a gross outlier pulls the line with a bounded force instead of its squared distance.
+// Heavy-tailed, strictly positive noise (Legrand's notes) therefore moves the line by little.
+// All x equal: the robust constant. With fewer than min_robust_points points the scale of the
+// residuals cannot be estimated (the MAD of three residuals lets the line fit two points exactly
+// and drop the third), so the plain least-squares line is returned. Needs at least one point.
+// method median: least absolute (weighted) residuals, i.e. median regression, by IRLS with weights
+// 1 / max(|r|, tiny): the line through the conditional median, which half the samples may exceed
+// by any amount without moving it. It is the default: with a constant piece it gives exactly the
+// median of the raw samples, like the per-size medians the table was fitted from before.
+enum class RobustMethod { median, huber };
+struct RobustOptions {
+  RobustMethod method = RobustMethod::median;
+  double huber_k = 1.345;  // 95 % efficiency under Gaussian noise
+  int max_iterations = 100;
+  double tolerance = 1e-9;  // on the relative change of the coefficients
+  size_t min_robust_points = 8;
+};
+LineFit fit_line_robust(std::span<const Point> points, Weighting weighting, const RobustOptions &options = {});
+
+// Out-of-fold predictions of k-fold cross-validation: every point is predicted by a fit made
+// without it (folds drawn at random with a fixed seed, so the report is reproducible). Empty when
+// there are fewer than 2 * folds points.
+using LineFitter = std::function<LineFit(std::span<const Point>)>;
+std::vector<double> cross_validated_predictions(std::span<const Point> points, int folds, uint64_t seed,
+                                                const LineFitter &fit);
+
+// Least squares over the per-x medians of the points: robust against heavy-tailed repeats at one
+// x, while every x counts fully (for the flat trees, where a P that deviates from the line is
+// the machine's behaviour, not noise).
+LineFit fit_line_to_medians(std::span<const Point> points, Weighting weighting);
 
 struct PiecewiseOptions {
   int max_pieces = 4;
@@ -49,5 +86,10 @@ struct PiecewiseFit {
 std::optional<PiecewiseFit> fit_piecewise_hockney(std::span<const Point> points, const PiecewiseOptions &options);
 
 double median(std::vector<double> values);
+// Linear-interpolated quantile, q in [0, 1]; NaN for no values.
+double quantile(std::vector<double> values, double q);
+// 1.4826 * median absolute deviation from the median: the standard deviation for Gaussian data,
+// unmoved by a minority of outliers.
+double robust_scale(const std::vector<double> &values);
 
 }  // namespace modeltuned::calib

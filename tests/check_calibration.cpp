@@ -8,11 +8,13 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "calib/fit.hpp"
+#include "calib/regression.hpp"
 #include "calibration/table.hpp"
 
 // Last: check.h defines macros (fail, ...) that clash with the standard library.
@@ -46,7 +48,7 @@ CalibrationTable sample_table() {
   CalibrationTable t;
   ChannelTable &cache = t.channels[static_cast<int>(Channel::cache)];
   cache.present = true;
-  cache.p2p = {{4096, 0.15, 6e-5}, {131072, 0.3, 4.5e-5}, {HockneyPiece{}.upto_bytes, 0.6, 8.2e-5}};
+  cache.p2p = {{4096, 0.15, 6e-5, 0.04, 0.12}, {131072, 0.3, 4.5e-5}, {HockneyPiece{}.upto_bytes, 0.6, 8.2e-5}};
   cache.fanout = {{1, 0.17, 0.005, 4}, {1048576, 20.5, 40.25, 4}};
   ChannelTable &node = t.channels[static_cast<int>(Channel::node)];
   node.present = true;
@@ -157,6 +159,12 @@ START_TEST(malformed_inputs_are_rejected) {
       {"not JSON", [] { return std::string("{\"format\": \"modeltuned-calibration\",\n  \"version\": }"); },
        {"not JSON", "line 2"}},
       {"top level array", [] { return std::string("[1, 2]"); }, {"top level", "object"}},
+      {"negative noise spread",
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][0]["noise_rel_mad"] = -0.1; }); },
+       {"channels.cache.p2p[0].noise_rel_mad", "negative"}},
+      {"noise p95 as string",
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][1]["noise_rel_p95"] = "5%"; }); },
+       {"channels.cache.p2p[1].noise_rel_p95", "number"}},
       {"wrong format", [] { return edited([](json &d) { d["format"] = "osu-latency"; }); }, {"format", "osu-latency"}},
       {"missing format", [] { return edited([](json &d) { d.erase("format"); }); }, {"format", "missing"}},
       {"missing version", [] { return edited([](json &d) { d.erase("version"); }); },
@@ -356,13 +364,124 @@ START_TEST(fit_rejects_bad_samples) {
   m = fit_error(no_fanout);
   ck_assert_msg(m.find("cache") != std::string::npos && m.find("fanout") != std::string::npos, "%s", m.c_str());
 
-  calib::Samples one_p = synthetic_samples(Channel::cache);
-  std::erase_if(one_p.flat, [](const calib::FlatTreeSample &s) { return s.p != 2; });
-  m = fit_error(one_p);
-  ck_assert_msg(m.find("at least 2") != std::string::npos && m.find("P") != std::string::npos, "%s", m.c_str());
-
   m = fit_error(calib::Samples{});
   ck_assert_str_eq(m.c_str(), "no samples: nothing to fit");
+}
+END_TEST
+
+// A channel measured at P = 2 only (mpirun -np 2): the table holds the serialized bound
+// T(P) = (P-1) T(2) with max_p = 2, and the provenance says it is not measured.
+START_TEST(fit_single_peer_channel_is_an_extrapolated_bound) {
+  calib::Samples two = synthetic_samples(Channel::cache);
+  std::erase_if(two.flat, [](const calib::FlatTreeSample &s) { return s.p != 2; });
+  const CalibrationTable t = calib::fit_table(two, fit_options());
+  const auto &fanout = t[Channel::cache].fanout;
+  ck_assert_uint_eq(fanout.size(), 21);
+  for (const FlatTreeFit &f : fanout) {
+    ck_assert_int_eq(f.max_p, 2);
+    ck_assert_double_eq(f.alpha_us, 0);
+    double t2 = 0;
+    for (const auto &smp : two.flat)
+      if (smp.bytes == f.bytes) t2 = smp.latency_us;
+    ck_assert_double_eq_tol(f.beta_us, t2, 1e-12);
+  }
+  const std::string note = t.provenance["fit"]["cache"]["fanout"]["extrapolated"].get<std::string>();
+  ck_assert_msg(note.find("P = 2") != std::string::npos && note.find("not measured") != std::string::npos, "%s",
+                note.c_str());
+}
+END_TEST
+
+// Log-uniform sizes in random order, repeated, with heavy-tailed noise: every sample is the model
+// times (1 + 3 % Student-t(3)), and 8 % of them are gross outliers, 1.5x to 50x slower (Pareto,
+// like a descheduled rank). Median regression on the raw samples must still find the eager-limit
+// jump at 8 KiB and the slopes; least squares on the same raw samples cannot (checked too, so that
+// this test fails if the fitter stops being robust).
+START_TEST(fit_recovers_piecewise_model_under_heavy_tailed_noise) {
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> log_size(0, std::log(4.0 * (1 << 20)));
+  std::student_t_distribution<double> student(3);
+  std::uniform_real_distribution<double> unit(0, 1);
+  auto truth = [](double m) { return m <= 8192 ? 0.5 + 1e-4 * m : 3.0 + 8e-5 * m; };
+  calib::Samples s;
+  std::vector<calib::Point> upper_raw;
+  std::vector<double> sizes;
+  for (int i = 0; i < 300; ++i) sizes.push_back(std::max(1.0, std::round(std::exp(log_size(rng)))));
+  for (int rep = 0; rep < 10; ++rep) {
+    std::shuffle(sizes.begin(), sizes.end(), rng);
+    for (double m : sizes) {
+      double t = truth(m) * (1 + 0.03 * std::clamp(student(rng), -10.0, 10.0));
+      if (unit(rng) < 0.08) t *= std::min(50.0, 1.5 / std::pow(1 - unit(rng), 1 / 1.2));
+      s.p2p.push_back({Channel::node, m, t});
+      if (m > 8192) upper_raw.push_back({m, t});
+    }
+  }
+  for (int p = 2; p <= 6; ++p)
+    for (double m : {1.0, 1024.0, 1048576.0}) s.flat.push_back({Channel::node, FlatTreeKind::fanout, p, m, p * truth(m)});
+  const CalibrationTable t = calib::fit_table(s, fit_options());
+  const auto &p2p = t[Channel::node].p2p;
+  ck_assert_msg(p2p.size() == 2, "expected 2 pieces, got %zu", p2p.size());
+  // The break sits at the last measured size <= 8 KiB (300 log-uniform sizes: a few % below).
+  ck_assert_msg(p2p[0].upto_bytes <= 8192 && p2p[0].upto_bytes >= 7000, "break at %g B", p2p[0].upto_bytes);
+  // Tolerances: 5 % on every parameter (the outliers alone move a least-squares fit by more).
+  ck_assert_double_eq_tol(p2p[0].alpha_us, 0.5, 0.025);
+  ck_assert_double_eq_tol(p2p[0].beta_us_per_byte, 1e-4, 5e-6);
+  ck_assert_double_eq_tol(p2p[1].alpha_us, 3.0, 0.15);
+  ck_assert_double_eq_tol(p2p[1].beta_us_per_byte, 8e-5, 4e-6);
+  // The noise spread is kept: the Student-t part is 3 % wide (its MAD-scale is about 0.03 *
+  // 0.77 / 0.6745 = 3.4 %), and the p95 reflects the outliers' tail.
+  for (const HockneyPiece &piece : p2p) {
+    ck_assert_msg(piece.noise_rel_mad > 0.02 && piece.noise_rel_mad < 0.06, "noise_rel_mad %g", piece.noise_rel_mad);
+    ck_assert_msg(piece.noise_rel_p95 > 0.05, "noise_rel_p95 %g", piece.noise_rel_p95);
+  }
+  const json &held_out = t.provenance["fit"]["node"]["p2p"]["held_out"];
+  ck_assert_uint_eq(held_out["samples"].get<size_t>(), 3000);
+  ck_assert_msg(held_out["median_ape"].get<double>() < 5, "%s", held_out.dump().c_str());
+  // Least squares on the same raw samples is dragged by the outliers beyond the tolerance.
+  // (Ordinary least squares; weights 1/t^2 happen to discount slow outliers, fast ones not.)
+  const calib::LineFit ls = calib::fit_line(upper_raw, calib::Weighting::absolute);
+  ck_assert_msg(std::abs(ls.slope - 8e-5) > 4e-6 || std::abs(ls.intercept - 3) > 0.15,
+                "least squares was not dragged (%g + %g m): the noise is too mild to test robustness", ls.intercept,
+                ls.slope);
+}
+END_TEST
+
+START_TEST(samples_csv_round_trip_and_errors) {
+  const std::string path = temp_path("samples.csv");
+  auto read_error = [&](const std::string &text) {
+    write_file(path, text);
+    calib::Samples s;
+    try {
+      calib::read_samples_csv(path, s);
+    } catch (const calib::FitError &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string header = "kind,channel,p,bytes,rep,latency_us\n";
+  write_file(path, header + "p2p,cache,2,9,0,0.5110\nfanout,core,5,4096,3,2.3170\nfanin,core,5,4096,3,1.9040\n");
+  calib::Samples s;
+  calib::read_samples_csv(path, s);
+  ck_assert_uint_eq(s.p2p.size(), 1);
+  ck_assert_uint_eq(s.flat.size(), 2);
+  ck_assert(s.flat[1].kind == FlatTreeKind::fanin && s.flat[1].p == 5 && s.flat[1].bytes == 4096);
+  ck_assert_double_eq(s.p2p[0].latency_us, 0.511);
+  std::string m = read_error(header + "allreduce,cache,2,9,0,0.5\n");
+  ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("unknown kind 'allreduce'") != std::string::npos,
+                "%s", m.c_str());
+  m = read_error(header + "p2p,cache,3,9,0,0.5\n");
+  ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("p = 2") != std::string::npos, "%s", m.c_str());
+  m = read_error(header + "fanout,cache,1,9,0,0.5\n");
+  ck_assert_msg(m.find("P >= 2") != std::string::npos, "%s", m.c_str());
+  m = read_error(header + "p2p,cache,2,9,0,0\n");
+  ck_assert_msg(m.find("'latency_us'") != std::string::npos && m.find("positive") != std::string::npos, "%s",
+                m.c_str());
+  m = read_error(header + "p2p,cache,2,9,-1,0.5\n");
+  ck_assert_msg(m.find("'rep'") != std::string::npos, "%s", m.c_str());
+  m = read_error("kind,channel,p,bytes,latency_us\np2p,cache,2,9,0.5\n");
+  ck_assert_msg(m.find("missing column 'rep'") != std::string::npos, "%s", m.c_str());
+  m = read_error(header);
+  ck_assert_msg(m.find("no measurements") != std::string::npos, "%s", m.c_str());
+  std::filesystem::remove(path);
 }
 END_TEST
 
@@ -473,6 +592,9 @@ int main() {
   TCase *fit = tcase_create("fit");
   tcase_add_test(fit, fit_recovers_synthetic_breakpoint);
   tcase_add_test(fit, fit_rejects_bad_samples);
+  tcase_add_test(fit, fit_single_peer_channel_is_an_extrapolated_bound);
+  tcase_add_test(fit, fit_recovers_piecewise_model_under_heavy_tailed_noise);
+  tcase_add_test(fit, samples_csv_round_trip_and_errors);
   tcase_add_test(fit, csv_errors_name_file_line_and_column);
   suite_add_tcase(suite, fit);
   TCase *shipped = tcase_create("shipped");

@@ -1,16 +1,21 @@
-// `modeltuned fit`: OSU-style CSVs -> calibration table (fitting rules in calib/fit.hpp).
+// `modeltuned fit`: OSU-style CSVs or modeltuned-calibrate's raw samples -> calibration table
+// (fitting rules in calib/fit.hpp), optionally with gnuplot plots of samples and fits.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "calib/fit.hpp"
+#include "calib/regression.hpp"
+#include "cost/channel_cost.hpp"
 #include "config.h"
 #include "tools/commands.hpp"
 
@@ -20,7 +25,8 @@ namespace {
 using json = nlohmann::json;
 
 struct FitCommandOptions {
-  std::string p2p_csv, fanout_csv, fanin_csv, output, source_name, reduce_source;
+  std::string p2p_csv, fanout_csv, fanin_csv, samples_csv, like_table, output, source_name, reduce_source,
+      topology_signature, plot_dir;
   double reduce_us_per_byte = -1;
 };
 
@@ -70,54 +76,207 @@ void print_summary(const CalibrationTable &table, std::ostream &out) {
         << q["fanout"]["median_abs_pct_error"].get<double>() << " %";
     if (!ch.fanin.empty()) out << "; fanin " << ch.fanin.size() << " sizes";
     out << "\n";
+    for (const char *kind : {"fanout", "fanin"})
+      if (q.contains(kind) && q[kind].contains("extrapolated"))
+        out << "  " << kind << " NOT MEASURED beyond max_p: " << q[kind]["extrapolated"].get<std::string>() << "\n";
   }
 }
 
+// --plot: per channel, raw p2p samples with the fitted pieces and breakpoints (log-log), and
+// gamma = T_flat / T_p2p against P for a few sizes, measured medians against the fits. Data files
+// and one gnuplot script per plot go to `dir`; gnuplot (pngcairo) turns them into PNGs.
+void write_plots(const CalibrationTable &table, const calib::Samples &samples, const std::string &dir,
+                 std::ostream &out) {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir);
+  std::vector<std::string> scripts;
+  for (int c = 0; c < kChannels; ++c) {
+    const ChannelTable &ch = table.channels[c];
+    if (!ch.present) continue;
+    const std::string name(kChannelNames[c]);
+    // p2p: raw samples, then each piece drawn over its own range only.
+    double lo = 1e300, hi = 0;
+    {
+      std::ofstream raw(dir + "/p2p_" + name + ".dat");
+      raw << "# bytes latency_us\n";
+      for (const auto &smp : samples.p2p)
+        if (static_cast<int>(smp.channel) == c) {
+          raw << smp.bytes << " " << smp.latency_us << "\n";
+          lo = std::min(lo, smp.bytes);
+          hi = std::max(hi, smp.bytes);
+        }
+    }
+    std::ofstream fit(dir + "/p2p_" + name + "_fit.dat");
+    fit << "# bytes model_us (one block per piece)\n";
+    std::string arrows;
+    double start = lo;
+    for (size_t k = 0; k < ch.p2p.size(); ++k) {
+      const HockneyPiece &piece = ch.p2p[k];
+      const double end = std::isfinite(piece.upto_bytes) ? piece.upto_bytes : hi;
+      // The piece covers (previous upto, upto]: from just above the previous breakpoint.
+      const double from = k == 0 ? lo : std::nextafter(start, 1e300);
+      for (int i = 0; i <= 64; ++i) {
+        const double m = from * std::pow(end / from, i / 64.0);
+        fit << m << " " << piece.alpha_us + piece.beta_us_per_byte * m << "\n";
+      }
+      fit << "\n\n";
+      if (std::isfinite(piece.upto_bytes))
+        arrows += "set arrow from " + std::to_string(piece.upto_bytes) + ", graph 0 to " +
+                  std::to_string(piece.upto_bytes) + ", graph 1 nohead dt 2 lc rgb 'gray40'\n";
+      start = end;
+    }
+    std::ofstream gp(dir + "/p2p_" + name + ".gp");
+    gp << "set terminal pngcairo size 1000,700 noenhanced\nset output 'p2p_" << name << ".png'\n"
+       << "set title 'point-to-point, " << name << " channel: raw samples, fitted pieces (dashed: breakpoints)'\n"
+       << "set logscale xy\nset xlabel 'message size (bytes)'\nset ylabel 'one-way latency (us)'\n"
+       << "set key top left\nset grid\n" << arrows
+       << "plot 'p2p_" << name << ".dat' using 1:2 with points pt 7 ps 0.4 lc rgb '#80336699' title 'samples', \\\n"
+       << "     'p2p_" << name << "_fit.dat' using 1:2 with lines lw 2 lc rgb '#cc2200' title 'fit'\n";
+    scripts.push_back("p2p_" + name);
+
+    // gamma vs P for up to four sizes spread over the measured ones, per kind.
+    std::map<std::pair<int, double>, std::map<int, std::vector<double>>> measured;  // (kind, bytes) -> P -> times
+    for (const auto &smp : samples.flat)
+      if (static_cast<int>(smp.channel) == c) measured[{static_cast<int>(smp.kind), smp.bytes}][smp.p].push_back(smp.latency_us);
+    std::string plots;
+    const char *colors[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a"};
+    for (FlatTreeKind kind : {FlatTreeKind::fanout, FlatTreeKind::fanin}) {
+      const std::vector<FlatTreeFit> &fits = kind == FlatTreeKind::fanin ? ch.fanin : ch.fanout;
+      if (fits.empty()) continue;
+      const std::string kind_name = kind == FlatTreeKind::fanout ? "fanout" : "fanin";
+      for (int i = 0; i < 4 && i < static_cast<int>(fits.size()); ++i) {
+        const size_t pick = fits.size() == 1 ? 0 : i * (fits.size() - 1) / std::min<size_t>(3, fits.size() - 1);
+        if (i > 0 && pick == (i - 1) * (fits.size() - 1) / std::min<size_t>(3, fits.size() - 1)) continue;
+        const FlatTreeFit &f = fits[pick];
+        const double t_p2p = p2p_us(ch, f.bytes);
+        const std::string stem = "gamma_" + name + "_" + kind_name + "_" + std::to_string(static_cast<long>(f.bytes));
+        std::ofstream points(dir + "/" + stem + ".dat"), line(dir + "/" + stem + "_fit.dat");
+        for (const auto &[p, ts] : measured[{static_cast<int>(kind), f.bytes}])
+          points << p << " " << calib::median(ts) / t_p2p << "\n";
+        const int p_end = std::max(f.max_p, 8);
+        for (int p = 2; p <= p_end; ++p)
+          line << p << " " << (f.alpha_us + f.beta_us * (p - 1)) / t_p2p << " " << (p <= f.max_p ? 1 : 0) << "\n";
+        const std::string color = colors[i % 4];
+        const std::string label = kind_name + " " + std::to_string(static_cast<long>(f.bytes)) + " B";
+        plots += (plots.empty() ? "plot " : ", \\\n     ") + std::string("'") + stem + ".dat' using 1:2 with points pt " +
+                 (kind == FlatTreeKind::fanout ? "7" : "5") + " lc rgb '" + color + "' title '" + label +
+                 " measured', '" + stem + "_fit.dat' using 1:($3 > 0 ? $2 : 1/0) with lines lw 2 dt " +
+                 (kind == FlatTreeKind::fanout ? "1" : "4") + " lc rgb '" + color + "' title '" + label +
+                 " fit', '" + stem + "_fit.dat' using 1:($3 > 0 ? 1/0 : $2) with lines lw 1 dt 3 lc rgb '" + color +
+                 "' notitle";
+      }
+    }
+    std::ofstream gg(dir + "/gamma_" + name + ".gp");
+    gg << "set terminal pngcairo size 1000,700 noenhanced\nset output 'gamma_" << name << ".png'\n"
+       << "set title 'gamma = T_flat(P) / T_p2p, " << name
+       << " channel (dotted: beyond max_p, extrapolated; the model clamps gamma >= 1)'\n"
+       << "set xlabel 'P (root + peers)'\nset ylabel 'gamma'\nset key top left\nset grid\n"
+       << "set yrange [0:*]\n" << plots << "\n";
+    scripts.push_back("gamma_" + name);
+  }
+  const char *gnuplot = std::getenv("GNUPLOT");
+  const std::string gp = gnuplot && *gnuplot ? gnuplot : "gnuplot";
+  for (const std::string &stem : scripts) {
+    const std::string command = "cd '" + dir + "' && '" + gp + "' " + stem + ".gp";
+    if (std::system(command.c_str()) != 0)
+      throw calib::FitError("--plot: " + gp + " failed on " + dir + "/" + stem +
+                            ".gp; install gnuplot-nox (pngcairo), the data and scripts are there");
+  }
+  out << "plots: " << scripts.size() << " PNGs in " << dir << "\n";
+}
+
 void run_fit(const FitCommandOptions &o) {
-  if (!(o.reduce_us_per_byte >= 0) || !std::isfinite(o.reduce_us_per_byte))
-    throw calib::FitError("--reduce-us-per-byte must be a non-negative number of microseconds per byte");
-  require_readable("--osu-p2p", o.p2p_csv);
-  require_readable("--osu-fanout", o.fanout_csv);
-  if (!o.fanin_csv.empty()) require_readable("--osu-fanin", o.fanin_csv);
-
   calib::Samples samples;
-  calib::read_osu_p2p_csv(o.p2p_csv, samples);
-  const size_t p2p_rows = samples.p2p.size();
-  calib::read_osu_flat_csv(o.fanout_csv, FlatTreeKind::fanout, samples);
-  const size_t fanout_rows = samples.flat.size();
-  if (!o.fanin_csv.empty()) calib::read_osu_flat_csv(o.fanin_csv, FlatTreeKind::fanin, samples);
+  json inputs = json::object(), provenance = json::object();
+  double reduce_us_per_byte = o.reduce_us_per_byte;
+  std::string reduce_source = o.reduce_source;
+  if (!o.like_table.empty()) {
+    // Refit of a run: keep what the run recorded (host, topology, MPI, options, reduce cost).
+    const CalibrationTable like = load_calibration(o.like_table);
+    provenance = like.provenance;
+    provenance.erase("fit");
+    provenance["refit_of"] = describe_input(o.like_table);
+    if (reduce_us_per_byte < 0) reduce_us_per_byte = like.reduce_us_per_byte;
+    if (reduce_source.empty()) reduce_source = like.reduce_source;
+  }
+  if (!(reduce_us_per_byte >= 0) || !std::isfinite(reduce_us_per_byte))
+    throw calib::FitError("--reduce-us-per-byte must be a non-negative number of microseconds per byte "
+                          "(or give --like TABLE to take it from a table)");
+  if (reduce_source.empty())
+    throw calib::FitError("--reduce-source is needed: \"measured\" or \"estimate: <why>\" (or give --like TABLE)");
+  if (o.samples_csv.empty() && (o.p2p_csv.empty() || o.fanout_csv.empty()))
+    throw calib::FitError("give --samples FILE.csv (modeltuned-calibrate's raw samples) or both --osu-p2p and "
+                          "--osu-fanout");
+  json counts;
+  if (!o.samples_csv.empty()) {
+    require_readable("--samples", o.samples_csv);
+    calib::read_samples_csv(o.samples_csv, samples);
+    inputs["samples"] = describe_input(o.samples_csv);
+  }
+  if (!o.p2p_csv.empty()) {
+    require_readable("--osu-p2p", o.p2p_csv);
+    calib::read_osu_p2p_csv(o.p2p_csv, samples);
+    inputs["p2p"] = describe_input(o.p2p_csv);
+  }
+  if (!o.fanout_csv.empty()) {
+    require_readable("--osu-fanout", o.fanout_csv);
+    calib::read_osu_flat_csv(o.fanout_csv, FlatTreeKind::fanout, samples);
+    inputs["fanout"] = describe_input(o.fanout_csv);
+  }
+  if (!o.fanin_csv.empty()) {
+    require_readable("--osu-fanin", o.fanin_csv);
+    calib::read_osu_flat_csv(o.fanin_csv, FlatTreeKind::fanin, samples);
+    inputs["fanin"] = describe_input(o.fanin_csv);
+  }
+  size_t fanout_rows = 0;
+  for (const auto &f : samples.flat) fanout_rows += f.kind == FlatTreeKind::fanout;
 
-  json inputs = {{"p2p", describe_input(o.p2p_csv)}, {"fanout", describe_input(o.fanout_csv)}};
-  if (!o.fanin_csv.empty()) inputs["fanin"] = describe_input(o.fanin_csv);
-  calib::FitOptions fit_options{
-      o.reduce_us_per_byte, o.reduce_source,
-      {{"source", o.source_name},
-       {"generated_by", "modeltuned fit " PACKAGE_VERSION},
-       {"date", utc_now()},
-       {"inputs", inputs},
-       {"options", {{"reduce_us_per_byte", o.reduce_us_per_byte}, {"reduce_source", o.reduce_source}}},
-       {"samples", {{"p2p", p2p_rows}, {"fanout", fanout_rows}, {"fanin", samples.flat.size() - fanout_rows}}}}};
-  const CalibrationTable table = calib::fit_table(samples, fit_options);
+  if (!o.source_name.empty()) provenance["source"] = o.source_name;
+  else if (!provenance.contains("source") && provenance.contains("host"))
+    provenance["source"] = "modeltuned-calibrate run on " + provenance["host"].get<std::string>();
+  if (!provenance.contains("source"))
+    throw calib::FitError("--source-name is needed: the platform or data set the measurements come from");
+  provenance["generated_by"] = "modeltuned fit " PACKAGE_VERSION;
+  provenance["date"] = utc_now();
+  provenance["inputs"] = inputs;
+  json options = {{"reduce_us_per_byte", reduce_us_per_byte}, {"reduce_source", reduce_source}};
+  if (provenance.contains("options")) options = {{"fit", options}, {"run", provenance["options"]}};
+  provenance["options"] = options;
+  provenance["samples"] = {{"p2p", samples.p2p.size()}, {"fanout", fanout_rows}, {"fanin", samples.flat.size() - fanout_rows}};
+  if (!o.topology_signature.empty())
+    provenance["hwloc"] = {{"signature", o.topology_signature}, {"from", "--topology-signature (not measured)"}};
+
+  const CalibrationTable table = calib::fit_table(samples, {reduce_us_per_byte, reduce_source, provenance});
   save_calibration(table, o.output);
   print_summary(table, std::cout);
   std::printf("wrote %s (checksum %016llx)\n", o.output.c_str(), static_cast<unsigned long long>(table.checksum));
+  if (!o.plot_dir.empty()) write_plots(table, samples, o.plot_dir, std::cout);
 }
 
 }  // namespace
 
 void add_fit_command(CLI::App &app) {
   auto options = std::make_shared<FitCommandOptions>();
-  CLI::App *fit = app.add_subcommand("fit", "Fit a calibration table from OSU-style measurement CSVs");
-  fit->add_option("--osu-p2p", options->p2p_csv, "point-to-point latencies (mapby,size,latency,...)")->required();
-  fit->add_option("--osu-fanout", options->fanout_csv, "linear bcast flat trees (mapby,p,size,latency,...)")->required();
+  CLI::App *fit = app.add_subcommand(
+      "fit", "Fit a calibration table from modeltuned-calibrate's raw samples or OSU-style measurement CSVs");
+  fit->add_option("--samples", options->samples_csv,
+                  "raw samples of modeltuned-calibrate (kind,channel,p,bytes,rep,latency_us), to refit a run");
+  fit->add_option("--like", options->like_table,
+                  "table whose provenance and reduce cost the refit keeps (the run's own table)");
+  fit->add_option("--osu-p2p", options->p2p_csv, "point-to-point latencies (mapby,size,latency,...)");
+  fit->add_option("--osu-fanout", options->fanout_csv, "linear bcast flat trees (mapby,p,size,latency,...)");
   fit->add_option("--osu-fanin", options->fanin_csv, "linear reduce flat trees (optional; default: use fanout)");
   fit->add_option("--reduce-us-per-byte", options->reduce_us_per_byte,
-                  "local reduction cost, microseconds per byte")->required();
+                  "local reduction cost, microseconds per byte (default with --like: the table's)");
   fit->add_option("--reduce-source", options->reduce_source,
-                  "where the reduction cost comes from: \"measured\" or \"estimate: <why>\"")->required();
+                  "where the reduction cost comes from: \"measured\" or \"estimate: <why>\"");
   fit->add_option("-o,--output", options->output, "calibration table to write (JSON)")->required();
-  fit->add_option("--source-name", options->source_name, "name of the platform or data set, for the provenance")
-      ->required();
+  fit->add_option("--source-name", options->source_name,
+                  "name of the platform or data set, for the provenance (default with --like: the table's)");
+  fit->add_option("--topology-signature", options->topology_signature,
+                  "hwloc signature of the measured machine (\"pack:2 numa:8 l3:32 core:128\"), for data that "
+                  "do not carry one; the component warns when it differs from the machine it runs on");
+  fit->add_option("--plot", options->plot_dir, "write gnuplot PNGs of samples and fits into this directory");
   fit->callback([options] {
     try {
       run_fit(*options);

@@ -21,36 +21,38 @@ FitInput select_fittable(const calib::Samples &measured, const std::array<int, k
       if (s.channel == channel) ps[s.kind][s.bytes].insert(s.p);
     if (p2p_sizes.empty() && ps.empty()) continue;
 
-    // Flat-tree fits are lines in P: a message size needs two group sizes.
+    // A size measured at one P only is fitted as an extrapolated bound (calib/fit_table.cpp);
+    // say so, because the table then holds no measured gamma for P > max_p.
     std::map<FlatTreeKind, std::set<double>> usable;
     for (const auto &[kind, by_bytes] : ps) {
-      size_t dropped = 0;
+      size_t single = 0;
       for (const auto &[bytes, p_values] : by_bytes) {
-        if (p_values.size() >= 2) usable[kind].insert(bytes);
-        else ++dropped;
+        usable[kind].insert(bytes);
+        if (p_values.size() < 2) ++single;
       }
-      if (dropped && !usable[kind].empty())
-        input.notes.push_back(fmt::format("channel {}: {} of {} {} message sizes left out, measured at one P only "
-                                          "(the budget ran out first)",
-                                          name, dropped, by_bytes.size(),
-                                          kind == FlatTreeKind::fanout ? "fan-out" : "fan-in"));
+      const char *kind_name = kind == FlatTreeKind::fanout ? "fan-out" : "fan-in";
+      if (single && offered_max_p[c] <= 2)
+        input.notes.push_back(fmt::format(
+            "channel {}: {} measured at P = 2 only (rank 0 has a single peer on it): the table holds "
+            "T(P) = (P-1) T(2), the serialized bound of eq. 1, with max_p = 2; run with more ranks on "
+            "this channel to measure gamma",
+            name, kind_name));
+      else if (single)
+        input.notes.push_back(fmt::format("channel {}: {} of {} {} message sizes measured at one P only (the "
+                                          "budget ran out first): fitted as T(P) proportional to P-1 through that "
+                                          "point; give a larger --budget",
+                                          name, single, by_bytes.size(), kind_name));
     }
 
     std::string reason;
     if (p2p_sizes.size() < 2)
       reason = "fewer than 2 point-to-point message sizes were measured; give a larger --budget";
     else if (usable[FlatTreeKind::fanout].empty())
-      reason = offered_max_p[c] <= 2
-                   ? "rank 0 has a single peer on it, so flat trees exist only at P = 2 and the fit over P "
-                     "needs P >= 3: run with more ranks on this channel"
-                   : "flat trees were not measured at two group sizes before the time ran out; give a larger --budget";
+      reason = "no flat tree was measured before the time ran out; give a larger --budget";
     if (!reason.empty()) {
       input.notes.push_back(fmt::format("channel {} left out of the table: {}", name, reason));
       continue;
     }
-    if (!ps[FlatTreeKind::fanin].empty() && usable[FlatTreeKind::fanin].empty())
-      input.notes.push_back(fmt::format("channel {}: fan-in left out (no size measured at two P); the table "
-                                        "uses the fan-out fits for it", name));
     for (const auto &s : measured.p2p)
       if (s.channel == channel) input.samples.p2p.push_back(s);
     for (const auto &s : measured.flat)

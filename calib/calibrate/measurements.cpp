@@ -51,10 +51,21 @@ void quiet_wait(MPI_Request &request) {
   }
 }
 
-void quiet_barrier(MPI_Comm comm) {
+namespace {
+IdleMode g_idle_mode = IdleMode::poll;
+}
+
+void set_idle_mode(IdleMode mode) { g_idle_mode = mode; }
+
+void idle_wait(MPI_Request &request) {
+  if (g_idle_mode == IdleMode::sleep) quiet_wait(request);
+  else MPI_Wait(&request, MPI_STATUS_IGNORE);
+}
+
+void idle_barrier(MPI_Comm comm) {
   MPI_Request request;
   MPI_Ibarrier(comm, &request);
-  quiet_wait(request);
+  idle_wait(request);
 }
 
 double LatencyEstimate::at(double bytes) const {
@@ -130,7 +141,7 @@ ReduceLocalResult Calibrator::reduce_local(double deadline) {
     result.int_us_per_byte = slope(ix, iy);
     result.samples = static_cast<int>(dx.size() + ix.size());
   }
-  quiet_barrier(MPI_COMM_WORLD);
+  idle_barrier(MPI_COMM_WORLD);
   return result;
 }
 
@@ -139,7 +150,7 @@ LatencyEstimate Calibrator::ping_pong(const ChannelPeers &channel, double deadli
   LatencyEstimate estimate;
   if (rank_ == 0) estimate = ping_pong_root(channel.channel, peer, deadline);
   else if (rank_ == peer) ping_pong_peer();
-  quiet_barrier(MPI_COMM_WORLD);
+  idle_barrier(MPI_COMM_WORLD);
   return estimate;
 }
 
@@ -269,8 +280,8 @@ void Calibrator::flat_trees(const ChannelPeers &channel, const LatencyEstimate &
     MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, rank_, &comms[i]);
   }
 
-  // Commands go to the channel's ranks only (the largest group); the others sleep meanwhile so
-  // that they do not compete for cores or memory with the measurement.
+  // Commands go to the channel's ranks only (the largest group); the others wait in the final
+  // barrier as the idle mode says (--idle).
   MPI_Comm channel_comm = comms.back();
   if (rank_ != 0 && channel_comm != MPI_COMM_NULL) {
     int64_t command[3];
@@ -370,7 +381,7 @@ void Calibrator::flat_trees(const ChannelPeers &channel, const LatencyEstimate &
   }
   for (MPI_Comm &comm : comms)
     if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
-  quiet_barrier(MPI_COMM_WORLD);
+  idle_barrier(MPI_COMM_WORLD);
 }
 
 }  // namespace modeltuned::calibrate

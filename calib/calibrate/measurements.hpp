@@ -62,10 +62,18 @@ class Calibrator {
   std::vector<MPI_Request> requests_;
 };
 
-// Waiting that leaves the cores to the ranks being measured: MPI_Test every 0.1 ms instead of
-// Open MPI's busy polling.
+// How ranks that take no part in a measurement wait for it. poll (default): inside MPI
+// (MPI_Wait), as every rank of a real collective does, so the measured pair sees the same
+// competition for cores as a collective would (on an oversubscribed node Open MPI's
+// mpi_yield_when_idle makes the pollers yield). sleep: MPI_Test every 0.1 ms, leaving the cores
+// to the measured ranks (the lower bound; the model then underpredicts oversubscribed runs).
+enum class IdleMode { poll, sleep };
+void set_idle_mode(IdleMode mode);
+// Waits the way the idle mode says.
+void idle_wait(MPI_Request &request);
+void idle_barrier(MPI_Comm comm);
+// Always sleeps between tests: for waits outside measurements (rank 0 fitting the table).
 void quiet_wait(MPI_Request &request);
-void quiet_barrier(MPI_Comm comm);
 
 // Flat-tree sizes P measured for a channel offering up to max_p: all of 2..max_p when there are
 // at most `count` of them, else `count` values spread evenly, always with 2 and max_p.

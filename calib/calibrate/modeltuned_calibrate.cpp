@@ -49,6 +49,7 @@ struct Options {
   int reps = 0;
   uint64_t seed = 0;
   bool seed_given = false;
+  std::string idle = "poll";
 };
 
 // Everything the interrupt handler needs to fit what was measured so far. The mutex also
@@ -233,6 +234,11 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
   app.add_option("--reps", options.reps,
                  "repetitions of every measurement (default: as many as fit in the budget, 3-20)")
       ->check(CLI::Range(1, 1000));
+  app.add_option("--idle", options.idle,
+                 "how ranks not being measured wait: poll (inside MPI, as in a real collective) or sleep "
+                 "(leave the cores to the measured ranks)")
+      ->check(CLI::IsMember({"poll", "sleep"}))
+      ->capture_default_str();
   auto *seed = app.add_option("--seed", options.seed, "random seed for sizes and order (default: random)");
   try {
     app.parse(argc, argv);
@@ -244,6 +250,7 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
     return 2;
   }
   options.seed_given = seed->count() > 0;
+  mc::set_idle_mode(options.idle == "sleep" ? mc::IdleMode::sleep : mc::IdleMode::poll);
   if (options.samples.empty()) options.samples = options.output + ".samples.csv";
   return std::nullopt;
 }
@@ -329,9 +336,9 @@ int run(int rank, int size) {
                                 describe_ranks(world.core_sharing_ranks)));
     for (const auto &c : channels)
       if (c.max_p() < 3)
-        progress.note(fmt::format("warning: rank 0 has a single peer on the {} channel: flat trees there exist "
-                                  "only at P = 2, too few to fit, so the table will not have that channel; "
-                                  "run with more ranks on it",
+        progress.note(fmt::format("note: rank 0 has a single peer on the {} channel: flat trees there exist "
+                                  "only at P = 2, so the table will hold the serialized bound T(P) = (P-1) T(2) "
+                                  "for larger P; run with more ranks on it to measure gamma",
                                   modeltuned::channel_name(c.channel)));
     std::string plan;
     for (const auto &c : channels)
@@ -350,7 +357,7 @@ int run(int rank, int size) {
         {"wtick_s", MPI_Wtick()},
         {"options",
          {{"output", options.output}, {"samples", options.samples}, {"max_bytes", options.max_bytes},
-          {"budget_s", options.budget_s}, {"reps", options.reps > 0 ? nlohmann::json(options.reps) : "auto"},
+          {"budget_s", options.budget_s}, {"idle", options.idle}, {"reps", options.reps > 0 ? nlohmann::json(options.reps) : "auto"},
           {"seed", seed}}}};
   }
 

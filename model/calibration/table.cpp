@@ -89,7 +89,7 @@ std::vector<HockneyPiece> parse_p2p(const json &value, const std::string &where)
   for (size_t i = 0; i < value.size(); ++i) {
     const std::string at = where + "[" + std::to_string(i) + "]";
     const json &piece = require_object(value[i], at);
-    reject_unknown_keys(piece, {"upto_bytes", "alpha_us", "beta_us_per_byte"}, at);
+    reject_unknown_keys(piece, {"upto_bytes", "alpha_us", "beta_us_per_byte", "noise_rel_mad", "noise_rel_p95"}, at);
     const bool last = i + 1 == value.size();
     HockneyPiece p;
     if (auto it = piece.find("upto_bytes"); it != piece.end()) {
@@ -108,6 +108,10 @@ std::vector<HockneyPiece> parse_p2p(const json &value, const std::string &where)
     p.beta_us_per_byte = non_negative_number(
         require_key(piece, "beta_us_per_byte", at, "give the piece's inverse bandwidth in microseconds per byte"),
         at + ".beta_us_per_byte");
+    if (auto it = piece.find("noise_rel_mad"); it != piece.end())
+      p.noise_rel_mad = non_negative_number(*it, at + ".noise_rel_mad");
+    if (auto it = piece.find("noise_rel_p95"); it != piece.end())
+      p.noise_rel_p95 = finite_number(*it, at + ".noise_rel_p95");
     // A linear piece is extreme at its ends; beta >= 0 makes the lower end the minimum, so the
     // unbounded last piece needs no upper check. The first piece starts at 0 bytes.
     const double time_at_start = p.alpha_us + p.beta_us_per_byte * previous_upto;
@@ -195,6 +199,8 @@ json to_json(const CalibrationTable &table) {
     for (const auto &p : ch.p2p) {
       json piece = {{"alpha_us", p.alpha_us}, {"beta_us_per_byte", p.beta_us_per_byte}};
       if (std::isfinite(p.upto_bytes)) piece["upto_bytes"] = bytes_value(p.upto_bytes);
+      if (p.noise_rel_mad != 0) piece["noise_rel_mad"] = p.noise_rel_mad;
+      if (p.noise_rel_p95 != 0) piece["noise_rel_p95"] = p.noise_rel_p95;
       p2p.push_back(piece);
     }
     json channel = {{"p2p", p2p}, {"fanout", flat_to_json(ch.fanout)}};

@@ -23,6 +23,10 @@ struct HockneyPiece {
   double upto_bytes = std::numeric_limits<double>::infinity();
   double alpha_us = 0;
   double beta_us_per_byte = 0;
+  // Measured noise around the piece, as relative residuals (t - T(m)) / T(m) of the raw samples:
+  // robust standard deviation (1.4826 MAD) and 95th percentile. 0: not recorded.
+  double noise_rel_mad = 0;
+  double noise_rel_p95 = 0;
   bool operator==(const HockneyPiece &) const = default;
 };
 

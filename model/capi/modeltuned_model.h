@@ -59,6 +59,13 @@ void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len);
 int mt_decide(mt_comm_model *model, int op, size_t count, size_t type_size, int root,
               int commutative, mt_decision *out, char **json);
 
+/* Does the table's measured topology (provenance.hwloc.signature, "pack:2 numa:8 l3:32 core:128
+ * pu:128") match this node's object counts? 1: it differs, with one line for a verbose warning in
+ * msg; 0: it matches (only the counts the table records are compared); -1: the table records no
+ * signature (msg says so). model/capi/table_info.cpp. */
+int mt_table_topology_mismatch(const mt_table *table, int packages, int numa, int l3, int cores, int pus,
+                               char *msg, size_t len);
+
 #ifdef __cplusplus
 }
 #endif
