@@ -13,6 +13,6 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/select/selector.hpp model/select/selector.cpp \
 	model/select/ompi_fixed.hpp model/select/ompi_fixed.cpp \
 	model/select/report.hpp model/select/report.cpp \
-	model/capi/modeltuned_model.h model/capi/capi.cpp
+	model/capi/modeltuned_model.h model/capi/capi_internal.hpp model/capi/capi.cpp model/capi/table_info.cpp
 model_libmodeltuned_model_la_CXXFLAGS = $(AM_CXXFLAGS) -fPIC $(FMT_CFLAGS)
 model_libmodeltuned_model_la_LIBADD = $(FMT_LIBS)

@@ -1,5 +1,5 @@
 // C API for the component: converts, and keeps every C++ exception on this side.
-#include "capi/modeltuned_model.h"
+#include "capi/capi_internal.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -9,10 +9,6 @@
 #include "select/selector.hpp"
 
 using namespace modeltuned;
-
-struct mt_table {
-  CalibrationTable table;
-};
 
 struct mt_comm_model {
   Selector selector;

@@ -4,15 +4,9 @@
 #include <sstream>
 #include <string>
 
-#include "calibration/table.hpp"
-#include "capi/modeltuned_model.h"
+#include "capi/capi_internal.hpp"
 
 using namespace modeltuned;
-
-// Same definition as in capi.cpp (identical tokens: one type for the linker).
-struct mt_table {
-  CalibrationTable table;
-};
 
 extern "C" int mt_table_topology_mismatch(const mt_table *table, int packages, int numa, int l3, int cores,
                                           int pus, char *msg, size_t len) {

@@ -13,6 +13,7 @@
 #include "coll_modeltuned.h"
 #include "ompi/mca/coll/base/coll_base_functions.h"
 #include "ompi/mca/rte/rte.h"
+#include "opal/mca/hwloc/base/base.h"
 #include "opal/util/printf.h"
 
 static void module_construct(mca_coll_modeltuned_module_t *m)
@@ -97,6 +98,24 @@ static char *find_default_table(void)
     return NULL;
 }
 
+/* A table measured on another kind of node may not hold here: say so, once per node, at verbose
+ * level 1 (the table is still used: a shipped or shared table is a legitimate choice). */
+static void warn_if_other_topology(mca_coll_modeltuned_component_t *c)
+{
+    char msg[512];
+    if (c->verbose < 1 || 0 != ompi_process_info.my_local_rank ||
+        OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology)
+        return;
+    hwloc_topology_t t = opal_hwloc_topology;
+    int rc = mt_table_topology_mismatch(c->table, hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE),
+                                        hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE),
+                                        hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L3CACHE),
+                                        hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE),
+                                        hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU), msg, sizeof msg);
+    if (0 != rc)
+        opal_output(c->output, "coll:modeltuned:init_query: calibration file '%s': %s", c->table_path, msg);
+}
+
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
@@ -138,6 +157,7 @@ int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi
     opal_output_verbose(10, c->output, "coll:modeltuned:init_query: calibration table '%s' "
                         "(checksum %016llx)", c->table_path,
                         (unsigned long long) mt_table_checksum(c->table));
+    warn_if_other_topology(c);
     return OMPI_SUCCESS;
 }
 

@@ -1,0 +1,8 @@
+// The C API's opaque types, shared by its implementation files (capi.cpp, table_info.cpp).
+#pragma once
+#include "calibration/table.hpp"
+#include "capi/modeltuned_model.h"
+
+struct mt_table {
+  modeltuned::CalibrationTable table;
+};
