@@ -2,7 +2,7 @@
 noinst_LTLIBRARIES += calib/libmodeltuned_calib.la
 calib_libmodeltuned_calib_la_SOURCES = \
 	calib/fit.hpp calib/fit_table.cpp calib/osu_csv.cpp \
-	calib/regression.hpp calib/regression.cpp
+	calib/regression.hpp calib/regression.cpp calib/plot.hpp calib/plot.cpp
 calib_libmodeltuned_calib_la_CXXFLAGS = $(AM_CXXFLAGS) -fPIC $(EIGEN_CFLAGS)
 # The library uses the table and channel code of the model: programs link
 # model/libmodeltuned_model.la after it (not LIBADDed here, so no program gets two copies).

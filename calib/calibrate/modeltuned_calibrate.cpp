@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 #include <ctime>
 #include <filesystem>
 #include <memory>
@@ -28,6 +29,7 @@
 
 #include "calibration/table.hpp"
 #include "fit.hpp"
+#include "plot.hpp"
 #include "fit_input.hpp"
 #include "measurements.hpp"
 #include "progress.hpp"
@@ -44,6 +46,7 @@ constexpr const char *kProgram = "modeltuned-calibrate";
 struct Options {
   std::string output = "calibration.json";
   std::string samples;  // default: <output>.samples.csv
+  std::string plot_dir;  // empty: no plots
   uint64_t max_bytes = 4 << 20;
   double budget_s = 180;
   int reps = 0;
@@ -161,6 +164,14 @@ int write_outputs(Write mode) {
     if (!quiet)
       fmt::print(stderr, "{}: wrote {} (channels: {}){}; raw samples: {}\n", kProgram, output, channels, when,
                  samples_path);
+    // Not on an interrupt: the user asked to stop, and gnuplot would only delay that.
+    if (!g_run.options.plot_dir.empty() && mode == Write::final) {
+      try {
+        modeltuned::calib::write_plots(table, input.samples, g_run.options.plot_dir, std::cerr);
+      } catch (const std::exception &e) {
+        fmt::print(stderr, "{}: --plot {}: {} (the table is written)\n", kProgram, g_run.options.plot_dir, e.what());
+      }
+    }
     return 0;
   } catch (const modeltuned::calib::FitError &e) {
     if (!quiet)
@@ -223,6 +234,8 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
                kProgram};
   app.add_option("-o,--output", options.output, "calibration table to write")->capture_default_str();
   app.add_option("--samples", options.samples, "raw samples CSV (default: <output>.samples.csv)");
+  app.add_option("--plot", options.plot_dir,
+                 "also draw the samples and fits into this directory (gnuplot PNGs, as modeltuned fit --plot)");
   app.add_option("--max-bytes", options.max_bytes,
                  "largest point-to-point message, bytes (suffixes KiB, MiB accepted)")
       ->transform(CLI::AsSizeValue(false))
