@@ -23,7 +23,10 @@ class FitError : public std::runtime_error { using runtime_error::runtime_error;
 // nbft.csv / nbft_reduce.csv (mapby, p, size, latency). Other columns are ignored. Appends to
 // `out`; throws FitError naming file, line and column.
 void read_osu_p2p_csv(const std::string &path, Samples &out);
-void read_osu_flat_csv(const std::string &path, FlatTreeKind kind, Samples &out);
+// `column`: the time to use; OSU's "latency" is each rank's time averaged over ranks, "max" the
+// slowest rank's.
+void read_osu_flat_csv(const std::string &path, FlatTreeKind kind, Samples &out,
+                       const std::string &column = "latency");
 // The raw-samples CSV of modeltuned-calibrate (docs/calibration.md): kind,channel,p,bytes,rep,
 // latency_us with kind p2p, fanout or fanin. Appends to `out`; throws FitError like the above.
 void read_samples_csv(const std::string &path, Samples &out);

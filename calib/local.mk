@@ -1,7 +1,7 @@
 # Calibration: fitting measurements into a table (calib/fit.hpp) and the shipped tables.
 noinst_LTLIBRARIES += calib/libmodeltuned_calib.la
 calib_libmodeltuned_calib_la_SOURCES = \
-	calib/fit.hpp calib/fit_table.cpp calib/osu_csv.cpp \
+	calib/fit.hpp calib/fit_table.cpp calib/csv.hpp calib/csv.cpp calib/osu_csv.cpp \
 	calib/regression.hpp calib/regression.cpp calib/plot.hpp calib/plot.cpp
 calib_libmodeltuned_calib_la_CXXFLAGS = $(AM_CXXFLAGS) -fPIC $(EIGEN_CFLAGS)
 # The library uses the table and channel code of the model: programs link

@@ -22,6 +22,7 @@
 #include <Eigen/Dense>
 #include <fmt/format.h>
 
+#include "calib/csv.hpp"
 #include "calib/fit.hpp"
 #include "calib/regression.hpp"
 #include "select/ompi_fixed.hpp"
@@ -81,68 +82,16 @@ struct Key {
 // spikes of hundreds of microseconds, which a mean would pass on.
 using Measured = std::map<Key, double>;
 
-std::vector<std::string> split_csv(const std::string &line) {
-  std::vector<std::string> cells;
-  std::stringstream in(line);
-  std::string cell;
-  while (std::getline(in, cell, ',')) cells.push_back(cell);
-  return cells;
-}
-
 void read_collective_csv(const fs::path &path, Op op, int mapping, const char *latency_column, Measured &out) {
-  std::ifstream in(path);
-  if (!in) throw ValidateError(fmt::format("{}: cannot open; --data must be the orfeo-epyc data directory", path.string()));
-  std::string line;
-  std::getline(in, line);
-  const auto header = split_csv(line);
-  auto column = [&](const char *name) {
-    auto it = std::find(header.begin(), header.end(), name);
-    if (it == header.end()) throw ValidateError(fmt::format("{}: no column '{}' in the header", path.string(), name));
-    return static_cast<size_t>(it - header.begin());
-  };
-  const size_t c_alg = column("algorithm"), c_p = column("cores"), c_size = column("size"), c_lat = column(latency_column);
+  if (!fs::exists(path)) throw ValidateError(fmt::format("{}: cannot open; --data must be the orfeo-epyc data directory", path.string()));
+  calib::CsvReader csv(path.string(), {"algorithm", "cores", "size", latency_column});
   std::map<Key, std::vector<double>> repeats;
-  for (int line_no = 2; std::getline(in, line); ++line_no) {
-    if (line.empty()) continue;
-    const auto cells = split_csv(line);
-    try {
-      Key k{static_cast<int>(op), std::stoi(cells.at(c_alg)), mapping, std::stoi(cells.at(c_p)), std::stod(cells.at(c_size))};
-      double us = std::stod(cells.at(c_lat));
-      if (!(us > 0) || k.p < 2 || !(k.bytes >= 1)) throw std::invalid_argument("out of range");
-      repeats[k].push_back(us);
-    } catch (const std::exception &) {
-      throw ValidateError(fmt::format("{}:{}: expected algorithm,cores,...,size,latency with P >= 2, size >= 1 and latency > 0", path.string(), line_no));
-    }
+  while (csv.next_row()) {
+    Key k{static_cast<int>(op), csv.integer("algorithm"), mapping, csv.integer("cores"), csv.positive("size")};
+    if (k.p < 2) throw ValidateError(csv.where() + ": column 'cores': a collective needs P >= 2");
+    repeats[k].push_back(csv.positive(latency_column));
   }
   for (auto &[k, v] : repeats) out[k] = calib::median(v);
-}
-
-// nbft.csv's `max` column (the slowest rank's time, averaged over iterations) as flat-tree samples:
-// the calibration for comparing completion times with the collectives' `max` column.
-void read_flat_max_csv(const fs::path &path, calib::Samples &out) {
-  std::ifstream in(path);
-  if (!in) throw ValidateError(fmt::format("{}: cannot open; --data must be the orfeo-epyc data directory", path.string()));
-  std::string line;
-  std::getline(in, line);
-  const auto header = split_csv(line);
-  auto column = [&](const char *name) {
-    auto it = std::find(header.begin(), header.end(), name);
-    if (it == header.end()) throw ValidateError(fmt::format("{}: no column '{}' in the header", path.string(), name));
-    return static_cast<size_t>(it - header.begin());
-  };
-  const size_t c_map = column("mapby"), c_p = column("p"), c_size = column("size"), c_max = column("max");
-  for (int line_no = 2; std::getline(in, line); ++line_no) {
-    if (line.empty()) continue;
-    const auto cells = split_csv(line);
-    try {
-      const int channel = channel_from_name(cells.at(c_map));
-      if (channel < 0) throw std::invalid_argument("channel");
-      out.flat.push_back({static_cast<Channel>(channel), FlatTreeKind::fanout, std::stoi(cells.at(c_p)),
-                          std::stod(cells.at(c_size)), std::stod(cells.at(c_max))});
-    } catch (const std::exception &) {
-      throw ValidateError(fmt::format("{}:{}: expected mapby (cache, core, socket, node), p, size and max", path.string(), line_no));
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------- metrics
@@ -288,10 +237,33 @@ struct AccuracyRow {
   int algorithm, mapping;
   double r2_1b, r2_log, mdape_all;
   size_t points;
+  double r2_1b_no_spikes = NAN;  // report.md only: R^2 at 1 B without the measured spikes
 };
+
+// Measured spikes: a point more than kSpikeFactor times the median of its neighbours (up to two
+// P values on each side, same op, algorithm, mapping and size). The report dropped outliers by
+// hand before its R^2; this rule does it mechanically and the same for every model.
+constexpr double kSpikeFactor = 3.0;
+std::set<Key> measured_spikes(const Measured &measured) {
+  std::map<std::tuple<int, int, int, double>, std::vector<std::pair<int, double>>> series;
+  for (const auto &[k, us] : measured) series[{k.op, k.algorithm, k.mapping, k.bytes}].push_back({k.p, us});
+  std::set<Key> spikes;
+  for (auto &[s, points] : series) {
+    std::sort(points.begin(), points.end());
+    for (size_t i = 0; i < points.size(); ++i) {
+      std::vector<double> around;
+      for (size_t j = i >= 2 ? i - 2 : 0; j < std::min(points.size(), i + 3); ++j)
+        if (j != i) around.push_back(points[j].second);
+      if (around.size() >= 2 && points[i].second > kSpikeFactor * calib::median(around))
+        spikes.insert(Key{std::get<0>(s), std::get<1>(s), std::get<2>(s), points[i].first, std::get<3>(s)});
+    }
+  }
+  return spikes;
+}
 
 std::vector<AccuracyRow> accuracy(const Measured &measured, const Predictions &predictions,
                                   const std::vector<std::string> &model_order) {
+  const std::set<Key> spikes = measured_spikes(measured);
   std::vector<AccuracyRow> rows;
   for (const auto &name : model_order) {
     const auto pit = predictions.find(name);
@@ -299,7 +271,7 @@ std::vector<AccuracyRow> accuracy(const Measured &measured, const Predictions &p
     for (Op op : {Op::bcast, Op::reduce})
       for (int alg : measured_algorithms(op))
         for (int m = 0; m < kMappingCount; ++m) {
-          Fit all, one_byte;
+          Fit all, one_byte, one_byte_clean;
           for (const auto &[k, us] : measured) {
             if (k.op != static_cast<int>(op) || k.algorithm != alg || k.mapping != m) continue;
             auto it = pit->second.find(k);
@@ -309,12 +281,16 @@ std::vector<AccuracyRow> accuracy(const Measured &measured, const Predictions &p
             if (k.bytes == 1) {
               one_byte.measured.push_back(us);
               one_byte.predicted.push_back(it->second);
+              if (!spikes.count(k)) {
+                one_byte_clean.measured.push_back(us);
+                one_byte_clean.predicted.push_back(it->second);
+              }
             }
           }
           if (all.measured.empty()) continue;
           rows.push_back({name, op, alg, m, r_squared(one_byte.measured, one_byte.predicted),
                           r_squared_log(all.measured, all.predicted), mdape(all.measured, all.predicted),
-                          all.measured.size()});
+                          all.measured.size(), r_squared(one_byte_clean.measured, one_byte_clean.predicted)});
         }
   }
   return rows;
@@ -494,8 +470,11 @@ void write_report(const fs::path &path, const ValidateOptions &o, const Calibrat
       << "`report linear` = Tables 2/4; `linear-out` = eq. 12 fitted on P <= 126, scored on P >= 130.\n\n"
       << "`p2p vs max` = the model calibrated on nbft.csv's `max` column, against the collectives' `max` "
       << "(the slowest rank: the completion time the model predicts; OSU's `latency` is the mean over ranks).\n\n"
-      << "| op | algorithm | mapping | p2p | stage-sum | report p2p | linear-in | report linear | linear-out | p2p vs max |\n"
-      << "|---|---|---|---|---|---|---|---|---|---|\n";
+      << "`no spikes` = the same R^2 without measured spikes (a point above " << kSpikeFactor
+      << "x the median of its neighbours in P; the report dropped outliers by hand), for every model alike.\n\n"
+      << "| op | algorithm | mapping | p2p | stage-sum | report p2p | linear-in | report linear | linear-out | p2p vs max "
+      << "| p2p, no spikes | linear-in, no spikes |\n"
+      << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto &rep : kReport)
     for (int m = 0; m < kMappingCount; ++m) {
       const auto *p = find_row(acc, "p2p", rep.op, rep.algorithm, m);
@@ -506,7 +485,8 @@ void write_report(const fs::path &path, const ValidateOptions &o, const Calibrat
           << " | " << cell(p, &AccuracyRow::r2_1b) << " | " << cell(s, &AccuracyRow::r2_1b) << " | "
           << (std::isnan(rep.p2p[m]) ? "-" : num(rep.p2p[m])) << " | " << cell(li, &AccuracyRow::r2_1b) << " | "
           << num(rep.linear[m]) << " | " << cell(lo, &AccuracyRow::r2_1b) << " | "
-          << cell(find_row(acc, "p2p-completion", rep.op, rep.algorithm, m), &AccuracyRow::r2_1b) << " |\n";
+          << cell(find_row(acc, "p2p-completion", rep.op, rep.algorithm, m), &AccuracyRow::r2_1b) << " | "
+          << cell(p, &AccuracyRow::r2_1b_no_spikes) << " | " << cell(li, &AccuracyRow::r2_1b_no_spikes) << " |\n";
     }
   for (int alg : {6})  // binomial bcast: measured, not in the report's tables
     for (int m = 0; m < kMappingCount; ++m) {
@@ -517,7 +497,8 @@ void write_report(const fs::path &path, const ValidateOptions &o, const Calibrat
       out << "| bcast | binomial | " << kMappings[m] << " | " << cell(p, &AccuracyRow::r2_1b) << " | "
           << cell(s, &AccuracyRow::r2_1b) << " | - | " << cell(li, &AccuracyRow::r2_1b) << " | - | "
           << cell(lo, &AccuracyRow::r2_1b) << " | "
-          << cell(find_row(acc, "p2p-completion", Op::bcast, alg, m), &AccuracyRow::r2_1b) << " |\n";
+          << cell(find_row(acc, "p2p-completion", Op::bcast, alg, m), &AccuracyRow::r2_1b) << " | "
+          << cell(p, &AccuracyRow::r2_1b_no_spikes) << " | " << cell(li, &AccuracyRow::r2_1b_no_spikes) << " |\n";
     }
 
   out << "\n## All sizes (1 B - 1 MiB): R^2 of log latency / median absolute percentage error\n\n"
@@ -688,7 +669,7 @@ void run_validate(const ValidateOptions &o) {
   // from nbft.csv's `max` column.
   calib::Samples completion_samples;
   completion_samples.p2p = samples.p2p;
-  read_flat_max_csv(data / "nbft.csv", completion_samples);
+  calib::read_osu_flat_csv((data / "nbft.csv").string(), FlatTreeKind::fanout, completion_samples, "max");
   const CalibrationTable completion_table = calib::fit_table(
       completion_samples, {o.reduce_us_per_byte, "estimate (calib/local.mk ORFEO_REDUCE_SOURCE)",
                            {{"source", "modeltuned validate, nbft.csv max column"}, {"data", o.data_dir}}});
@@ -741,7 +722,7 @@ void add_validate_command(CLI::App &app) {
       run_validate(*options);
     } catch (const std::exception &e) {
       std::fprintf(stderr, "modeltuned validate: %s\n", e.what());
-      std::exit(1);
+      std::exit(2);
     }
   });
 }
