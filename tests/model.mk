@@ -8,3 +8,13 @@ tests_check_model_LDADD = model/libmodeltuned_model.la $(CHECK_LIBS)
 # The explain command line: answers and bad flags.
 TESTS += tests/explain_cli.sh
 EXTRA_DIST += tests/explain_cli.sh
+
+# The C API the component calls, from C, without MPI.
+check_PROGRAMS += tests/check_capi
+TESTS += tests/check_capi
+tests_check_capi_SOURCES = tests/check_capi.c
+# A C++ file forces the C++ linker (the model library needs libstdc++).
+nodist_EXTRA_tests_check_capi_SOURCES = tests/force_cxx_link.cxx
+tests_check_capi_CPPFLAGS = $(AM_CPPFLAGS) -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"'
+tests_check_capi_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_capi_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)

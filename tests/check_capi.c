@@ -1,0 +1,138 @@
+/* The C API the component calls (model/capi/modeltuned_model.h), from C and without MPI: every
+ * failure is a return value and one line, never an exception or a crash. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capi/modeltuned_model.h"
+
+static const char *orfeo = MODELTUNED_SRCDIR "/calib/tables/orfeo-epyc.json";
+
+static mt_place on(int node, int package, int l3)
+{
+    mt_place p = {node, package, package, l3, -1};
+    return p;
+}
+
+START_TEST(table_load_and_checksum)
+{
+    char err[512] = "";
+    mt_table *a = mt_table_load(orfeo, err, sizeof err);
+    mt_table *b = mt_table_load(orfeo, err, sizeof err);
+    ck_assert_msg(a && b, "load failed: %s", err);
+    ck_assert(mt_table_checksum(a) == mt_table_checksum(b) && mt_table_checksum(a) != 0);
+    mt_table_free(a);
+    mt_table_free(b);
+    ck_assert(NULL == mt_table_load("/nonexistent/table.json", err, sizeof err));
+    ck_assert_msg(strstr(err, "/nonexistent/table.json") && !strchr(err, '\n'), "message: %s", err);
+}
+END_TEST
+
+START_TEST(decide_and_explain)
+{
+    char err[512] = "";
+    mt_table *t = mt_table_load(orfeo, err, sizeof err);
+    mt_place places[8];
+    for (int r = 0; r < 8; ++r) places[r] = on(r / 4, 0, r % 4 / 2);  /* 2 nodes, 2 L3 each */
+    mt_comm_model *m = mt_comm_model_create(t, 8, places, UINT32_MAX, UINT32_MAX, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    char channels[64];
+    mt_comm_model_channels(m, channels, sizeof channels);
+    ck_assert_str_eq(channels, "cache,core,node");
+    mt_decision d;
+    char *json = NULL;
+    ck_assert_int_eq(mt_decide(m, MT_OP_BCAST, 65536, 1, 0, 1, &d, &json), 0);
+    ck_assert(d.algorithm >= 1 && d.algorithm <= 9 && d.predicted_us > 0);
+    ck_assert(d.runner_up_algorithm != d.algorithm && d.runner_up_us >= d.predicted_us);
+    ck_assert(json && json[0] == '{' && strstr(json, "\"candidates\"") && strstr(json, "\"ompi_default\""));
+    free(json);
+    /* Non-commutative: only linear (1) and in-order binary (6). */
+    ck_assert_int_eq(mt_decide(m, MT_OP_REDUCE, 1000, 8, 3, 0, &d, NULL), 0);
+    ck_assert(d.algorithm == 1 || d.algorithm == 6);
+    /* Same inputs, same answer (every rank must agree). */
+    mt_decision again;
+    mt_decide(m, MT_OP_BCAST, 65536, 1, 0, 1, &d, NULL);
+    mt_decide(m, MT_OP_BCAST, 65536, 1, 0, 1, &again, NULL);
+    ck_assert(0 == memcmp(&d, &again, sizeof d));
+    mt_comm_model_free(m);
+
+    /* Nothing allowed that can run: -1, and the component falls back. */
+    uint32_t only_rabenseifner;
+    ck_assert_int_eq(mt_parse_algorithms(MT_OP_REDUCE, "rabenseifner", &only_rabenseifner, err, sizeof err), 0);
+    m = mt_comm_model_create(t, 8, places, UINT32_MAX, only_rabenseifner, err, sizeof err);
+    ck_assert_int_eq(mt_decide(m, MT_OP_REDUCE, 2, 4, 0, 1, &d, NULL), -1);  /* count < 8: linear would run */
+    mt_comm_model_free(m);
+    mt_table_free(t);
+}
+END_TEST
+
+START_TEST(missing_channel_is_refused)
+{
+    /* A table of one channel, and ranks on two nodes. */
+    char path[] = "/tmp/modeltuned-capi-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    const char *text =
+        "{\"format\":\"modeltuned-calibration\",\"version\":1,\"channels\":{\"cache\":{"
+        "\"p2p\":[{\"alpha_us\":0.5,\"beta_us_per_byte\":0.0001}],"
+        "\"fanout\":[{\"bytes\":1,\"alpha_us\":0.4,\"beta_us\":0.2,\"max_p\":4}]}},"
+        "\"reduce\":{\"us_per_byte\":0.0001,\"source\":\"test\"}}";
+    ck_assert(write(fd, text, strlen(text)) == (ssize_t) strlen(text));
+    close(fd);
+    char err[512] = "";
+    mt_table *t = mt_table_load(path, err, sizeof err);
+    unlink(path);
+    ck_assert_msg(t != NULL, "%s", err);
+    mt_place places[2] = {on(0, 0, 0), on(1, 0, 0)};
+    ck_assert(NULL == mt_comm_model_create(t, 2, places, UINT32_MAX, UINT32_MAX, err, sizeof err));
+    ck_assert_msg(strstr(err, "'node'"), "message: %s", err);
+    mt_table_free(t);
+}
+END_TEST
+
+START_TEST(algorithm_lists)
+{
+    char err[512] = "";
+    uint32_t mask = 0;
+    ck_assert_int_eq(mt_parse_algorithms(MT_OP_BCAST, "", &mask, err, sizeof err), 0);
+    ck_assert_uint_eq(mask, UINT32_MAX);
+    ck_assert_int_eq(mt_parse_algorithms(MT_OP_BCAST, "binomial, 2", &mask, err, sizeof err), 0);
+    ck_assert_uint_eq(mask, (1u << 6) | (1u << 2));
+    ck_assert_int_eq(mt_parse_algorithms(MT_OP_BCAST, "bogus", &mask, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "bogus") && strstr(err, "binomial (6)"), "message: %s", err);
+    ck_assert_str_eq(mt_algorithm_name(MT_OP_REDUCE, 6), "in_order_binary");
+    char label[64];
+    mt_describe(MT_OP_BCAST, 2, 16384, 4, label, sizeof label);
+    ck_assert_str_eq(label, "chain(fanout=4,segsize=16KiB)");
+}
+END_TEST
+
+START_TEST(topology_signature)
+{
+    char err[512] = "", msg[512] = "";
+    mt_table *t = mt_table_load(orfeo, err, sizeof err);
+    ck_assert_int_eq(mt_table_topology_mismatch(t, 2, 8, 32, 128, 128, msg, sizeof msg), 0);
+    ck_assert_int_eq(mt_table_topology_mismatch(t, 1, 1, 1, 2, 2, msg, sizeof msg), 1);
+    ck_assert_msg(strstr(msg, "modeltuned-calibrate"), "message: %s", msg);
+    mt_table_free(t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("capi");
+    TCase *tc = tcase_create("capi");
+    tcase_add_test(tc, table_load_and_checksum);
+    tcase_add_test(tc, decide_and_explain);
+    tcase_add_test(tc, missing_channel_is_refused);
+    tcase_add_test(tc, algorithm_lists);
+    tcase_add_test(tc, topology_signature);
+    suite_add_tcase(s, tc);
+    SRunner *runner = srunner_create(s);
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? 0 : 1;
+}
