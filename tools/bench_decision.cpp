@@ -8,6 +8,7 @@
 
 extern "C" {
 void *bench_lookup_module(int classes_filled);
+void *bench_lookup_module_with_model(const char *table_path, int nranks);
 int bench_lookup(void *module, size_t count, size_t type_size, int root);
 }
 
@@ -30,6 +31,23 @@ static void BM_CachedLookup_VaryingSizes(benchmark::State &state) {
   for (auto _ : state) benchmark::DoNotOptimize(bench_lookup(m, counts[i++ & 7], 4, 0));
 }
 BENCHMARK(BM_CachedLookup_VaryingSizes);
+
+// A program that rotates the root (bcast from rank i in turn) on 256 ranks: after one pass, every
+// call must still be a lookup (decisions are remembered per root, not only for the last one).
+static void BM_CachedLookup_RotatingRoots(benchmark::State &state) {
+  void *m = bench_lookup_module_with_model(MODELTUNED_ORFEO_TABLE, 256);
+  if (!m) {
+    state.SkipWithError("cannot build the model");
+    return;
+  }
+  for (int root = 0; root < 256; ++root) bench_lookup(m, 4096, 1, root);  // first decisions
+  int root = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(bench_lookup(m, 4096, 1, root));
+    root = (root + 1) & 255;
+  }
+}
+BENCHMARK(BM_CachedLookup_RotatingRoots);
 
 // 2 nodes x 2 sockets x 16 L3 x 4 cores (ORFEO EPYC), ranks mapped by core like --map-by core.
 static Placement orfeo_by_core(int p) {

@@ -19,10 +19,32 @@ void *bench_lookup_module(int classes_filled)
     return m;
 }
 
+/* A module with a real model of `nranks` ranks mapped by core on two ORFEO EPYC nodes, so that a
+ * cache miss runs the model as in the component. */
+void *bench_lookup_module_with_model(const char *table_path, int nranks)
+{
+    char err[256];
+    mt_table *table = mt_table_load(table_path, err, sizeof err);
+    if (NULL == table) return NULL;
+    mt_place *places = calloc(nranks, sizeof *places);
+    for (int r = 0; r < nranks; ++r) {
+        int core = r % 256;
+        places[r] = (mt_place){core / 128, (core / 64) % 2, (core / 16) % 8, core / 4, core};
+    }
+    mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m);
+    m->state = MCA_COLL_MODELTUNED_READY;
+    for (int op = 0; op < 2; ++op)
+        for (int c = 0; c < 2; ++c)
+            for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k) m->choices[op][c][k].root = -1;
+    m->model = mt_comm_model_create(table, nranks, places, UINT32_MAX, UINT32_MAX, err, sizeof err);
+    free(places);
+    return m->model ? m : NULL;
+}
+
 /* What mca_coll_modeltuned_bcast does before dispatching: size class, cached choice. */
 int bench_lookup(void *module, size_t count, size_t type_size, int root)
 {
     const mt_decision *d = mca_coll_modeltuned_choice((mca_coll_modeltuned_module_t *) module,
                                                       NULL, MT_OP_BCAST, 1, count, type_size, root);
-    return d->algorithm;
+    return NULL == d ? 0 : d->algorithm;
 }

@@ -57,8 +57,15 @@ typedef enum {
 
 typedef struct mca_coll_modeltuned_choice_t {
     int32_t root;        /* -1: not decided yet */
-    mt_decision decision;
+    mt_decision decision;  /* algorithm 0: nothing can run, hand the call to the previous component */
 } mca_coll_modeltuned_choice_t;
+
+/* Decisions for roots other than the last one used per class, so programs that rotate the root
+ * still pay a lookup: open addressing on (op, commutativity, size class, root + 1). */
+typedef struct mca_coll_modeltuned_remembered_t {
+    uint64_t key;        /* 0: empty slot */
+    mt_decision decision;
+} mca_coll_modeltuned_remembered_t;
 
 typedef struct mca_coll_modeltuned_module_t {
     mca_coll_base_module_t super;
@@ -74,8 +81,10 @@ typedef struct mca_coll_modeltuned_module_t {
     mca_coll_base_module_reduce_fn_t previous_reduce;
     mca_coll_base_module_t *previous_reduce_module;
 
-    /* [op][commutative][size class]; bcast uses commutative = 1 only. */
+    /* [op][commutative][size class] for the last root used; bcast uses commutative = 1 only. */
     mca_coll_modeltuned_choice_t choices[2][2][MCA_COLL_MODELTUNED_SIZE_CLASSES];
+    mca_coll_modeltuned_remembered_t *remembered;  /* every decision made, by root */
+    size_t remembered_capacity, remembered_count;
 } mca_coll_modeltuned_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
 
@@ -84,7 +93,9 @@ int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi
 mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm,
                                                        int *priority);
 
-/* Placement exchange and decisions (coll_modeltuned_placement.c) */
+/* Placement exchange and decisions (coll_modeltuned_placement.c). mca_coll_modeltuned_decide
+ * serves a primary-cache miss: from the decisions remembered for other roots, or by running the
+ * model once; NULL when nothing can run (remembered too). */
 int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module,
                               struct ompi_communicator_t *comm);
 const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module,
@@ -117,8 +128,9 @@ static inline const mt_decision *mca_coll_modeltuned_choice(mca_coll_modeltuned_
         return NULL;
     const mca_coll_modeltuned_choice_t *choice =
         &m->choices[op][commutative][mca_coll_modeltuned_size_class(count * type_size)];
-    if (OPAL_LIKELY(choice->root == root)) return &choice->decision;
-    return mca_coll_modeltuned_decide(m, comm, op, count, type_size, root, commutative);
+    if (OPAL_UNLIKELY(choice->root != root))
+        return mca_coll_modeltuned_decide(m, comm, op, count, type_size, root, commutative);
+    return OPAL_LIKELY(0 != choice->decision.algorithm) ? &choice->decision : NULL;
 }
 
 /* Level-20 trace of what ran, on every rank; d == NULL: the previous component ran it. */

@@ -24,6 +24,8 @@ static void module_construct(mca_coll_modeltuned_module_t *m)
     m->previous_bcast_module = NULL;
     m->previous_reduce = NULL;
     m->previous_reduce_module = NULL;
+    m->remembered = NULL;
+    m->remembered_capacity = m->remembered_count = 0;
     for (int op = 0; op < 2; ++op)
         for (int commute = 0; commute < 2; ++commute)
             for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k)
@@ -34,6 +36,8 @@ static void module_destruct(mca_coll_modeltuned_module_t *m)
 {
     mt_comm_model_free(m->model);
     m->model = NULL;
+    free(m->remembered);
+    m->remembered = NULL;
     if (NULL != m->previous_bcast_module) OBJ_RELEASE(m->previous_bcast_module);
     if (NULL != m->previous_reduce_module) OBJ_RELEASE(m->previous_reduce_module);
 }

@@ -181,13 +181,56 @@ static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communi
     free(line);
 }
 
+static uint64_t remembered_key(int op, int commutative, int size_class, int root)
+{
+    return ((uint64_t) (uint32_t) (root + 1) << 16) | ((uint64_t) op << 8) |
+           ((uint64_t) commutative << 7) | (uint64_t) size_class;
+}
+
+static mca_coll_modeltuned_remembered_t *remembered_slot(mca_coll_modeltuned_module_t *m, uint64_t key)
+{
+    size_t mask = m->remembered_capacity - 1, i = (size_t) ((key * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+    while (0 != m->remembered[i].key && key != m->remembered[i].key) i = (i + 1) & mask;
+    return &m->remembered[i];
+}
+
+/* Keeps a decision; a full or missing table only costs a later recomputation, never a wrong one. */
+static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mt_decision *d)
+{
+    if (2 * (m->remembered_count + 1) > m->remembered_capacity) {
+        size_t old_capacity = m->remembered_capacity;
+        mca_coll_modeltuned_remembered_t *old = m->remembered;
+        size_t capacity = 0 == old_capacity ? 64 : 2 * old_capacity;
+        mca_coll_modeltuned_remembered_t *grown = calloc(capacity, sizeof *grown);
+        if (NULL == grown) return;
+        m->remembered = grown;
+        m->remembered_capacity = capacity;
+        for (size_t i = 0; i < old_capacity; ++i)
+            if (0 != old[i].key) *remembered_slot(m, old[i].key) = old[i];
+        free(old);
+    }
+    mca_coll_modeltuned_remembered_t *slot = remembered_slot(m, key);
+    if (0 == slot->key) ++m->remembered_count;
+    slot->key = key;
+    slot->decision = *d;
+}
+
 const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
                                               struct ompi_communicator_t *comm, int op,
                                               size_t count, size_t type_size, int root,
                                               int commutative)
 {
-    mca_coll_modeltuned_choice_t *choice =
-        &m->choices[op][commutative][mca_coll_modeltuned_size_class(count * type_size)];
+    const int size_class = mca_coll_modeltuned_size_class(count * type_size);
+    mca_coll_modeltuned_choice_t *choice = &m->choices[op][commutative][size_class];
+    const uint64_t key = remembered_key(op, commutative, size_class, root);
+    if (NULL != m->remembered) {
+        const mca_coll_modeltuned_remembered_t *seen = remembered_slot(m, key);
+        if (0 != seen->key) {
+            choice->decision = seen->decision;
+            choice->root = root;
+            return 0 != choice->decision.algorithm ? &choice->decision : NULL;
+        }
+    }
     const char *file = mca_coll_modeltuned_component.decision_file;
     const bool per_rank = NULL != file && NULL != strstr(file, "%r");
     char *json = NULL;
@@ -198,11 +241,10 @@ const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
         record_decision(m, comm, json, per_rank);
         free(json);
     }
-    if (0 != rc) {
-        choice->root = -1;
-        return NULL;
-    }
+    if (0 != rc) memset(&choice->decision, 0, sizeof choice->decision);  /* nothing can run */
     choice->root = root;
+    remember(m, key, &choice->decision);
+    if (0 != rc) return NULL;
     if (mca_coll_modeltuned_component.verbose >= 10 && 0 == ompi_comm_rank(comm)) {
         char pick[96], runner_up[96] = "none";
         const mt_decision *d = &choice->decision;
