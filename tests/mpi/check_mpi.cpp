@@ -411,6 +411,39 @@ START_TEST(counters_and_decision_file_match_what_ran) {
 }
 END_TEST
 
+// Every root twice round, at several sizes: each (op, size class, root) is decided exactly once
+// (the model never runs again for a decision it made), and the calls still run what was decided.
+START_TEST(rotating_roots_decide_once) {
+  Scratch scratch("modeltuned-mpi");
+  MpiRun run = with_modeltuned(4, 20);
+  run.program = "observe";
+  run.program_args = {"--rotate-roots", "1", "4096", "65536"};
+  const fs::path decisions = scratch.dir / "decisions-%r.jsonl";
+  run.mca.emplace_back("coll_modeltuned_decision_file", decisions.string());
+  RunResult r = run_mpi(run, scratch.dir);
+  expect(r.exit_status == 0, r, "observe --rotate-roots failed");
+  for (int rank = 0; rank < run.np; ++rank) {
+    std::map<std::string, std::string> picks;
+    for (const auto &d : read_decisions(scratch.dir / ("decisions-" + std::to_string(rank) + ".jsonl"))) {
+      const std::string key = decision_key(d["op"], d["bytes"], d["root"]);
+      expect(picks.emplace(key, d["pick"]["name"]).second, r,
+             "world rank " + std::to_string(rank) + " decided " + key + " twice");
+    }
+    // 4 roots x (3 bcast sizes + 2 reduce sizes).
+    expect(picks.size() == 4 * 5, r, "world rank " + std::to_string(rank) + ": " + std::to_string(picks.size()) +
+                                         " decisions, expected 20");
+    for (const std::string op : {"bcast", "reduce"})
+      for (const auto &t : r.trace(op))
+        if (t.world_rank == rank) {
+          auto it = picks.find(decision_key(op, t.bytes, t.root));
+          expect(it != picks.end() && it->second == t.algorithm, r,
+                 op + " of " + std::to_string(t.bytes) + " B at root " + std::to_string(t.root) + " ran " +
+                     t.algorithm + " against its decision");
+        }
+  }
+}
+END_TEST
+
 // A decision file that cannot be written: one line naming the parameter and the path, the calls
 // still run (and are still modeltuned's).
 START_TEST(unwritable_decision_file) {
@@ -800,7 +833,7 @@ Suite *mpi_suite() {
   add("np8", np8);
   add("np16_emulated_two_sockets", np16_emulated_two_sockets);
   add("observing", counters_and_decision_file_match_what_ran, explain_matches_the_component,
-      unwritable_decision_file, mismatched_algorithm_lists_fall_back_together);
+      unwritable_decision_file, mismatched_algorithm_lists_fall_back_together, rotating_roots_decide_once);
   TCase *bcast = add("bcast_one_algorithm");
   tcase_add_loop_test(bcast, bcast_one_algorithm, 0, static_cast<int>(modelled(Op::bcast).size()));
   TCase *reduce = add("reduce_one_algorithm");

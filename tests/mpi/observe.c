@@ -2,9 +2,10 @@
  * Makes a known sequence of MPI_Bcast (MPI_BYTE) and MPI_Reduce (MPI_INT, MPI_SUM) calls at root
  * 0 on MPI_COMM_WORLD, then prints what modeltuned's MPI_T counters say ran, one line per
  * non-zero counter: "pvar <op> <algorithm number> <calls>" (0 = handed to the previous component).
- * Usage: observe [--mismatched-lists] [bytes ...]   (default 1 100 4096 65536 1048576), 3 calls
- * of each op per size. --mismatched-lists: every rank allows a different bcast algorithm (through
- * MPI_T) before duplicating the communicator the calls run on, which modeltuned must refuse.
+ * Usage: observe [--mismatched-lists] [--rotate-roots] [bytes ...]   (default 1 100 4096 65536
+ * 1048576), 3 calls of each op per size. --mismatched-lists: every rank allows a different bcast
+ * algorithm (through MPI_T) before duplicating the communicator the calls run on, which modeltuned
+ * must refuse. --rotate-roots: the root of each call is the next rank, twice round, instead of 0.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -61,10 +62,15 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    int first = 1;
+    int first = 1, rotate = 0, size;
     MPI_Comm comm = MPI_COMM_WORLD;
-    if (argc > 1 && 0 == strcmp(argv[1], "--mismatched-lists")) {
-        first = 2;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc > first && 0 == strcmp(argv[first], "--rotate-roots")) {
+        rotate = 1;
+        ++first;
+    }
+    if (argc > first && 0 == strcmp(argv[first], "--mismatched-lists")) {
+        ++first;
         if (0 != set_string_cvar("coll_modeltuned_bcast_algorithms", rank % 2 ? "linear" : "binomial"))
             printf("cvar write failed\n");
         MPI_Comm_dup(MPI_COMM_WORLD, &comm);
@@ -85,9 +91,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < nsizes; ++i) largest = sizes[i] > largest ? sizes[i] : largest;
     char *buf = calloc(largest, 1), *out = calloc(largest, 1);
     for (int i = 0; i < nsizes; ++i) {
-        for (int k = 0; k < 3; ++k) {
-            MPI_Bcast(buf, (int) sizes[i], MPI_BYTE, 0, comm);
-            if (sizes[i] >= 4) MPI_Reduce(buf, out, (int) (sizes[i] / 4), MPI_INT, MPI_SUM, 0, comm);
+        const int calls = rotate ? 2 * size : 3;
+        for (int k = 0; k < calls; ++k) {
+            const int root = rotate ? k % size : 0;
+            MPI_Bcast(buf, (int) sizes[i], MPI_BYTE, root, comm);
+            if (sizes[i] >= 4) MPI_Reduce(buf, out, (int) (sizes[i] / 4), MPI_INT, MPI_SUM, root, comm);
         }
     }
     for (int op = 0; op < 2; ++op) {
