@@ -63,6 +63,7 @@ struct MpiRun {
   std::vector<std::pair<std::string, std::string>> mca;  // extra --mca NAME VALUE
   std::vector<std::string> program_args;
   std::string program = "collectives";  // in tests/mpi/
+  std::vector<std::string> extra_mpirun_args;  // raw, before the program (for example -x NAME=value)
 };
 
 // What one rank wrote, and the trace lines modeltuned printed in it.
@@ -191,6 +192,7 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
                               {"--bind-to", "core", "--map-by", "ppr:8:socket", "--report-bindings"});
   }
   for (const auto &[name, value] : run.mca) mca(name, value);
+  launch.mpirun_args.insert(launch.mpirun_args.end(), run.extra_mpirun_args.begin(), run.extra_mpirun_args.end());
   launch.program = builddir() + "/tests/mpi/" + run.program;
   launch.program_args = run.program_args;
 
@@ -441,6 +443,32 @@ START_TEST(rotating_roots_decide_once) {
                      t.algorithm + " against its decision");
         }
   }
+}
+END_TEST
+
+// The table readable on some ranks only (node-local files): every rank must decline together at
+// communicator creation, one line names a rank without it, and nothing hangs. Two app contexts of
+// mpirun give the two halves different files (-x applies per context).
+START_TEST(table_missing_on_some_ranks) {
+  Scratch scratch("modeltuned-mpi");
+  MpiRun run = with_modeltuned(2, 0);
+  run.calibration_file.clear();
+  const std::string program = builddir() + "/tests/mpi/collectives";
+  run.mca.clear();
+  run.program_args = {"--comms=world", "--max-bytes=4096"};
+  // First context: the default -x settings of the launcher plus a good table; second: a missing one.
+  run.extra_mpirun_args = {"-x", "OMPI_MCA_coll_modeltuned_calibration_file=" + table_path()};
+  run.program_args.insert(run.program_args.end(),
+                          {":", "-np", "2", "-x", "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME",
+                           "-x", "XDG_CONFIG_HOME", "-x", "OMPI_MCA_coll_modeltuned_calibration_file=" +
+                           (scratch.dir / "no-such-table.json").string(), program, "--comms=world", "--max-bytes=4096"});
+  RunResult r = run_mpi(run, scratch.dir);
+  expect(!r.timed_out && r.exit_status == 0, r, "the job failed or hung with the table missing on some ranks");
+  const auto lines = r.lines_containing("has no usable calibration table");
+  expect(lines.size() == 1 && contains(lines[0], "rank 2"), r,
+         "expected one line naming rank 2 as without a table, got " + std::to_string(lines.size()));
+  for (int rank = 0; rank < 4; ++rank)
+    expect(contains(r.rank_stdout[rank], "PASS") || rank != 0, r, "results wrong");
 }
 END_TEST
 
@@ -843,7 +871,7 @@ Suite *mpi_suite() {
       noncommutative_with_only_reordering_algorithms_allowed);
   TCase *bad = add("bad_input");
   tcase_add_loop_test(bad, bad_input, 0, kBadInputs);
-  add("no_table", no_table_steps_aside_quietly, table_found_in_config_home);
+  add("no_table", no_table_steps_aside_quietly, table_found_in_config_home, table_missing_on_some_ranks);
   return s;
 }
 

@@ -35,6 +35,7 @@ typedef struct mca_coll_modeltuned_component_t {
     char *reduce_algorithms;
     char *decision_file;
     bool decision_file_warned;   /* its write error is reported once */
+    bool table_mismatch_reported;  /* ranks without the same table: reported once */
 
     /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls): calls per tuned algorithm number,
      * index 0 = handed to the previous component. Plain increments: exact unless several threads
@@ -89,6 +90,7 @@ typedef struct mca_coll_modeltuned_module_t {
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
 
 /* Component (coll_modeltuned_module.c) */
+void mca_coll_modeltuned_prepare(void);
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm,
                                                        int *priority);

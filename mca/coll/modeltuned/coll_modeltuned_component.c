@@ -129,6 +129,7 @@ static int modeltuned_open(void)
     c->table = NULL;
     c->table_path = NULL;
     c->disabled_reason = NULL;
+    mca_coll_modeltuned_prepare();
     return OMPI_SUCCESS;
 }
 

@@ -14,6 +14,9 @@
 #include "ompi/mca/coll/base/coll_base_functions.h"
 #include "ompi/mca/rte/rte.h"
 #include "opal/mca/hwloc/base/base.h"
+#include "opal/mca/pmix/pmix.h"
+#include "ompi/proc/proc.h"
+#include "ompi/runtime/mpiruntime.h"
 #include "opal/util/printf.h"
 
 static void module_construct(mca_coll_modeltuned_module_t *m)
@@ -120,49 +123,123 @@ static void warn_if_other_topology(mca_coll_modeltuned_component_t *c)
         opal_output(c->output, "coll:modeltuned:init_query: calibration file '%s': %s", c->table_path, msg);
 }
 
-int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads)
+/* The key each process publishes its table's checksum under (0: no usable table). */
+#define TABLE_KEY "coll.modeltuned.table"
+
+static void load_table(mca_coll_modeltuned_component_t *c)
 {
-    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     char running[96], err[512];
+    uint32_t mask;
 
     if (!runtime_version_matches(running, sizeof running)) {
         disable_everywhere("built for Open MPI %d.%d.%d but running under %s; rebuild modeltuned "
                            "against this Open MPI", OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
                            OMPI_RELEASE_VERSION, running);
-        return OMPI_SUCCESS;
+        return;
     }
-    uint32_t mask;
     if (0 != mt_parse_algorithms(MT_OP_BCAST, c->bcast_algorithms, &mask, err, sizeof err)) {
-        disable_everywhere("parameter coll_modeltuned_bcast_algorithms='%s': %s",
-                           c->bcast_algorithms, err);
-        return OMPI_SUCCESS;
+        disable_everywhere("parameter coll_modeltuned_bcast_algorithms='%s': %s", c->bcast_algorithms, err);
+        return;
     }
     if (0 != mt_parse_algorithms(MT_OP_REDUCE, c->reduce_algorithms, &mask, err, sizeof err)) {
-        disable_everywhere("parameter coll_modeltuned_reduce_algorithms='%s': %s",
-                           c->reduce_algorithms, err);
-        return OMPI_SUCCESS;
+        disable_everywhere("parameter coll_modeltuned_reduce_algorithms='%s': %s", c->reduce_algorithms, err);
+        return;
     }
-
     if (NULL != c->calibration_file && '\0' != c->calibration_file[0]) {
         c->table_path = strdup(c->calibration_file);
     } else if (NULL == (c->table_path = find_default_table())) {
-        opal_output_verbose(1, c->output,
-                            "coll:modeltuned:init_query: no calibration table (set "
-                            "coll_modeltuned_calibration_file, or run modeltuned-calibrate); "
-                            "stepping aside");
+        opal_output_verbose(1, c->output, "coll:modeltuned:open: no calibration table (set "
+                            "coll_modeltuned_calibration_file, or run modeltuned-calibrate); stepping aside");
         c->disabled_reason = strdup("no calibration table");
-        return OMPI_SUCCESS;
+        return;
     }
     c->table = mt_table_load(c->table_path, err, sizeof err);
     if (NULL == c->table) {
         disable_everywhere("calibration file '%s': %s", c->table_path, err);
-        return OMPI_SUCCESS;
+        return;
     }
-    opal_output_verbose(10, c->output, "coll:modeltuned:init_query: calibration table '%s' "
-                        "(checksum %016llx)", c->table_path,
-                        (unsigned long long) mt_table_checksum(c->table));
-    warn_if_other_topology(c);
+    opal_output_verbose(10, c->output, "coll:modeltuned:open: calibration table '%s' (checksum %016llx)",
+                        c->table_path, (unsigned long long) mt_table_checksum(c->table));
+}
+
+/* At component open, inside MPI_Init and before its modex exchange: load the table and publish
+ * its checksum, so that comm_query can see every rank's table without communicating (ompi_info
+ * opens components too, outside MPI_Init: nothing to do there). */
+void mca_coll_modeltuned_prepare(void)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    if (ompi_mpi_state < OMPI_MPI_STATE_INIT_STARTED) return;
+    load_table(c);
+    uint64_t published = NULL == c->table ? 0 : mt_table_checksum(c->table);
+    int rc;
+    OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, TABLE_KEY, &published, OPAL_UINT64);
+    if (OPAL_SUCCESS != rc)
+        opal_output_verbose(1, c->output, "coll:modeltuned:open: cannot publish the table checksum (%d); "
+                            "modeltuned will step aside", rc);
+}
+
+int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    if (NULL != c->table) warn_if_other_topology(c);
     return OMPI_SUCCESS;
+}
+
+/* The table checksum a rank published; cached per rank of this job (the modex is read-only after
+ * MPI_Init). OPAL_ERR_NOT_FOUND when it published none (modeltuned not loaded there). */
+static int published_checksum(ompi_proc_t *proc, uint64_t *out)
+{
+    static uint64_t *cache;  /* per vpid of this job: value + 1, 0 = not looked up */
+    static uint32_t cached_procs;
+    const bool same_job = proc->super.proc_name.jobid == OMPI_PROC_MY_NAME->jobid;
+    const uint32_t vpid = proc->super.proc_name.vpid;
+    if (same_job && NULL == cache && ompi_process_info.num_procs > 0) {
+        cached_procs = ompi_process_info.num_procs;
+        cache = calloc(cached_procs, sizeof *cache);
+    }
+    if (same_job && NULL != cache && vpid < cached_procs && 0 != cache[vpid]) {
+        if (UINT64_MAX == cache[vpid]) return OPAL_ERR_NOT_FOUND;
+        *out = cache[vpid] - 1;
+        return OPAL_SUCCESS;
+    }
+    uint64_t value = 0, *ptr = &value;
+    int rc;
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, TABLE_KEY, &proc->super.proc_name, &ptr, OPAL_UINT64);
+    if (same_job && NULL != cache && vpid < cached_procs)
+        cache[vpid] = OPAL_SUCCESS == rc && value != UINT64_MAX ? value + 1 : UINT64_MAX;
+    if (OPAL_SUCCESS != rc) return OPAL_ERR_NOT_FOUND;
+    *out = value;
+    return OPAL_SUCCESS;
+}
+
+/* Every rank of `comm` published the table this rank loaded: all ranks answer comm_query alike
+ * (each sees the same published values), so no rank runs modeltuned's bcast while another runs
+ * Open MPI's. */
+static bool same_table_everywhere(struct ompi_communicator_t *comm, const char **why, bool *first_with_table)
+{
+    static char reason[160];
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    const uint64_t mine = mt_table_checksum(c->table);
+    const int me = ompi_comm_rank(comm);
+    bool same = true;
+    *first_with_table = true;
+    for (int r = 0; r < ompi_comm_size(comm); ++r) {
+        uint64_t theirs = 0;
+        if (r == me) continue;
+        const bool published = OPAL_SUCCESS == published_checksum(ompi_comm_peer_lookup(comm, r), &theirs);
+        if (r < me && published && theirs == mine) *first_with_table = false;
+        if (same && (!published || 0 == theirs)) {
+            snprintf(reason, sizeof reason, "rank %d of this communicator has no usable calibration table "
+                     "(check the file on every node)", r);
+            same = false;
+        } else if (same && theirs != mine) {
+            snprintf(reason, sizeof reason, "rank %d of this communicator uses another calibration table "
+                     "(use the same file on every node)", r);
+            same = false;
+        }
+    }
+    if (!same) *why = reason;
+    return same;
 }
 
 static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
@@ -206,6 +283,7 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
     const char *why = NULL;
     uint32_t allowed[2];
     char err[512];
+    bool first_with_table = false;
 
     *priority = c->priority;
     if (c->priority < 0) {
@@ -216,6 +294,12 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
         why = "a single rank";
     } else if (NULL == c->table) {
         why = NULL != c->disabled_reason ? c->disabled_reason : "no calibration table";
+    } else if (!same_table_everywhere(comm, &why, &first_with_table)) {
+        if (!c->table_mismatch_reported && first_with_table) {  /* an installation problem: once */
+            c->table_mismatch_reported = true;
+            opal_output(0, "coll:modeltuned: cid=%d name=%s: %s; Open MPI's own decisions will be "
+                        "used", ompi_comm_get_cid(comm), comm->c_name, why);
+        }
     } else if (0 != mt_parse_algorithms(MT_OP_BCAST, c->bcast_algorithms, &allowed[MT_OP_BCAST], err, sizeof err) ||
                0 != mt_parse_algorithms(MT_OP_REDUCE, c->reduce_algorithms, &allowed[MT_OP_REDUCE], err, sizeof err)) {
         /* Only reachable after an MPI_T write: the values at MPI_Init were checked there. Every

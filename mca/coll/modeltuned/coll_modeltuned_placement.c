@@ -17,10 +17,10 @@
 #include "opal/util/proc.h"
 #include "ompi/mca/rte/rte.h"
 
-/* What each rank contributes: host hash (2 ints), package, numa, l3, core, table checksum
- * (2 ints), allowed bcast and reduce algorithms. The checksum and the masks make every rank fall
- * back together if their tables or their algorithm parameters (writable through MPI_T) differ. */
-enum { EXCHANGE_INTS = 10 };
+/* What each rank contributes: host hash (2 ints), package, numa, l3, core, allowed bcast and reduce
+ * algorithms. The masks make every rank fall back together if their algorithm parameters
+ * (writable through MPI_T) differ; that every rank has the same table was settled by comm_query. */
+enum { EXCHANGE_INTS = 8 };
 
 static int logical_index_of(hwloc_obj_t covering, hwloc_obj_type_t type)
 {
@@ -76,17 +76,14 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
 
     my_place(&place);
     uint64_t host = fnv1a(opal_process_info.nodename);
-    uint64_t checksum = mt_table_checksum(c->table);
     mine[0] = (int32_t) (host & 0xffffffffu);
     mine[1] = (int32_t) (host >> 32);
     mine[2] = place.package;
     mine[3] = place.numa;
     mine[4] = place.l3;
     mine[5] = place.core;
-    mine[6] = (int32_t) (checksum & 0xffffffffu);
-    mine[7] = (int32_t) (checksum >> 32);
-    mine[8] = (int32_t) m->allowed[MT_OP_BCAST];
-    mine[9] = (int32_t) m->allowed[MT_OP_REDUCE];
+    mine[6] = (int32_t) m->allowed[MT_OP_BCAST];
+    mine[7] = (int32_t) m->allowed[MT_OP_REDUCE];
 
     int32_t *all = malloc(sizeof(int32_t) * EXCHANGE_INTS * size);
     mt_place *places = malloc(sizeof(mt_place) * size);
@@ -102,14 +99,12 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
     /* From here on every rank computes from the same gathered data: same outcome everywhere. */
     for (int r = 0; r < size; ++r) {
         const int32_t *e = all + EXCHANGE_INTS * r;
-        if (e[6] != mine[6] || e[7] != mine[7] || e[8] != mine[8] || e[9] != mine[9]) {
+        if (e[6] != mine[6] || e[7] != mine[7]) {
             if (0 == ompi_comm_rank(comm))
-                opal_output(0, "coll:modeltuned: cid=%d name=%s: ranks 0 and %d use different %s; "
-                            "%s; Open MPI's own decisions will be used on this communicator",
-                            ompi_comm_get_cid(comm), comm->c_name, r,
-                            e[6] != mine[6] || e[7] != mine[7] ? "calibration tables" : "algorithm lists",
-                            e[6] != mine[6] || e[7] != mine[7] ? "use the same file on every node"
-                            : "set coll_modeltuned_{bcast,reduce}_algorithms to the same value on every rank");
+                opal_output(0, "coll:modeltuned: cid=%d name=%s: ranks 0 and %d use different algorithm "
+                            "lists; set coll_modeltuned_{bcast,reduce}_algorithms to the same value on "
+                            "every rank; Open MPI's own decisions will be used on this communicator",
+                            ompi_comm_get_cid(comm), comm->c_name, r);
             rc = OMPI_ERROR;
             goto out;
         }
