@@ -8,3 +8,7 @@ tests_check_calibration_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
 	-DSHIPPED_TABLE='"$(abs_top_srcdir)/calib/tables/orfeo-epyc.json"'
 tests_check_calibration_CXXFLAGS = $(AM_CXXFLAGS) $(EIGEN_CFLAGS) $(CHECK_CFLAGS)
 tests_check_calibration_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+
+# modeltuned-calibrate's bad flags: one line each, an error status, no measuring.
+TESTS += tests/calibrate_cli.sh
+EXTRA_DIST += tests/calibrate_cli.sh

@@ -1,5 +1,8 @@
 # Check tests. Each family has its own fragment so they can grow independently.
 
+# Script tests find configure's mpirun here.
+AM_TESTS_ENVIRONMENT = MPIRUN='$(MPIRUN)'; export MPIRUN;
+
 # Shared by the tests that run MPI programs: hermetic mpirun with a timeout (tests/support/).
 check_LTLIBRARIES = tests/support/libmodeltuned_test.la
 tests_support_libmodeltuned_test_la_SOURCES = tests/support/mpi_launch.hpp tests/support/mpi_launch.cpp
