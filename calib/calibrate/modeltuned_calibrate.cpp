@@ -460,6 +460,10 @@ int main(int argc, char **argv) {
   } else {
     std::thread(wait_for_signals, interrupts, rank).detach();
     status = run(rank, size);
+    // Done, with or without a table: when another rank exits with an error status, mpirun tears
+    // the job down with the same signals as Ctrl-C, and there is nothing left to save.
+    std::lock_guard lock(g_run.mutex);
+    g_run.outputs_done = true;
   }
   MPI_Finalize();
   return status;
