@@ -27,7 +27,13 @@ expect_error "--root" --machine orfeo-epyc -np 4 --root 4
 expect_error "bogus" --machine orfeo-epyc -np 4 --algorithms bogus
 expect_error "exactly one of" -np 4
 expect_error "level 'socks'" --synthetic "node:1 socks:2" -np 4 --table "$table"
+XDG_CONFIG_HOME=$(mktemp -d); export XDG_CONFIG_HOME
 expect_error "--table" --synthetic "node:1 pack:2 core:2" -np 4
+# ...and the user's table is found where the component finds it.
+mkdir -p "$XDG_CONFIG_HOME/modeltuned" && cp "$table" "$XDG_CONFIG_HOME/modeltuned/calibration.json"
+if "$tool" explain --synthetic "node:1 pack:2 core:2" -np 4 --sizes 1 >/dev/null 2>&1; then passed=$((passed + 1)); else
+  echo "FAIL: explain did not find \$XDG_CONFIG_HOME/modeltuned/calibration.json"; failures=$((failures + 1)); fi
+rm -rf "$XDG_CONFIG_HOME"; unset XDG_CONFIG_HOME
 expect_error "not a decision record" --decisions "$0"
 
 # A what-if answers: JSON with a pick for each size, and the pick is the fastest candidate.

@@ -25,7 +25,8 @@ bin_PROGRAMS += tools/modeltuned
 tools_modeltuned_SOURCES = tools/modeltuned.cpp tools/commands.hpp tools/modeltuned_fit.cpp \
 	tools/modeltuned_explain.cpp
 tools_modeltuned_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(HWLOC_CFLAGS) \
-	-DMODELTUNED_PKGDATADIR='"$(pkgdatadir)"' -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"'
+	-DMODELTUNED_PKGDATADIR='"$(pkgdatadir)"' -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"' \
+	-DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"'
 tools_modeltuned_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned_model.la $(FMT_LIBS) $(HWLOC_LIBS)
 include tools/validate.mk
 include tools/bench/local.mk

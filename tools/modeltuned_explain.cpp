@@ -4,6 +4,7 @@
 // table and call it is the component's decision.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -123,7 +124,15 @@ std::string default_table(const ExplainOptions &o) {
     const char *installed = MODELTUNED_PKGDATADIR "/orfeo-epyc.json";
     return std::ifstream(installed).good() ? installed : MODELTUNED_SRCDIR "/calib/tables/orfeo-epyc.json";
   }
-  throw std::invalid_argument("--table FILE is required unless --machine names a shipped table");
+  // The component's search order: $XDG_CONFIG_HOME (~/.config), then the system directory.
+  const char *xdg = std::getenv("XDG_CONFIG_HOME");
+  const char *home = std::getenv("HOME");
+  const std::string user = xdg && *xdg ? std::string(xdg) + "/modeltuned/calibration.json"
+                           : home ? std::string(home) + "/.config/modeltuned/calibration.json" : "";
+  for (const std::string &candidate : {user, std::string(MODELTUNED_SYSCONFDIR "/modeltuned/calibration.json")})
+    if (!candidate.empty() && std::ifstream(candidate).good()) return candidate;
+  throw std::invalid_argument("--table FILE: no table given and none in ~/.config/modeltuned/calibration.json or "
+                              MODELTUNED_SYSCONFDIR "/modeltuned/calibration.json (calibrate with modeltuned-calibrate)");
 }
 
 // The table for one decision, from its JSON (decision_json), so that a what-if and a real run's
@@ -240,7 +249,9 @@ void add_explain_command(CLI::App &app) {
   cmd->add_option("-n,--np", o->np, "number of ranks")->check(CLI::PositiveNumber);
   cmd->add_option("--decisions", o->decisions,
                   "print a real run's decisions (the file coll_modeltuned_decision_file wrote) instead");
-  cmd->add_option("--table", o->table, "calibration table (default for --machine orfeo-epyc: the shipped one)");
+  cmd->add_option("--table", o->table,
+                  "calibration table (default: the shipped one for --machine orfeo-epyc, else the one the "
+                  "component would use: $XDG_CONFIG_HOME/modeltuned/calibration.json, then SYSCONFDIR's)");
   cmd->add_option("--op", o->op, "bcast or reduce")->capture_default_str();
   cmd->add_option("--sizes", o->sizes, "message sizes in bytes, comma-separated; K, M, G suffixes")->capture_default_str();
   cmd->add_option("--type-size", o->type_size, "datatype size in bytes (segment counts depend on it)")->capture_default_str();
