@@ -189,6 +189,43 @@ std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::v
   return pieces;
 }
 
+// The measured flat-tree curve, made non-decreasing in P (more peers never cost less: pool
+// adjacent violators over the per-P medians), kept at P = 2..8 and then every ~25% of P. Trees
+// run flat trees of 2-8 peers, where the line over all P misses most: on ORFEO's node channel at
+// 1 B, P = 4..7 cost 1.4-2.6 us but the line says 4.4-5.5 us (docs/calibration-format.md).
+std::vector<std::pair<int, double>> isotonic_knots(const std::map<double, std::vector<double>> &by_p) {
+  struct Block { double sum, weight; size_t first, last; };
+  std::vector<double> ps, ts;
+  for (const auto &[p, v] : by_p) { ps.push_back(p); ts.push_back(median(v)); }
+  std::vector<Block> blocks;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    blocks.push_back({ts[i], 1, i, i});
+    while (blocks.size() > 1 && blocks[blocks.size() - 2].sum / blocks[blocks.size() - 2].weight >=
+                                    blocks.back().sum / blocks.back().weight) {
+      Block b = blocks.back();
+      blocks.pop_back();
+      blocks.back().sum += b.sum;
+      blocks.back().weight += b.weight;
+      blocks.back().last = b.last;
+    }
+  }
+  std::vector<double> fitted(ps.size());
+  for (const Block &b : blocks)
+    for (size_t i = b.first; i <= b.last; ++i) fitted[i] = b.sum / b.weight;
+  std::vector<std::pair<int, double>> knots;
+  auto add = [&](size_t i) {
+    if (knots.empty() || knots.back().first != static_cast<int>(ps[i])) knots.emplace_back(static_cast<int>(ps[i]), fitted[i]);
+  };
+  size_t next_grid = 2;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    if (ps[i] >= static_cast<double>(next_grid) || i + 1 == ps.size()) {
+      add(i);
+      while (static_cast<double>(next_grid) <= ps[i]) next_grid = next_grid < 8 ? next_grid + 1 : next_grid + next_grid / 4;
+    }
+  }
+  return knots;
+}
+
 // by_size_and_p[bytes][P] = latencies. Per size, T(P) = alpha + beta (P - 1) by least squares
 // over the per-P medians of the raw samples: the median makes each P robust against heavy-tailed
 // repeats, and every P counts fully, because a P that leaves the line (a group crossing a cache or
@@ -197,6 +234,7 @@ std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::v
 // A size measured at a single P (a channel where rank 0 has one peer) gets the line through the
 // origin and that point, T(P) = T(P0) (P - 1) / (P0 - 1): for P0 = 2 it is the fully serialized
 // bound of eq. 1 (gamma <= P - 1), and max_p = P0 marks everything beyond as extrapolated.
+// Consumers use the line beyond the measured P only; within, the isotonic curve above.
 std::vector<FlatTreeFit> fit_flat(Channel channel, FlatTreeKind kind,
                                   const std::map<double, std::map<double, std::vector<double>>> &by_size_and_p,
                                   json &report) {
@@ -233,6 +271,7 @@ std::vector<FlatTreeFit> fit_flat(Channel channel, FlatTreeKind kind,
     }
     f.alpha_us = line.intercept;
     f.beta_us = line.slope;
+    if (by_p.size() > 1) f.knots = isotonic_knots(by_p);
     fits.push_back(f);
     noise.push_back(robust_scale(relative_residuals(raw, line)));
     std::vector<double> predicted, measured;

@@ -86,7 +86,7 @@ void write_plots(const CalibrationTable &table, const Samples &samples, const st
           points << p << " " << median(ts) / t_p2p << "\n";
         const int p_end = std::max(f.max_p, 8);
         for (int p = 2; p <= p_end; ++p)
-          line << p << " " << (f.alpha_us + f.beta_us * (p - 1)) / t_p2p << " " << (p <= f.max_p ? 1 : 0) << "\n";
+          line << p << " " << f.time_us(p) / t_p2p << " " << (p <= f.max_p ? 1 : 0) << "\n";
         const std::string color = colors[i % 4];
         const std::string label = kind_name + " " + std::to_string(static_cast<long>(f.bytes)) + " B";
         plots += (plots.empty() ? "plot " : ", \\\n     ") + std::string("'") + stem + ".dat' using 1:2 with points pt " +

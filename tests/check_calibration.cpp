@@ -54,6 +54,7 @@ CalibrationTable sample_table() {
   node.present = true;
   node.p2p = {{128, 1.8, 2e-3}, {HockneyPiece{}.upto_bytes, 6.77, 8.1e-5}};
   node.fanout = {{1, 1.37, 0.3, 257}, {65536, 14.77, 3.25, 257}, {1048576, 11.5, 83.2, 129}};
+  node.fanout[0].knots = {{2, 1.7}, {4, 2.1}, {8, 4.1}, {257, 72.0}};
   node.fanin = {{1, 1.2, 0.25, 129}};
   t.reduce_us_per_byte = 5e-5;
   t.reduce_source = "estimate: test";
@@ -117,6 +118,8 @@ START_TEST(checksum_follows_every_value) {
         changes.push_back([=](CalibrationTable &t) { (t.channels[c].*member)[i].alpha_us *= 1.001; });
         changes.push_back([=](CalibrationTable &t) { (t.channels[c].*member)[i].beta_us *= 1.001; });
         changes.push_back([=](CalibrationTable &t) { (t.channels[c].*member)[i].max_p += 1; });
+        for (size_t k = 0; k < (original.channels[c].*member)[i].knots.size(); ++k)
+          changes.push_back([=](CalibrationTable &t) { (t.channels[c].*member)[i].knots[k].second *= 1.001; });
       }
   }
   changes.push_back([](CalibrationTable &t) { t.channels[1] = t.channels[0]; });
@@ -257,6 +260,23 @@ START_TEST(malformed_inputs_are_rejected) {
          });
        },
        {"channels.cache.fanout[0]", "non-positive"}},
+      {"curve decreasing",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["curve"][2][1] = 1.0; }); },
+       {"channels.node.fanout[0].curve[2]", "must not decrease"}},
+      {"curve beyond max_p",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["curve"][3][0] = 300; }); },
+       {"channels.node.fanout[0].curve[3]", "max_p"}},
+      {"curve P not increasing",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["curve"][1][0] = 2; }); },
+       {"channels.node.fanout[0].curve[1]", "increasing P"}},
+      {"curve point not a pair",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["curve"][0] = json::array({2.5, 1.0}); }); },
+       {"channels.node.fanout[0].curve[0]", "integer P"}},
+      {"curve empty", [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["curve"] = json::array(); }); },
+       {"channels.node.fanout[0].curve", "empty"}},
+      {"curve time not positive",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["curve"][0][1] = 0.0; }); },
+       {"channels.node.fanout[0].curve[0][1]", "positive"}},
       {"missing reduce", [] { return edited([](json &d) { d.erase("reduce"); }); }, {"reduce", "missing"}},
       {"missing reduce cost", [] { return edited([](json &d) { d["reduce"].erase("us_per_byte"); }); },
        {"reduce.us_per_byte", "missing"}},
@@ -344,6 +364,42 @@ START_TEST(fit_recovers_synthetic_breakpoint) {
   ck_assert_str_eq(source.c_str(), "check_calibration");
   // What the fitter writes, the loader accepts.
   ck_assert_uint_eq(parse_calibration(to_json_text(t), "fitted").checksum, t.checksum);
+}
+END_TEST
+
+// The flat-tree curve is the isotonic fit of the per-P medians: a dip at small P (measured on
+// ORFEO at P = 3 vs 4) is pooled, not followed, and within the measured P it, not the line, is
+// what the cost model uses; beyond, the line's slope continues from the last point.
+START_TEST(fit_flat_curve_is_monotone_and_used_in_range) {
+  calib::Samples s = synthetic_samples(Channel::node);
+  for (auto &f : s.flat)
+    if (f.bytes == 1) {
+      if (f.p == 3) f.latency_us = 3.0;               // a bump...
+      if (f.p >= 4) f.latency_us = 1.0 + 0.1 * f.p;   // ...then cheaper than the line
+    }
+  for (int p = 10; p <= 64; ++p) s.flat.push_back({Channel::node, FlatTreeKind::fanout, p, 1, 1.0 + 0.1 * p});
+  const CalibrationTable t = calib::fit_table(s, fit_options());
+  const FlatTreeFit &f = t[Channel::node].fanout.front();
+  ck_assert_double_eq(f.bytes, 1);
+  ck_assert_int_eq(f.max_p, 64);
+  ck_assert(!f.knots.empty());
+  ck_assert_int_eq(f.knots.front().first, 2);
+  ck_assert_int_eq(f.knots.back().first, 64);
+  for (size_t k = 1; k < f.knots.size(); ++k) {
+    ck_assert_int_gt(f.knots[k].first, f.knots[k - 1].first);
+    ck_assert_double_ge(f.knots[k].second, f.knots[k - 1].second);
+  }
+  ck_assert_uint_le(f.knots.size(), 24);  // P = 2..8, then every ~25%
+  // The bump at P = 3 is pooled with the cheaper P after it into one level below it.
+  ck_assert_double_eq_tol(f.time_us(3), f.time_us(5), 1e-12);
+  ck_assert_double_lt(f.time_us(3), 2.0);
+  ck_assert_double_gt(f.time_us(3), 1.5);
+  ck_assert_double_eq_tol(f.time_us(64), 1.0 + 6.4, 1e-9);
+  ck_assert_double_eq_tol(f.time_us(74), 1.0 + 6.4 + 10 * f.beta_us, 1e-9);
+  ck_assert_double_eq_tol(f.time_us(40), 5.0, 0.11);  // interpolated between knots near P = 40
+  // Round trip through the file format keeps the curve.
+  const CalibrationTable back = parse_calibration(to_json_text(t), "fitted");
+  ck_assert(back[Channel::node].fanout.front().knots == f.knots);
 }
 END_TEST
 
@@ -592,6 +648,7 @@ int main() {
   TCase *fit = tcase_create("fit");
   tcase_add_test(fit, fit_recovers_synthetic_breakpoint);
   tcase_add_test(fit, fit_rejects_bad_samples);
+  tcase_add_test(fit, fit_flat_curve_is_monotone_and_used_in_range);
   tcase_add_test(fit, fit_single_peer_channel_is_an_extrapolated_bound);
   tcase_add_test(fit, fit_recovers_piecewise_model_under_heavy_tailed_noise);
   tcase_add_test(fit, samples_csv_round_trip_and_errors);

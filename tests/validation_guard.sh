@@ -7,7 +7,12 @@
 #   R^2 of log, all   >= level - 0.02
 #   MdAPE, all sizes  <= level * 1.05 + 1 (percent)
 #   regret geomean    <= level * 1.02;  regret worst <= level * 1.05 + 0.05
-# Improving the model makes these pass by a wider margin; raise the levels then.
+# Improving the model makes these pass by a wider margin; raise the levels then. A change that
+# trades figures is re-recorded deliberately, never quietly, with the reason here and in the
+# commit. Re-recorded once: the flat-tree curve (docs/calibration-format.md) improved 19 of 27
+# median errors (binomial bcast 45-62% -> 18-52%) and the node selection, and made the binary
+# trees worse (bcast bintree core R^2 at 1 B 0.61 -> 0.05, MdAPE 36% -> 44%; reduce binary core
+# 0.52 -> 0.11): the line's excess at P = 3 had been hiding that the model predicts them too fast.
 # Skipped (77) when the shared data set is not there.
 set -u
 data=${ORFEO_DATA:-${srcdir:-.}/../shared/data/orfeo-epyc}
@@ -19,36 +24,36 @@ trap 'rm -rf "$out"' EXIT
 
 # op,algorithm,mapping,r2_1B,r2_log_all,mdape_all
 cat > "$out/accuracy_levels.csv" <<'LEVELS'
-bcast,linear,core,0.9357,0.9676,13.63
-bcast,linear,socket,0.1312,0.8365,25.14
-bcast,linear,node,0.8990,0.9463,36.09
-bcast,chain,core,0.7339,0.9853,15.32
-bcast,chain,socket,-0.0192,0.7430,42.79
-bcast,chain,node,0.6255,0.9152,55.68
-bcast,bintree,core,0.6133,0.8728,35.93
-bcast,bintree,socket,-0.0325,0.5173,37.60
-bcast,bintree,node,-0.1370,0.9424,28.26
-bcast,binomial,core,-0.6248,0.8696,60.73
-bcast,binomial,socket,0.0269,0.7591,62.03
-bcast,binomial,node,-2.2302,0.9443,46.30
-reduce,linear,core,-107.0650,0.7048,251.21
-reduce,linear,socket,-55.0614,0.6801,228.93
-reduce,linear,node,-771.1017,0.4182,846.54
-reduce,chain,core,0.6519,0.9421,45.16
-reduce,chain,socket,0.0381,0.9041,55.77
-reduce,chain,node,0.7677,0.8799,68.77
-reduce,binary,core,0.5172,0.9355,44.38
-reduce,binary,socket,-0.0914,0.7746,75.88
-reduce,binary,node,-843.5645,0.5700,301.97
+bcast,linear,core,0.9476,0.9677,12.48
+bcast,linear,socket,0.1312,0.8356,23.53
+bcast,linear,node,0.8902,0.9468,34.34
+bcast,chain,core,0.7033,0.9854,15.77
+bcast,chain,socket,-0.0207,0.7459,35.43
+bcast,chain,node,0.6768,0.9240,53.16
+bcast,bintree,core,0.0496,0.8449,43.57
+bcast,bintree,socket,-0.0370,0.4670,39.40
+bcast,bintree,node,-1.0875,0.9247,33.17
+bcast,binomial,core,0.2499,0.9143,52.06
+bcast,binomial,socket,-0.0029,0.7666,33.72
+bcast,binomial,node,-0.2507,0.9768,17.66
+reduce,linear,core,-103.8252,0.7079,246.89
+reduce,linear,socket,-54.2270,0.6832,227.79
+reduce,linear,node,-759.9770,0.4216,848.38
+reduce,chain,core,0.6035,0.9463,43.43
+reduce,chain,socket,0.0378,0.9138,48.32
+reduce,chain,node,0.8041,0.8902,65.34
+reduce,binary,core,0.1075,0.9209,51.50
+reduce,binary,socket,-0.1095,0.7469,78.00
+reduce,binary,node,-442.0468,0.6352,248.57
 LEVELS
 # op,mapping,regret_geomean,regret_worst
 cat > "$out/selection_levels.csv" <<'LEVELS'
-bcast,core,1.2858,13.7546
-bcast,socket,1.6310,949.1338
-bcast,node,1.1446,2.6424
-reduce,core,1.4804,6.2415
-reduce,socket,1.7694,164.6230
-reduce,node,1.0736,3.7037
+bcast,core,1.2829,13.7546
+bcast,socket,1.6501,949.1338
+bcast,node,1.1461,2.3164
+reduce,core,1.4786,6.2415
+reduce,socket,1.7688,164.6230
+reduce,node,1.0642,2.3523
 LEVELS
 
 awk -F, '

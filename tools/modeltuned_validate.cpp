@@ -427,6 +427,30 @@ void write_selection_csv(const fs::path &path, const std::vector<SelectionRow> &
   if (!out) throw ValidateError(fmt::format("{}: cannot write; check --out", path.string()));
 }
 
+// Every measured point beside every model's prediction (empty: not predictable), for analysis.
+void write_predictions_csv(const fs::path &path, const Measured &measured, const Measured &measured_max,
+                           const Predictions &pred, const std::vector<std::string> &models) {
+  std::ofstream out(path);
+  out << "op,algorithm,mapping,p,bytes,measured,measured_max";
+  for (const auto &m : models) out << ',' << m;
+  out << '\n';
+  for (const auto &[k, us] : measured) {
+    const Op op = static_cast<Op>(k.op);
+    auto max_it = measured_max.find(k);
+    out << op_name(op) << ',' << algorithm_label(op, k.algorithm) << ',' << kMappings[k.mapping] << ',' << k.p << ','
+        << k.bytes << ',' << us << ',' << (max_it == measured_max.end() ? "" : num(max_it->second, 2));
+    for (const auto &m : models) {
+      out << ',';
+      auto mit = pred.find(m);
+      if (mit == pred.end()) continue;
+      auto it = mit->second.find(k);
+      if (it != mit->second.end()) out << num(it->second, 3);
+    }
+    out << '\n';
+  }
+  if (!out) throw ValidateError(fmt::format("{}: cannot write; check --out", path.string()));
+}
+
 // The seed report's appendix: Tables 1 and 3 (point-to-point model) and 2 and 4 (its linear
 // model), R^2 at 1 B, per algorithm and map-by core / socket / node. "-" where it gave none.
 struct ReportR2 { Op op; int algorithm; double p2p[3]; double linear[3]; };
@@ -692,6 +716,13 @@ void run_validate(const ValidateOptions &o) {
   fs::create_directories(out_dir);
   write_accuracy_csv(out_dir / "accuracy.csv", acc);
   write_selection_csv(out_dir / "selection.csv", sel);
+  {
+    Predictions all = predictions;
+    all["p2p-completion"] = completion["p2p-completion"];
+    std::vector<std::string> names = order;
+    names.push_back("p2p-completion");
+    write_predictions_csv(out_dir / "predictions.csv", measured, measured_max, all, names);
+  }
   std::vector<std::string> plots;
   if (o.plots && !o.quick) {
     std::vector<std::string> plotted;
@@ -700,7 +731,7 @@ void run_validate(const ValidateOptions &o) {
     plots = write_plots(out_dir / "plots", measured, predictions, plotted);
   }
   write_report(out_dir / "report.md", o, table, acc, sel, fixed, plots);
-  std::printf("%zu measured points, %zu selection cases; wrote %s/{report.md,accuracy.csv,selection.csv}%s\n",
+  std::printf("%zu measured points, %zu selection cases; wrote %s/{report.md,accuracy.csv,selection.csv,predictions.csv}%s\n",
               measured.size(), cases.size(), o.out_dir.c_str(), plots.empty() ? "" : " and plots/");
 }
 

@@ -124,6 +124,31 @@ std::vector<HockneyPiece> parse_p2p(const json &value, const std::string &where)
   return pieces;
 }
 
+// The measured curve: [[P, us], ...], P strictly increasing within [2, max_p], times positive and
+// non-decreasing (more peers never cost less).
+std::vector<std::pair<int, double>> parse_curve(const json &value, int max_p, const std::string &where) {
+  if (!value.is_array() || value.empty())
+    fail(where, "must be a non-empty list of [P, us] points, found " + (value.is_array() ? std::string("an empty list") : type_of(value)));
+  std::vector<std::pair<int, double>> knots;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string at = where + "[" + std::to_string(i) + "]";
+    const json &point = value[i];
+    if (!point.is_array() || point.size() != 2 || !point[0].is_number_integer())
+      fail(at, "must be a pair [P, us] with an integer P, found " + point.dump());
+    const long long p = point[0].get<long long>();
+    if (p < 2 || p > max_p)
+      fail(at, "P = " + std::to_string(p) + " is outside [2, max_p = " + std::to_string(max_p) + "]");
+    if (!knots.empty() && p <= knots.back().first)
+      fail(at, "P = " + std::to_string(p) + " is not above the previous point's; list points by increasing P");
+    const double us = positive_number(point[1], at + "[1]");
+    if (!knots.empty() && us < knots.back().second)
+      fail(at, number_text(us) + " us is below the previous point's " + number_text(knots.back().second) +
+                   " us; the curve must not decrease with P (refit it)");
+    knots.emplace_back(static_cast<int>(p), us);
+  }
+  return knots;
+}
+
 std::vector<FlatTreeFit> parse_flat(const json &value, const std::string &where) {
   if (!value.is_array() || value.empty())
     fail(where, "must be a non-empty list of flat-tree fits {\"bytes\", \"alpha_us\", \"beta_us\", "
@@ -132,7 +157,7 @@ std::vector<FlatTreeFit> parse_flat(const json &value, const std::string &where)
   for (size_t i = 0; i < value.size(); ++i) {
     const std::string at = where + "[" + std::to_string(i) + "]";
     const json &fit_json = require_object(value[i], at);
-    reject_unknown_keys(fit_json, {"bytes", "alpha_us", "beta_us", "max_p"}, at);
+    reject_unknown_keys(fit_json, {"bytes", "alpha_us", "beta_us", "max_p", "curve"}, at);
     FlatTreeFit f;
     f.bytes = positive_number(require_key(fit_json, "bytes", at, "give the message size in bytes"), at + ".bytes");
     if (!fits.empty() && f.bytes <= fits.back().bytes)
@@ -154,6 +179,7 @@ std::vector<FlatTreeFit> parse_flat(const json &value, const std::string &where)
     if (time_at_max_p <= 0)
       fail(at, "gives a non-positive time (" + number_text(time_at_max_p) + " us) even at its largest P = " +
                    std::to_string(f.max_p) + "; refit it");
+    if (auto curve = fit_json.find("curve"); curve != fit_json.end()) f.knots = parse_curve(*curve, f.max_p, at + ".curve");
     fits.push_back(f);
   }
   return fits;
@@ -185,8 +211,15 @@ json bytes_value(double bytes) {
 
 json flat_to_json(const std::vector<FlatTreeFit> &fits) {
   json list = json::array();
-  for (const auto &f : fits)
-    list.push_back({{"bytes", bytes_value(f.bytes)}, {"alpha_us", f.alpha_us}, {"beta_us", f.beta_us}, {"max_p", f.max_p}});
+  for (const auto &f : fits) {
+    json fit = {{"bytes", bytes_value(f.bytes)}, {"alpha_us", f.alpha_us}, {"beta_us", f.beta_us}, {"max_p", f.max_p}};
+    if (!f.knots.empty()) {
+      json curve = json::array();
+      for (auto [p, us] : f.knots) curve.push_back({p, us});
+      fit["curve"] = curve;
+    }
+    list.push_back(fit);
+  }
   return list;
 }
 

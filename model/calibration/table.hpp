@@ -37,6 +37,10 @@ struct FlatTreeFit {
   double alpha_us = 0;
   double beta_us = 0;
   int max_p = 2;
+  // The measured curve T(P) as (P, us) knots, non-decreasing in P, interpolated linearly; empty:
+  // the line alone. Beyond the last knot the line's slope continues from it.
+  std::vector<std::pair<int, double>> knots;
+  double time_us(int p) const;
   bool operator==(const FlatTreeFit &) const = default;
 };
 

@@ -16,8 +16,18 @@ static const std::vector<FlatTreeFit> &fits_for(const ChannelTable &channel, Fla
   return kind == FlatTreeKind::fanin && !channel.fanin.empty() ? channel.fanin : channel.fanout;
 }
 
+double FlatTreeFit::time_us(int p) const {
+  if (knots.empty()) return alpha_us + beta_us * (p - 1);
+  if (p <= knots.front().first) return knots.front().second;
+  if (p >= knots.back().first) return knots.back().second + beta_us * (p - knots.back().first);
+  auto hi = std::lower_bound(knots.begin(), knots.end(), p, [](const auto &k, int v) { return k.first < v; });
+  auto lo = hi - 1;
+  const double t = static_cast<double>(p - lo->first) / (hi->first - lo->first);
+  return lo->second + t * (hi->second - lo->second);
+}
+
 static double gamma_at_fit(const ChannelTable &channel, const FlatTreeFit &fit, int p) {
-  return (fit.alpha_us + fit.beta_us * (p - 1)) / p2p_us(channel, fit.bytes);
+  return fit.time_us(p) / p2p_us(channel, fit.bytes);
 }
 
 double gamma_factor(const ChannelTable &channel, FlatTreeKind kind, int p, double bytes) {
