@@ -35,6 +35,8 @@ struct FitOptions {
   double reduce_us_per_byte;
   std::string reduce_source;
   nlohmann::json provenance;  // copied into the table; fit_table adds a "fit" entry with quality
+  double fresh_memory_us_per_byte = 0;  // with a non-empty source only
+  std::string fresh_memory_source;      // empty: not measured
 };
 
 // Fits every channel that has samples; the result passes parse_calibration's validation and

@@ -332,6 +332,13 @@ CalibrationTable fit_table(const Samples &samples, const FitOptions &options) {
   CalibrationTable table;
   table.reduce_us_per_byte = options.reduce_us_per_byte;
   table.reduce_source = options.reduce_source;
+  if (!options.fresh_memory_source.empty()) {
+    if (!std::isfinite(options.fresh_memory_us_per_byte) || options.fresh_memory_us_per_byte < 0)
+      throw FitError("fresh-memory cost " + json(options.fresh_memory_us_per_byte).dump() +
+                     " us/B is not a non-negative finite number");
+    table.fresh_memory_us_per_byte = options.fresh_memory_us_per_byte;
+    table.fresh_memory_source = options.fresh_memory_source;
+  }
   table.provenance = options.provenance.is_object() ? options.provenance : json::object();
   json quality_report = json::object();
   for (int c = 0; c < kChannels; ++c) {

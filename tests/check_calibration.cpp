@@ -58,6 +58,8 @@ CalibrationTable sample_table() {
   node.fanin = {{1, 1.2, 0.25, 129}};
   t.reduce_us_per_byte = 5e-5;
   t.reduce_source = "estimate: test";
+  t.fresh_memory_us_per_byte = 5e-4;
+  t.fresh_memory_source = "measured: test";
   t.provenance = {{"source", "unit test"}, {"inputs", {{"p2p", "p2p.csv"}}}};
   update_checksum(t);
   return t;
@@ -67,7 +69,8 @@ json sample_json() { return json::parse(to_json_text(sample_table())); }
 
 bool tables_equal(const CalibrationTable &a, const CalibrationTable &b) {
   return a.channels == b.channels && a.reduce_us_per_byte == b.reduce_us_per_byte &&
-         a.reduce_source == b.reduce_source && a.provenance == b.provenance && a.checksum == b.checksum;
+         a.reduce_source == b.reduce_source && a.provenance == b.provenance && a.checksum == b.checksum &&
+         a.fresh_memory_us_per_byte == b.fresh_memory_us_per_byte && a.fresh_memory_source == b.fresh_memory_source;
 }
 
 // Parses `text` and returns the error message, or "" when it was accepted.
@@ -126,6 +129,8 @@ START_TEST(checksum_follows_every_value) {
   changes.push_back([](CalibrationTable &t) { t.channels[3].fanin.clear(); });
   changes.push_back([](CalibrationTable &t) { t.reduce_us_per_byte *= 1.001; });
   changes.push_back([](CalibrationTable &t) { t.reduce_source += "."; });
+  changes.push_back([](CalibrationTable &t) { t.fresh_memory_us_per_byte *= 1.001; });
+  changes.push_back([](CalibrationTable &t) { t.fresh_memory_source += "."; });
   changes.push_back([](CalibrationTable &t) { t.provenance["source"] = "other"; });
   for (size_t k = 0; k < changes.size(); ++k) {
     CalibrationTable changed = original;
@@ -277,6 +282,12 @@ START_TEST(malformed_inputs_are_rejected) {
       {"curve time not positive",
        [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["curve"][0][1] = 0.0; }); },
        {"channels.node.fanout[0].curve[0][1]", "positive"}},
+      {"negative fresh memory", [] { return edited([](json &d) { d["memory"]["fresh_us_per_byte"] = -1e-4; }); },
+       {"memory.fresh_us_per_byte", "negative"}},
+      {"fresh memory without source", [] { return edited([](json &d) { d["memory"].erase("source"); }); },
+       {"memory.source", "missing"}},
+      {"fresh memory unknown key", [] { return edited([](json &d) { d["memory"]["us_per_page"] = 1; }); },
+       {"memory", "us_per_page"}},
       {"missing reduce", [] { return edited([](json &d) { d.erase("reduce"); }); }, {"reduce", "missing"}},
       {"missing reduce cost", [] { return edited([](json &d) { d["reduce"].erase("us_per_byte"); }); },
        {"reduce.us_per_byte", "missing"}},
@@ -318,7 +329,7 @@ END_TEST
 
 namespace {
 
-calib::FitOptions fit_options() { return {5e-5, "estimate: test", {{"source", "check_calibration"}}}; }
+calib::FitOptions fit_options() { return {5e-5, "estimate: test", {{"source", "check_calibration"}}, 0, ""}; }
 
 // Two-protocol synthetic channel: 0.5 us + 0.1 ns/B up to 4 KiB, 3 us + 0.05 ns/B above, with
 // deterministic +-1% scatter over four receivers, and a flat tree T(P) = t_p2p + 0.2 us (P - 1).
@@ -634,6 +645,8 @@ START_TEST(shipped_table_reproduces_orfeo_1B_latency) {
     ck_assert(ch.fanin.empty());
   }
   ck_assert_msg(table.reduce_source.rfind("estimate: ", 0) == 0, "reduce.source: %s", table.reduce_source.c_str());
+  // Not measured in the data set: no fresh-memory cost, so no charge for temporaries.
+  ck_assert(table.fresh_memory_source.empty() && table.fresh_memory_us_per_byte == 0);
 }
 END_TEST
 

@@ -203,6 +203,42 @@ START_TEST(in_order_binary_sends_to_root) {
 }
 END_TEST
 
+// Open MPI's reduce algorithms write per-call temporaries (coll_base_reduce.c); a table with a
+// fresh-memory cost charges what each writes on its critical path, and bcast nothing.
+START_TEST(fresh_memory_charges) {
+  CalibrationTable t = synthetic_table();
+  CalibrationTable f = t;
+  f.fresh_memory_us_per_byte = 0.01;
+  const double ft = 0.01;
+  auto extra = [&](Op op, int algorithm, int p, size_t count, uint32_t segsize = 0, int fanout = 0, int root = 0) {
+    const CallShape call{op, count, 8, root, true};
+    const Candidate c{op, algorithm, segsize, fanout};
+    return *predict_us(f, one_cache(p), c, call) - *predict_us(t, one_cache(p), c, call);
+  };
+  const double bytes = 8 * 1000;
+  // Bcast allocates nothing.
+  for (int alg : {1, 2, 5, 6, 8}) ck_assert(near(extra(Op::bcast, alg, 8, 1000, 0, 2), 0));
+  // Rabenseifner at P = 2: a result buffer copied in (the whole message) and half received.
+  const int rabenseifner = static_cast<int>(ReduceAlgorithm::rabenseifner);
+  ck_assert(near(extra(Op::reduce, rabenseifner, 2, 1000), ft * bytes * 1.5));
+  ck_assert(near(extra(Op::reduce, rabenseifner, 8, 1000), ft * bytes * (2 - 1.0 / 8)));
+  // Linear: at P = 2 the root receives straight into its buffer; above, into one fresh buffer.
+  ck_assert(near(extra(Op::reduce, 1, 2, 1000), 0));
+  ck_assert(near(extra(Op::reduce, 1, 5, 1000), ft * bytes));
+  // Binary tree of 3, one segment: the root only, two segment buffers (two children), no
+  // accumulator of its own.
+  const int binary = static_cast<int>(ReduceAlgorithm::binary);
+  ck_assert(near(extra(Op::reduce, binary, 3, 1000), 2 * ft * bytes));
+  // Pipeline of 3 (0 <- 1 <- 2), one segment: rank 1 has an accumulator and one buffer, the root
+  // one buffer.
+  const int pipeline = static_cast<int>(ReduceAlgorithm::pipeline);
+  ck_assert(near(extra(Op::reduce, pipeline, 3, 1000), 3 * ft * bytes));
+  // Segmented, the two segment buffers are reused: the charge tends to the accumulator's.
+  const double segmented = extra(Op::reduce, pipeline, 3, 100000, 8000);
+  ck_assert_msg(segmented > ft * 8e5 && segmented < 1.1 * ft * 8e5 + 4 * ft * 8000, "%g", segmented);
+}
+END_TEST
+
 START_TEST(selector_rules) {
   CalibrationTable t = synthetic_table();
   Placement p = one_cache(8);
@@ -389,6 +425,7 @@ int main() {
   tcase_add_test(tc, linear_is_one_flat_tree);
   tcase_add_test(tc, in_order_binary_sends_to_root);
   tcase_add_test(tc, rank_mean_metric);
+  tcase_add_test(tc, fresh_memory_charges);
   tcase_add_test(tc, selector_rules);
   tcase_add_test(tc, candidates_cover_parameters);
   tcase_add_test(tc, algorithm_lists);

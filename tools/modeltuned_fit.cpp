@@ -88,6 +88,8 @@ void run_fit(const FitCommandOptions &o) {
   json inputs = json::object(), provenance = json::object();
   double reduce_us_per_byte = o.reduce_us_per_byte;
   std::string reduce_source = o.reduce_source;
+  double fresh_memory_us_per_byte = 0;
+  std::string fresh_memory_source;
   if (!o.like_table.empty()) {
     // Refit of a run: keep what the run recorded (host, topology, MPI, options, reduce cost).
     const CalibrationTable like = load_calibration(o.like_table);
@@ -96,6 +98,8 @@ void run_fit(const FitCommandOptions &o) {
     provenance["refit_of"] = describe_input(o.like_table);
     if (reduce_us_per_byte < 0) reduce_us_per_byte = like.reduce_us_per_byte;
     if (reduce_source.empty()) reduce_source = like.reduce_source;
+    fresh_memory_us_per_byte = like.fresh_memory_us_per_byte;
+    fresh_memory_source = like.fresh_memory_source;
   }
   if (!(reduce_us_per_byte >= 0) || !std::isfinite(reduce_us_per_byte))
     throw calib::FitError("--reduce-us-per-byte must be a non-negative number of microseconds per byte "
@@ -144,7 +148,8 @@ void run_fit(const FitCommandOptions &o) {
   if (!o.topology_signature.empty())
     provenance["hwloc"] = {{"signature", o.topology_signature}, {"from", "--topology-signature (not measured)"}};
 
-  const CalibrationTable table = calib::fit_table(samples, {reduce_us_per_byte, reduce_source, provenance});
+  const CalibrationTable table = calib::fit_table(
+      samples, {reduce_us_per_byte, reduce_source, provenance, fresh_memory_us_per_byte, fresh_memory_source});
   save_calibration(table, o.output);
   print_summary(table, std::cout);
   std::printf("wrote %s (checksum %016llx)\n", o.output.c_str(), static_cast<unsigned long long>(table.checksum));

@@ -668,7 +668,8 @@ void run_validate(const ValidateOptions &o) {
   calib::read_osu_flat_csv((data / "nbft.csv").string(), FlatTreeKind::fanout, samples);
   const CalibrationTable table = calib::fit_table(
       samples, {o.reduce_us_per_byte, "estimate (calib/local.mk ORFEO_REDUCE_SOURCE)",
-                {{"source", "modeltuned validate"}, {"data", o.data_dir}}});
+                {{"source", "modeltuned validate"}, {"data", o.data_dir}},
+                0, ""});  // the data set has no fresh-memory measurement
 
   Measured measured;
   for (Op op : {Op::bcast, Op::reduce})
@@ -696,7 +697,8 @@ void run_validate(const ValidateOptions &o) {
   calib::read_osu_flat_csv((data / "nbft.csv").string(), FlatTreeKind::fanout, completion_samples, "max");
   const CalibrationTable completion_table = calib::fit_table(
       completion_samples, {o.reduce_us_per_byte, "estimate (calib/local.mk ORFEO_REDUCE_SOURCE)",
-                           {{"source", "modeltuned validate, nbft.csv max column"}, {"data", o.data_dir}}});
+                           {{"source", "modeltuned validate, nbft.csv max column"}, {"data", o.data_dir}},
+                           0, ""});
   Measured measured_max;
   for (Op op : {Op::bcast, Op::reduce})
     for (int m = 0; m < kMappingCount; ++m)

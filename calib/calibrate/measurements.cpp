@@ -4,7 +4,11 @@
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <set>
 #include <stdexcept>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <Eigen/Dense>
 #include <fmt/format.h>
@@ -76,7 +80,8 @@ double LatencyEstimate::at(double bytes) const {
 
 nlohmann::json ReduceLocalResult::to_json() const {
   return {{"double_us_per_byte", double_us_per_byte}, {"int_us_per_byte", int_us_per_byte},
-          {"samples", samples}};
+          {"samples", samples}, {"fresh_memory_us_per_byte", fresh_us_per_byte},
+          {"fresh_memory_samples", fresh_samples}};
 }
 
 std::vector<int> flat_tree_sizes(int max_p, int count) {
@@ -140,9 +145,41 @@ ReduceLocalResult Calibrator::reduce_local(double deadline) {
     result.double_us_per_byte = slope(dx, dy);
     result.int_us_per_byte = slope(ix, iy);
     result.samples = static_cast<int>(dx.size() + ix.size());
+    fresh_memory(deadline, result);
   }
   idle_barrier(MPI_COMM_WORLD);
   return result;
+}
+
+// Fresh memory: map anonymous pages, write one byte per page (the kernel faults and zeroes each),
+// unmap. That is what a temporary costs when the allocator hands it back to the system between
+// calls (glibc does for blocks above its mmap or trim threshold).
+void Calibrator::fresh_memory(double deadline, ReduceLocalResult &result) {
+  const std::vector<size_t> sizes = {256 << 10, 1 << 20, 4 << 20};
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  auto touch_fresh = [&](size_t bytes) {
+    const double start = MPI_Wtime();
+    void *raw = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return -1.0;
+    auto *p = static_cast<volatile char *>(raw);
+    for (size_t i = 0; i < bytes; i += page) p[i] = 1;
+    munmap(raw, bytes);
+    return (MPI_Wtime() - start) * 1e6;
+  };
+  std::vector<double> x, y;
+  std::vector<size_t> order;
+  for (int round = 0; round < 5; ++round) order.insert(order.end(), sizes.begin(), sizes.end());
+  std::shuffle(order.begin(), order.end(), rng_);
+  for (size_t i = 0; i < order.size() && (i < sizes.size() || MPI_Wtime() < deadline); ++i) {
+    const double us = touch_fresh(order[i]);
+    if (us < 0) return;  // no anonymous mappings: leave it unmeasured
+    x.push_back(static_cast<double>(order[i]));
+    y.push_back(us);
+  }
+  std::set<double> distinct(x.begin(), x.end());
+  if (distinct.size() < 2) return;
+  result.fresh_us_per_byte = std::max(0.0, slope(x, y));
+  result.fresh_samples = static_cast<int>(x.size());
 }
 
 LatencyEstimate Calibrator::ping_pong(const ChannelPeers &channel, double deadline) {

@@ -30,6 +30,8 @@ struct LatencyEstimate {
 struct ReduceLocalResult {
   double double_us_per_byte = 0, int_us_per_byte = 0;
   int samples = 0;
+  double fresh_us_per_byte = 0;  // writing freshly mapped memory; fresh_samples == 0: not measured
+  int fresh_samples = 0;
   nlohmann::json to_json() const;
 };
 
@@ -41,6 +43,7 @@ class Calibrator {
 
   // MPI_Reduce_local(MPI_SUM) on rank 0 over 4 KiB - 4 MiB buffers of MPI_DOUBLE and MPI_INT;
   // cost per byte from the least-squares slope. Meaningful on rank 0 only.
+  // Also the cost of writing freshly mapped memory (fresh_memory below).
   ReduceLocalResult reduce_local(double deadline);
   // Ping-pong between rank 0 and the channel's first peer; the estimate is valid on rank 0.
   LatencyEstimate ping_pong(const ChannelPeers &channel, double deadline);
@@ -51,6 +54,7 @@ class Calibrator {
  private:
   LatencyEstimate ping_pong_root(Channel channel, int peer, double deadline);
   void ping_pong_peer();
+  void fresh_memory(double deadline, ReduceLocalResult &result);
   double run_flat(MPI_Comm comm, FlatTreeKind kind, int bytes);
 
   MeasureSettings settings_;

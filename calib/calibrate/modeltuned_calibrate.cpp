@@ -147,7 +147,10 @@ int write_outputs(Write mode) {
       fmt::format("measured MPI_Reduce_local(MPI_SUM, MPI_DOUBLE) on rank 0, 4 KiB - 4 MiB, "
                   "least-squares slope ({:.3g} us/B; MPI_INT {:.3g} us/B)",
                   reduce.double_us_per_byte, reduce.int_us_per_byte),
-      provenance};
+      provenance, reduce.fresh_us_per_byte,
+      reduce.fresh_samples == 0 ? std::string()
+          : fmt::format("measured on rank 0: mmap, one write per page, munmap of 256 KiB - 4 MiB, "
+                        "least-squares slope over {} samples", reduce.fresh_samples)};
   const char *when = mode == Write::interrupted ? " from what was measured before the interrupt" : "";
   try {
     const modeltuned::CalibrationTable table = modeltuned::calib::fit_table(input.samples, fit_options);
@@ -394,7 +397,7 @@ int run(int rank, int size) {
   {
     double deadline = MPI_Wtime() + std::min(2.0, 0.03 * options.budget_s);
     MPI_Bcast(&deadline, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    progress.phase("reduce_local", deadline, "MPI_Reduce_local cost on rank 0");
+    progress.phase("local costs", deadline, "MPI_Reduce_local and fresh memory on rank 0");
     const mc::ReduceLocalResult reduce = calibrator.reduce_local(deadline);
     if (rank == 0) {
       std::lock_guard lock(g_run.mutex);

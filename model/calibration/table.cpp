@@ -240,11 +240,14 @@ json to_json(const CalibrationTable &table) {
     if (!ch.fanin.empty()) channel["fanin"] = flat_to_json(ch.fanin);
     channels[std::string(kChannelNames[c])] = channel;
   }
-  return {{"format", kFormatName},
+  json doc = {{"format", kFormatName},
           {"version", kCalibrationVersion},
           {"provenance", table.provenance},
           {"channels", channels},
           {"reduce", {{"us_per_byte", table.reduce_us_per_byte}, {"source", table.reduce_source}}}};
+  if (!table.fresh_memory_source.empty())
+    doc["memory"] = {{"fresh_us_per_byte", table.fresh_memory_us_per_byte}, {"source", table.fresh_memory_source}};
+  return doc;
 }
 
 // " at line L, column C" of the first occurrence of the 'quoted' token of `message` in `text`.
@@ -285,7 +288,7 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
                            "; numbers must be finite doubles");
   }
   if (!doc.is_object()) fail("top level", "must be a JSON object, found " + type_of(doc));
-  reject_unknown_keys(doc, {"format", "version", "provenance", "channels", "reduce"}, "");
+  reject_unknown_keys(doc, {"format", "version", "provenance", "channels", "reduce", "memory"}, "");
 
   const std::string supported = "supported versions: " + std::to_string(kCalibrationVersion);
   const json &format = require_key(doc, "format", "", "add \"format\": \"modeltuned-calibration\"");
@@ -320,6 +323,18 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
   if (!reduce_source.is_string() || reduce_source.get<std::string>().empty())
     fail("reduce.source", "must be a non-empty string (\"measured\" or \"estimate: <why>\"), found " + reduce_source.dump());
   table.reduce_source = reduce_source.get<std::string>();
+
+  if (auto it = doc.find("memory"); it != doc.end()) {
+    const json &memory = require_object(*it, "memory");
+    reject_unknown_keys(memory, {"fresh_us_per_byte", "source"}, "memory");
+    table.fresh_memory_us_per_byte = non_negative_number(
+        require_key(memory, "fresh_us_per_byte", "memory", "give the cost of writing fresh memory in microseconds per byte"),
+        "memory.fresh_us_per_byte");
+    const json &source = require_key(memory, "source", "memory", "say how the fresh-memory cost was measured");
+    if (!source.is_string() || source.get<std::string>().empty())
+      fail("memory.source", "must be a non-empty string saying how it was measured, found " + source.dump());
+    table.fresh_memory_source = source.get<std::string>();
+  }
 
   update_checksum(table);
   return table;

@@ -57,6 +57,11 @@ struct CalibrationTable {
   // Local reduction cost (MPI_Reduce_local), microseconds per byte.
   double reduce_us_per_byte = 0;
   std::string reduce_source;          // "measured" or why the estimate is what it is
+  // Writing into freshly allocated memory (page faults and zeroing), microseconds per byte.
+  // Open MPI's reduce algorithms allocate their temporaries per call, and an allocator that
+  // returns them to the system makes every call pay this (docs/model.md). 0: not measured.
+  double fresh_memory_us_per_byte = 0;
+  std::string fresh_memory_source;    // how it was measured; empty when not measured
   nlohmann::json provenance = nlohmann::json::object();
   uint64_t checksum = 0;              // of the canonical serialization; all ranks must agree
 

@@ -67,6 +67,7 @@ struct TreePlan {
   std::vector<int> sender_flat_tree, sender_parent, sender_up_channel;
   std::vector<PeersPerChannel> sender_leaves;
   int final_send_channel = -1;  // in-order binary reduce: rank P-1 sends the result to the root
+  bool linear = false;          // the linear algorithm (one flat tree, its own temporaries)
 };
 
 TreePlan plan_for_tree(const Tree &tree, const Placement &placement);

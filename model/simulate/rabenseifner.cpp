@@ -43,6 +43,10 @@ std::optional<double> evaluate_rabenseifner(const CalibrationTable &table, const
     total += 2 * step_us(table, plan.pairing, half) + half * reduce_us_per_byte;
   }
   double window = static_cast<double>(call.count) * ts;
+  // Fresh temporaries per call (coll_base_reduce.c): a non-root rank copies its data into a
+  // result buffer of the whole message and receives the halves into another one, written up to
+  // (1 - 1/p') of its size. Every rank waits for the slowest, so one such rank's cost counts.
+  total += table.fresh_memory_us_per_byte * window * (2 - 1.0 / static_cast<double>(pof2));
   for (ChannelMask mask : plan.halving) {
     window /= 2;
     total += step_us(table, mask, window) + window * reduce_us_per_byte;

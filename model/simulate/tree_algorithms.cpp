@@ -95,7 +95,11 @@ TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
 
 std::optional<TreePlan> tree_plan(const Placement &placement, Op op, int algorithm, int fanout, int root) {
   const int size = placement.size();
-  if (algorithm == 1) return plan_for_tree(flat_tree(size, root), placement);
+  if (algorithm == 1) {
+    TreePlan plan = plan_for_tree(flat_tree(size, root), placement);
+    plan.linear = true;
+    return plan;
+  }
   std::optional<Tree> tree = algorithm_tree(op, algorithm, fanout, size, root);
   if (!tree) return std::nullopt;
   TreePlan plan = plan_for_tree(*tree, placement);
@@ -212,6 +216,12 @@ double evaluate_tree(const CalibrationTable &table, const TreePlan &plan, const 
   const bool reduce = call.op == Op::reduce;
   const FlatTreeKind kind = reduce ? FlatTreeKind::fanin : FlatTreeKind::fanout;
 
+  // Fresh temporaries of Open MPI's generic reduce (coll_base_reduce.c), written per call: on
+  // every rank with children, an accumulator of the whole message (the root uses its receive
+  // buffer instead, corrected below) and one or two segment buffers for what arrives, reused
+  // across segments. Charged per segment: the accumulator's share plus the segment buffers spread
+  // over the segments. The linear reduce's root has one buffer of its own (below).
+  const double fresh = reduce && !plan.linear ? table.fresh_memory_us_per_byte : 0;
   thread_local std::vector<double> flat_us;
   flat_us.resize(plan.flat_trees.size());
   for (size_t id = 0; id < plan.flat_trees.size(); ++id) {
@@ -221,15 +231,25 @@ double evaluate_tree(const CalibrationTable &table, const TreePlan &plan, const 
       int children = 0;
       for (int n : peers) children += n;
       t += children * segment_bytes * table.reduce_us_per_byte;
+      const double segment_buffers = seg.segments > 1 || children > 1 ? 2 : 1;
+      t += fresh * segment_bytes * (1 + segment_buffers / static_cast<double>(seg.segments));
     }
     flat_us[id] = t;
   }
   const double final_send = plan.final_send_channel < 0 ? 0
       : p2p_us(table.channels[plan.final_send_channel], static_cast<double>(call.bytes()));
+  // The root's own fresh memory. Generic reduce: the root accumulates into its receive buffer,
+  // so take back the accumulator share of its flat tree, which every path counts once (the
+  // (segments - 1) x slowest term is any inner rank's); in-order binary's tree root P-1 has a
+  // fresh one. Linear reduce: the root receives all but rank P-1's data into one fresh buffer
+  // (P > 2).
+  double root_fresh = plan.final_send_channel < 0 ? -fresh * segment_bytes : 0;
+  if (reduce && plan.linear && plan.size > 2) root_fresh = table.fresh_memory_us_per_byte * static_cast<double>(call.bytes());
   if (call.metric == Metric::rank_mean && variant == ModelVariant::schedule)
     // The final hop of in-order binary keeps two ranks (P-1 and the root) that much longer.
-    return rank_mean(table, plan, flat_us, seg.segments, segment_bytes, reduce) + 2 * final_send / plan.size;
-  return tree_schedule_us(plan, flat_us, seg.segments, variant) + final_send;
+    return rank_mean(table, plan, flat_us, seg.segments, segment_bytes, reduce) +
+           (2 * final_send + root_fresh) / plan.size;
+  return tree_schedule_us(plan, flat_us, seg.segments, variant) + final_send + root_fresh;
 }
 
 }  // namespace modeltuned

@@ -64,6 +64,7 @@ struct MpiRun {
   std::vector<std::string> program_args;
   std::string program = "collectives";  // in tests/mpi/
   std::vector<std::string> extra_mpirun_args;  // raw, before the program (for example -x NAME=value)
+  bool decide_oversubscribed = true;            // see Launch
 };
 
 // What one rank wrote, and the trace lines modeltuned printed in it.
@@ -175,6 +176,7 @@ fs::path emulated_topology(const fs::path &dir) {
 RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
   Launch launch;
   launch.np = run.np;
+  launch.decide_oversubscribed = run.decide_oversubscribed;
   launch.timeout_seconds = run_timeout_seconds(kRunTimeoutSeconds);
   auto mca = [&](const std::string &name, const std::string &value) {
     launch.mpirun_args.insert(launch.mpirun_args.end(), {"--mca", name, value});
@@ -826,6 +828,27 @@ START_TEST(table_found_in_config_home) {
 }
 END_TEST
 
+// On a node Open MPI runs oversubscribed (here: one slot, two ranks, on any machine) modeltuned
+// steps aside on every rank, says why at verbose 1, and decides again when allowed to.
+START_TEST(oversubscribed_node_steps_aside) {
+  Scratch scratch("modeltuned-mpi");
+  MpiRun run = with_modeltuned(2);
+  run.extra_mpirun_args = {"--host", "localhost:1"};
+  run.program_args = {"--max-bytes=65536", "--comms=world"};
+  run.decide_oversubscribed = false;
+  RunResult r = run_mpi(run, scratch.dir);
+  expect_correct(r);
+  expect_no_modeltuned_calls(r);
+  const auto why = r.lines_containing("MPI_COMM_WORLD: declining: rank 0 of this communicator runs on an oversubscribed node");
+  expect(why.size() == 2 && why.front().find("coll_modeltuned_oversubscribed 1") != std::string::npos, r,
+         "expected one line per rank naming coll_modeltuned_oversubscribed for MPI_COMM_WORLD");
+  run.decide_oversubscribed = true;
+  RunResult allowed = run_mpi(run, scratch.dir);
+  expect_correct(allowed);
+  expect_modeltuned_took_every_call(allowed);
+}
+END_TEST
+
 // ---- the checker itself can fail -------------------------------------------------------
 
 // Tuned forced to its binomial reduce ignores that the operation is non-commutative: the checker
@@ -872,6 +895,7 @@ Suite *mpi_suite() {
   TCase *bad = add("bad_input");
   tcase_add_loop_test(bad, bad_input, 0, kBadInputs);
   add("no_table", no_table_steps_aside_quietly, table_found_in_config_home, table_missing_on_some_ranks);
+  add("oversubscribed", oversubscribed_node_steps_aside);
   return s;
 }
 

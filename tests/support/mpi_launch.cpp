@@ -86,6 +86,7 @@ LaunchResult launch_mpi(const fs::path &scratch, const Launch &launch) {
                            outdir.string() + ":nocopy", "-x",
                            "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME",
                            "-x", "XDG_CONFIG_HOME"});
+  if (launch.decide_oversubscribed) argv.insert(argv.end(), {"--mca", "coll_modeltuned_oversubscribed", "1"});
   argv.insert(argv.end(), launch.mpirun_args.begin(), launch.mpirun_args.end());
   argv.push_back(launch.program);
   argv.insert(argv.end(), launch.program_args.begin(), launch.program_args.end());

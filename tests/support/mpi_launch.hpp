@@ -41,6 +41,9 @@ struct Launch {
   std::string program;                   // absolute path
   std::vector<std::string> program_args;
   int timeout_seconds = 240;
+  // Tests run more ranks than this machine has cores, where modeltuned steps aside by default
+  // (coll_modeltuned_oversubscribed): let it decide unless the test is about that rule.
+  bool decide_oversubscribed = true;
 };
 
 struct LaunchResult {

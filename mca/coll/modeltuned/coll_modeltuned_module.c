@@ -125,6 +125,18 @@ static void warn_if_other_topology(mca_coll_modeltuned_component_t *c)
 
 /* The key each process publishes its table's checksum under (0: no usable table). */
 #define TABLE_KEY "coll.modeltuned.table"
+/* 1: this process runs on an oversubscribed node and modeltuned must step aside there. */
+#define OVERSUBSCRIBED_KEY "coll.modeltuned.oversubscribed"
+
+/* Open MPI's runtime sets mpi_oversubscribe for the processes of an oversubscribed node. */
+static bool node_oversubscribed(void)
+{
+    const void *value = NULL;
+    const int index = mca_base_var_find("ompi", "mpi", NULL, "oversubscribe");
+    if (index < 0 || OPAL_SUCCESS != mca_base_var_get_value(index, &value, NULL, NULL) || NULL == value)
+        return false;
+    return *(const bool *) value;
+}
 
 static void load_table(mca_coll_modeltuned_component_t *c)
 {
@@ -176,6 +188,41 @@ void mca_coll_modeltuned_prepare(void)
     if (OPAL_SUCCESS != rc)
         opal_output_verbose(1, c->output, "coll:modeltuned:open: cannot publish the table checksum (%d); "
                             "modeltuned will step aside", rc);
+    c->steps_aside_here = !c->oversubscribed && node_oversubscribed();
+    uint8_t flag = c->steps_aside_here ? 1 : 0;
+    OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, OVERSUBSCRIBED_KEY, &flag, OPAL_UINT8);
+}
+
+/* Whether some rank of `comm` must step aside for oversubscription; every rank reads the same
+ * published flags, so all decline alike. Cached per rank of this job. */
+static bool oversubscribed_somewhere(struct ompi_communicator_t *comm, int *which)
+{
+    static uint8_t *cache;  /* per vpid: flag + 1, 0 = not looked up */
+    static uint32_t cached_procs;
+    if (NULL == cache && ompi_process_info.num_procs > 0) {
+        cached_procs = ompi_process_info.num_procs;
+        cache = calloc(cached_procs, sizeof *cache);
+    }
+    for (int r = 0; r < ompi_comm_size(comm); ++r) {
+        ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
+        const bool same_job = proc->super.proc_name.jobid == OMPI_PROC_MY_NAME->jobid;
+        const uint32_t vpid = proc->super.proc_name.vpid;
+        uint8_t flag = 0;
+        if (same_job && NULL != cache && vpid < cached_procs && 0 != cache[vpid]) {
+            flag = cache[vpid] - 1;
+        } else {
+            uint8_t value = 0, *ptr = &value;
+            int rc;
+            OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, OVERSUBSCRIBED_KEY, &proc->super.proc_name, &ptr, OPAL_UINT8);
+            flag = OPAL_SUCCESS == rc && 0 != value;
+            if (same_job && NULL != cache && vpid < cached_procs) cache[vpid] = flag + 1;
+        }
+        if (flag) {
+            *which = r;
+            return true;
+        }
+    }
+    return false;
 }
 
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads)
@@ -284,6 +331,8 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
     uint32_t allowed[2];
     char err[512];
     bool first_with_table = false;
+    int oversubscribed_rank = -1;
+    static char oversubscribed_why[200];
 
     *priority = c->priority;
     if (c->priority < 0) {
@@ -300,6 +349,11 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
             opal_output(0, "coll:modeltuned: cid=%d name=%s: %s; Open MPI's own decisions will be "
                         "used", ompi_comm_get_cid(comm), comm->c_name, why);
         }
+    } else if (oversubscribed_somewhere(comm, &oversubscribed_rank)) {
+        snprintf(oversubscribed_why, sizeof oversubscribed_why, "rank %d of this communicator runs on "
+                 "an oversubscribed node (more ranks than cores), where the model does not hold; set "
+                 "coll_modeltuned_oversubscribed 1 to decide anyway", oversubscribed_rank);
+        why = oversubscribed_why;  /* not an installation problem: verbose only, as below */
     } else if (0 != mt_parse_algorithms(MT_OP_BCAST, c->bcast_algorithms, &allowed[MT_OP_BCAST], err, sizeof err) ||
                0 != mt_parse_algorithms(MT_OP_REDUCE, c->reduce_algorithms, &allowed[MT_OP_REDUCE], err, sizeof err)) {
         /* Only reachable after an MPI_T write: the values at MPI_Init were checked there. Every
