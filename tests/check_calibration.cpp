@@ -49,13 +49,13 @@ CalibrationTable sample_table() {
   ChannelTable &cache = t.channels[static_cast<int>(Channel::cache)];
   cache.present = true;
   cache.p2p = {{4096, 0.15, 6e-5, 0.04, 0.12}, {131072, 0.3, 4.5e-5}, {HockneyPiece{}.upto_bytes, 0.6, 8.2e-5}};
-  cache.fanout = {{1, 0.17, 0.005, 4}, {1048576, 20.5, 40.25, 4}};
+  cache.fanout = {{1, 0.17, 0.005, 4, {}}, {1048576, 20.5, 40.25, 4, {}}};
   ChannelTable &node = t.channels[static_cast<int>(Channel::node)];
   node.present = true;
   node.p2p = {{128, 1.8, 2e-3}, {HockneyPiece{}.upto_bytes, 6.77, 8.1e-5}};
-  node.fanout = {{1, 1.37, 0.3, 257}, {65536, 14.77, 3.25, 257}, {1048576, 11.5, 83.2, 129}};
+  node.fanout = {{1, 1.37, 0.3, 257, {}}, {65536, 14.77, 3.25, 257, {}}, {1048576, 11.5, 83.2, 129, {}}};
   node.fanout[0].knots = {{2, 1.7}, {4, 2.1}, {8, 4.1}, {257, 72.0}};
-  node.fanin = {{1, 1.2, 0.25, 129}};
+  node.fanin = {{1, 1.2, 0.25, 129, {}}};
   t.reduce_us_per_byte = 5e-5;
   t.reduce_source = "estimate: test";
   t.fresh_memory_us_per_byte = 5e-4;

@@ -27,7 +27,7 @@ CalibrationTable synthetic_table() {
     ch.p2p = {HockneyPiece{std::numeric_limits<double>::infinity(), alpha[c], beta[c]}};
     for (double m : {1.0, 1024.0, 1048576.0}) {
       double p2p = alpha[c] + beta[c] * m;
-      ch.fanout.push_back(FlatTreeFit{m, 0.5 * p2p, 0.5 * p2p, 64});
+      ch.fanout.push_back(FlatTreeFit{m, 0.5 * p2p, 0.5 * p2p, 64, {}});
     }
   }
   t.reduce_us_per_byte = 1e-3;
@@ -93,14 +93,28 @@ START_TEST(multi_channel_eq11) {
   std::array<int, kChannels> few{9, 0, 0, 1};
   ck_assert(near(multi_channel_flat_tree_us(t, FlatTreeKind::fanout, few, 1),
                  p2p_us(t[Channel::node], 1)));
-  // The slowest channel is decided at the message size: at 1 MiB socket (420 us) is slower than
-  // node (317 us), although node is the slowest at 1 B.
+  // Up to the shared-memory eager limit the root sends every message itself: on-node peers fold
+  // into the node channel (the slowest at 1 KiB: 2.31 us against socket's 1.41 us).
   std::array<int, kChannels> mixed{0, 0, 2, 2};
-  double big = 1048576;
-  double q = p2p_us(t[Channel::socket], big) / p2p_us(t[Channel::node], big);  // Q_{socket,node}
-  int effective = 2 + static_cast<int>(std::floor(2 / q));
-  ck_assert(near(multi_channel_flat_tree_us(t, FlatTreeKind::fanout, mixed, big),
-                 flat_tree_us(t[Channel::socket], FlatTreeKind::fanout, effective + 1, big)));
+  const double small = 1024;
+  const double q = p2p_us(t[Channel::node], small) / p2p_us(t[Channel::socket], small);
+  const int effective = 2 + static_cast<int>(std::floor(2 / q));
+  ck_assert(near(multi_channel_flat_tree_us(t, FlatTreeKind::fanout, mixed, small),
+                 flat_tree_us(t[Channel::node], FlatTreeKind::fanout, effective + 1, small)));
+  // Above it, on-node and off-node peers proceed side by side: the slower group decides (at 1 MiB
+  // the socket group, 420 us per message against node's 317 us).
+  const double big = 1048576;
+  const double socket_group = flat_tree_us(t[Channel::socket], FlatTreeKind::fanout, 3, big);
+  const double node_group = flat_tree_us(t[Channel::node], FlatTreeKind::fanout, 3, big);
+  ck_assert(socket_group > node_group);
+  ck_assert(near(multi_channel_flat_tree_us(t, FlatTreeKind::fanout, mixed, big), socket_group));
+  // On-node channels alone still fold by eq. 11 at any size.
+  std::array<int, kChannels> on_node{0, 3, 2, 0};
+  const double q_core = p2p_us(t[Channel::socket], big) / p2p_us(t[Channel::core], big);
+  ck_assert(near(multi_channel_flat_tree_us(t, FlatTreeKind::fanout, on_node, big),
+                 flat_tree_us(t[Channel::socket], FlatTreeKind::fanout,
+                              2 + static_cast<int>(std::floor(3 / q_core)) + 1, big)));
+  ck_assert(kSharedMemoryEagerLimitBytes == 4096);
 }
 END_TEST
 

@@ -13,6 +13,12 @@
 # median errors (binomial bcast 45-62% -> 18-52%) and the node selection, and made the binary
 # trees worse (bcast bintree core R^2 at 1 B 0.61 -> 0.05, MdAPE 36% -> 44%; reduce binary core
 # 0.52 -> 0.11): the line's excess at P = 3 had been hiding that the model predicts them too fast.
+# Re-recorded twice: on-node and off-node peers side by side above the shared-memory eager limit
+# (model/cost/channel_cost.hpp) improved the linear bcast (MdAPE node 34% -> 17%, socket 24% ->
+# 19%, core 12.5% -> 11.0%) and the bcast node regret (1.146 -> 1.139), and moved one reduce
+# node case, linear measured at its OSU mean, to a worst regret of 2.70 (was 2.35); the completion
+# model of the linear reduce against OSU's mean (reduce,linear,node MdAPE 848% -> 910%) is item 1
+# of docs/validation.md, not this rule.
 # Skipped (77) when the shared data set is not there.
 set -u
 data=${ORFEO_DATA:-${srcdir:-.}/../shared/data/orfeo-epyc}
@@ -24,24 +30,24 @@ trap 'rm -rf "$out"' EXIT
 
 # op,algorithm,mapping,r2_1B,r2_log_all,mdape_all
 cat > "$out/accuracy_levels.csv" <<'LEVELS'
-bcast,linear,core,0.9476,0.9677,12.48
-bcast,linear,socket,0.1312,0.8356,23.53
-bcast,linear,node,0.8902,0.9468,34.34
+bcast,linear,core,0.9476,0.9809,10.98
+bcast,linear,socket,0.1312,0.8433,18.79
+bcast,linear,node,0.8902,0.9757,17.39
 bcast,chain,core,0.7033,0.9854,15.77
-bcast,chain,socket,-0.0207,0.7459,35.43
-bcast,chain,node,0.6768,0.9240,53.16
+bcast,chain,socket,-0.0207,0.7458,35.43
+bcast,chain,node,0.6768,0.9241,53.27
 bcast,bintree,core,0.0496,0.8449,43.57
 bcast,bintree,socket,-0.0370,0.4670,39.40
 bcast,bintree,node,-1.0875,0.9247,33.17
-bcast,binomial,core,0.2499,0.9143,52.06
-bcast,binomial,socket,-0.0029,0.7666,33.72
-bcast,binomial,node,-0.2507,0.9768,17.66
-reduce,linear,core,-103.8252,0.7079,246.89
-reduce,linear,socket,-54.2270,0.6832,227.79
-reduce,linear,node,-759.9770,0.4216,848.38
+bcast,binomial,core,0.2499,0.9138,51.85
+bcast,binomial,socket,-0.0029,0.7609,33.93
+bcast,binomial,node,-0.2507,0.9755,17.72
+reduce,linear,core,-103.8252,0.7096,251.71
+reduce,linear,socket,-54.2270,0.6852,233.89
+reduce,linear,node,-759.9770,0.4390,910.35
 reduce,chain,core,0.6035,0.9463,43.43
 reduce,chain,socket,0.0378,0.9138,48.32
-reduce,chain,node,0.8041,0.8902,65.34
+reduce,chain,node,0.8041,0.8896,66.07
 reduce,binary,core,0.1075,0.9209,51.50
 reduce,binary,socket,-0.1095,0.7469,78.00
 reduce,binary,node,-442.0468,0.6352,248.57
@@ -50,10 +56,10 @@ LEVELS
 cat > "$out/selection_levels.csv" <<'LEVELS'
 bcast,core,1.2829,13.7546
 bcast,socket,1.6501,949.1338
-bcast,node,1.1461,2.3164
+bcast,node,1.1388,2.3164
 reduce,core,1.4786,6.2415
 reduce,socket,1.7688,164.6230
-reduce,node,1.0642,2.3523
+reduce,node,1.0642,2.7006
 LEVELS
 
 awk -F, '

@@ -54,9 +54,27 @@ double flat_tree_us(const ChannelTable &channel, FlatTreeKind kind, int p, doubl
   return gamma_factor(channel, kind, p, bytes) * p2p_us(channel, bytes);
 }
 
+static double folded_flat_tree_us(const CalibrationTable &table, FlatTreeKind kind,
+                                  const std::array<int, kChannels> &peers_per_channel, double bytes);
+
 double multi_channel_flat_tree_us(const CalibrationTable &table, FlatTreeKind kind,
                                   const std::array<int, kChannels> &peers_per_channel,
                                   double bytes) {
+  const int node = static_cast<int>(Channel::node);
+  int local = 0;
+  for (int c = 0; c < node; ++c) local += peers_per_channel[c];
+  if (bytes > kSharedMemoryEagerLimitBytes && local > 0 && peers_per_channel[node] > 0) {
+    std::array<int, kChannels> on_node = peers_per_channel, off_node{};
+    on_node[node] = 0;
+    off_node[node] = peers_per_channel[node];
+    return std::max(folded_flat_tree_us(table, kind, on_node, bytes),
+                    folded_flat_tree_us(table, kind, off_node, bytes));
+  }
+  return folded_flat_tree_us(table, kind, peers_per_channel, bytes);
+}
+
+static double folded_flat_tree_us(const CalibrationTable &table, FlatTreeKind kind,
+                                  const std::array<int, kChannels> &peers_per_channel, double bytes) {
   int slowest = -1;
   double slowest_us = 0;
   double p2p[kChannels] = {};

@@ -20,10 +20,19 @@ double gamma_factor(const ChannelTable &channel, FlatTreeKind kind, int p, doubl
 // One-channel flat tree of p ranks (root + p-1 peers): gamma * T_p2p (eq. 4).
 double flat_tree_us(const ChannelTable &channel, FlatTreeKind kind, int p, double bytes);
 
+// Open MPI's shared-memory eager limit (btl_vader_eager_limit's default). Above it a message
+// moves by rendezvous: a peer on the node copies it itself (single copy) while the NIC moves
+// those on other nodes, so the root no longer pushes every message through its own CPU.
+inline constexpr double kSharedMemoryEagerLimitBytes = 4096;
+
 // Flat tree whose peers use several channels: peers_per_channel[c] peers through channel c.
 // Eq. 11: peers on cheaper channels are folded into the most expensive channel at the ratio
 // Q = T_p2p(c_max) / T_p2p(c) (eq. 10). "Most expensive" is decided at this message size,
-// since the data show the channel order changing above a few KiB. Returns 0 for no peers.
+// since the data show the channel order changing above a few KiB. *Departure:* above the
+// shared-memory eager limit the peers on this node and those on other nodes use different
+// resources (memory system, NIC) and proceed side by side: the flat tree lasts as long as the
+// slower of the two groups, each folded by eq. 11 (docs/model.md; on ORFEO it halves the linear
+// bcast's median error under map-by node). Returns 0 for no peers.
 double multi_channel_flat_tree_us(const CalibrationTable &table, FlatTreeKind kind,
                                   const std::array<int, kChannels> &peers_per_channel,
                                   double bytes);
