@@ -81,6 +81,11 @@ void print_summary(const CalibrationTable &table, std::ostream &out) {
       if (q.contains(kind) && q[kind].contains("extrapolated"))
         out << "  " << kind << " NOT MEASURED beyond max_p: " << q[kind]["extrapolated"].get<std::string>() << "\n";
   }
+  out << "local reduction: " << table.reduce_us_per_byte * 1e3 << " ns/B (" << table.reduce_source << ")\n";
+  if (table.fresh_memory_source.empty())
+    out << "fresh memory: not measured (reduce temporaries cost nothing in the model)\n";
+  else
+    out << "fresh memory: " << table.fresh_memory_us_per_byte * 1e3 << " ns/B (" << table.fresh_memory_source << ")\n";
 }
 
 void run_fit(const FitCommandOptions &o) {
