@@ -253,6 +253,42 @@ START_TEST(fresh_memory_charges) {
 }
 END_TEST
 
+// Scatter-allgather on a size that is not a power of two: Open MPI follows each doubling round
+// whose partner subtree is incomplete with recursive-halving sends (coll_base_bcast.c). For
+// P = 6 (worked by hand from the code): only after the round of mask 4, where ranks 0 and 1
+// partner 4 and 5 (2 blocks) and ranks 2 and 3 have nobody: 0 sends those 2 blocks to 2, 1 to 3.
+START_TEST(scatter_allgather_non_power_of_two) {
+  for (int p : {2, 4, 8, 16}) {
+    const PhasePlan plan = scatter_allgather_plan(one_cache(p), 0, false);
+    for (const auto &extra : plan.doubling_extra) ck_assert(extra.empty());
+  }
+  const PhasePlan six = scatter_allgather_plan(one_cache(6), 0, false);
+  ck_assert_uint_eq(six.doubling_extra.size(), 3);
+  ck_assert(six.doubling_extra[0].empty() && six.doubling_extra[1].empty());
+  ck_assert_uint_eq(six.doubling_extra[2].size(), 1);
+  ck_assert_int_eq(six.doubling_extra[2][0].second, 2);
+  ck_assert_uint_eq(six.doubling_extra[2][0].first, 1u << static_cast<int>(Channel::cache));
+  // The prediction adds that one step of 2 blocks (count 600 of 8 B: blocks of 100 elements).
+  CalibrationTable t = synthetic_table();
+  const CallShape call{Op::bcast, 600, 8, 0, true};
+  const Candidate c{Op::bcast, static_cast<int>(BcastAlgorithm::scatter_allgather), 0, 0};
+  PhasePlan without = six;
+  for (auto &extra : without.doubling_extra) extra.clear();
+  const double added = *evaluate_plan(t, Plan{six}, call, c) - *evaluate_plan(t, Plan{without}, call, c);
+  ck_assert(near(added, p2p_us(t[Channel::cache], 2 * 100 * 8)));
+  // Every extra step of P = 3..33 sends at most the blocks of one subtree, and nothing follows
+  // the last round of a power of two.
+  for (int p = 3; p <= 33; ++p) {
+    const PhasePlan plan = scatter_allgather_plan(one_cache(p), 0, false);
+    int mask = 1;
+    for (const auto &extra : plan.doubling_extra) {
+      for (auto [channels, blocks] : extra) ck_assert(channels != 0 && blocks > 0 && blocks < mask);
+      mask *= 2;
+    }
+  }
+}
+END_TEST
+
 START_TEST(selector_rules) {
   CalibrationTable t = synthetic_table();
   Placement p = one_cache(8);
@@ -440,6 +476,7 @@ int main() {
   tcase_add_test(tc, in_order_binary_sends_to_root);
   tcase_add_test(tc, rank_mean_metric);
   tcase_add_test(tc, fresh_memory_charges);
+  tcase_add_test(tc, scatter_allgather_non_power_of_two);
   tcase_add_test(tc, selector_rules);
   tcase_add_test(tc, candidates_cover_parameters);
   tcase_add_test(tc, algorithm_lists);

@@ -87,6 +87,10 @@ struct PhasePlan {
   ChannelMask exchange = 0;               // split_bintree: phase 2 pairs
   std::vector<ChannelMask> scatter;       // scatter_allgather*: per binomial round, largest first
   std::vector<ChannelMask> doubling;      // scatter_allgather: per recursive-doubling round
+  // scatter_allgather, P not a power of two: after a doubling round, ranks whose partner subtree
+  // was incomplete get the data by recursive halving; per round, its sending steps in order as
+  // (channels, blocks sent).
+  std::vector<std::vector<std::pair<ChannelMask, int>>> doubling_extra;
   ChannelMask ring = 0;                   // scatter_allgather_ring: neighbours
   ChannelMask pairing = 0;                // rabenseifner: the 2r ranks folded in first
   std::vector<ChannelMask> halving;       // rabenseifner: per reduce-scatter round

@@ -1,6 +1,8 @@
 // Bcast scatter-allgather (algorithm 8: binomial scatter, recursive-doubling allgather) and its
 // ring variant (algorithm 9), docs/openmpi-algorithms.md §2. Each round is a set of concurrent
 // blocking exchanges and costs its slowest one.
+#include <algorithm>
+
 #include "simulate/predict.hpp"
 
 namespace modeltuned {
@@ -9,6 +11,33 @@ static int next_power_of_two(int n) {
   int p = 1;
   while (p < n) p <<= 1;
   return p;
+}
+
+static int round_down(int v, int m) { return v / m * m; }
+
+// Open MPI's non-power-of-two step after the doubling round of `mask` (coll_base_bcast.c): a
+// rank whose partner subtree is incomplete sends what it received, by recursive halving, to the
+// ranks of its subtree that had no partner. Returns the halving steps that send, in order, each
+// with its channels and the blocks sent (what the partner subtree held).
+template <class ChannelOf>
+static std::vector<std::pair<ChannelMask, int>> halving_sends(int size, int mask, ChannelOf channel) {
+  std::vector<std::pair<ChannelMask, int>> steps;
+  for (int half = mask >> 1; half > 0; half >>= 1) {
+    ChannelMask m = 0;
+    int blocks = 0;
+    for (int v = 0; v < size; ++v) {
+      const int partner_root = round_down(v ^ mask, mask);
+      if (partner_root + mask <= size) continue;  // the partner subtree was complete
+      const int holders = size - round_down(v, mask) - mask;  // ranks of v's subtree with all data
+      const int target = v ^ half, tree_root = round_down(v, half << 1);
+      if (target > v && v < tree_root + holders && target >= tree_root + holders && target < size) {
+        m |= channel(v, target);
+        blocks = std::max(blocks, size - partner_root);
+      }
+    }
+    if (m) steps.emplace_back(m, blocks);
+  }
+  return steps;
 }
 
 PhasePlan scatter_allgather_plan(const Placement &placement, int root, bool ring) {
@@ -35,6 +64,7 @@ PhasePlan scatter_allgather_plan(const Placement &placement, int root, bool ring
       for (int s = 0; s < size; ++s)
         if ((s ^ m) < size) mask |= channel(s, s ^ m);
       plan.doubling.push_back(mask);
+      plan.doubling_extra.push_back(halving_sends(size, m, channel));
     }
   }
   return plan;
@@ -57,11 +87,13 @@ std::optional<double> evaluate_scatter_allgather(const CalibrationTable &table, 
   if (plan.algorithm == static_cast<int>(BcastAlgorithm::scatter_allgather_ring)) {
     total += static_cast<double>(p - 1) * step_us(table, plan.ring, static_cast<double>(block) * ts);
   } else {
-    // Recursive doubling: round j exchanges the 2^j blocks gathered so far. (For sizes that are
-    // not powers of two Open MPI adds a few smaller transfers, not modelled.)
+    // Recursive doubling: round j exchanges the 2^j blocks gathered so far; for sizes that are
+    // not powers of two, the halving sends that follow a round with incomplete partners.
     size_t blocks = 1;
-    for (ChannelMask mask : plan.doubling) {
-      total += step_us(table, mask, static_cast<double>(blocks * block) * ts);
+    for (size_t round = 0; round < plan.doubling.size(); ++round) {
+      total += step_us(table, plan.doubling[round], static_cast<double>(blocks * block) * ts);
+      for (auto [mask, sent] : plan.doubling_extra[round])
+        total += step_us(table, mask, static_cast<double>(static_cast<size_t>(sent) * block) * ts);
       blocks *= 2;
     }
   }
