@@ -289,6 +289,20 @@ START_TEST(scatter_allgather_non_power_of_two) {
 }
 END_TEST
 
+// Rabenseifner with an odd root among the ranks folded in first (root < 2r): the root receives
+// rank 0's share of the result before the gather (coll_base_reduce.c, "Case 1").
+START_TEST(rabenseifner_odd_root_hop) {
+  CalibrationTable t = synthetic_table();
+  const Candidate c{Op::reduce, static_cast<int>(ReduceAlgorithm::rabenseifner), 0, 0};
+  auto predict = [&](int root) { return *predict_us(t, one_cache(3), c, CallShape{Op::reduce, 1000, 8, root, true}); };
+  ck_assert(rabenseifner_plan(one_cache(3), 1).odd_root != 0);
+  ck_assert(rabenseifner_plan(one_cache(3), 0).odd_root == 0 && rabenseifner_plan(one_cache(3), 2).odd_root == 0);
+  ck_assert(near(predict(0), predict(2)));
+  // p' = 2: the share after halving is half the message.
+  ck_assert(near(predict(1) - predict(0), p2p_us(t[Channel::cache], 4000)));
+}
+END_TEST
+
 START_TEST(selector_rules) {
   CalibrationTable t = synthetic_table();
   Placement p = one_cache(8);
@@ -477,6 +491,7 @@ int main() {
   tcase_add_test(tc, rank_mean_metric);
   tcase_add_test(tc, fresh_memory_charges);
   tcase_add_test(tc, scatter_allgather_non_power_of_two);
+  tcase_add_test(tc, rabenseifner_odd_root_hop);
   tcase_add_test(tc, selector_rules);
   tcase_add_test(tc, candidates_cover_parameters);
   tcase_add_test(tc, algorithm_lists);

@@ -95,6 +95,8 @@ struct PhasePlan {
   ChannelMask pairing = 0;                // rabenseifner: the 2r ranks folded in first
   std::vector<ChannelMask> halving;       // rabenseifner: per reduce-scatter round
   std::vector<ChannelMask> gather;        // rabenseifner: per gather round
+  ChannelMask odd_root = 0;               // rabenseifner: an odd root among the folded ranks first
+                                          // gets rank 0's share of the result
 };
 
 using Plan = std::variant<TreePlan, PhasePlan>;

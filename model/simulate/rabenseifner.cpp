@@ -11,7 +11,6 @@ static int floor_power_of_two(int n) {
 }
 
 PhasePlan rabenseifner_plan(const Placement &placement, int root) {
-  (void)root;  // the schedule runs on real ranks; only the last gather hop depends on the root
   const int size = placement.size();
   const int pof2 = floor_power_of_two(size);
   const int rem = size - pof2;
@@ -27,6 +26,9 @@ PhasePlan rabenseifner_plan(const Placement &placement, int root) {
     plan.halving.push_back(m);
   }
   plan.gather = std::vector<ChannelMask>(plan.halving.rbegin(), plan.halving.rend());
+  // A root folded away in the first step (odd, below 2r) takes vrank 0's place in the gather
+  // after receiving vrank 0's share from rank 0 (coll_base_reduce.c, "Case 1").
+  if (root < 2 * rem && root % 2 != 0) plan.odd_root = channel(root, 0);
   return plan;
 }
 
@@ -51,6 +53,7 @@ std::optional<double> evaluate_rabenseifner(const CalibrationTable &table, const
     window /= 2;
     total += step_us(table, mask, window) + window * reduce_us_per_byte;
   }
+  if (plan.odd_root) total += step_us(table, plan.odd_root, window);
   for (ChannelMask mask : plan.gather) {
     total += step_us(table, mask, window);
     window *= 2;
