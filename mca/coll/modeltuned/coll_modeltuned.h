@@ -35,7 +35,6 @@ typedef struct mca_coll_modeltuned_component_t {
     char *reduce_algorithms;
     char *decision_file;
     bool oversubscribed;         /* decide on oversubscribed nodes too */
-    bool steps_aside_here;       /* this process's node is oversubscribed and that is not allowed */
     bool decision_file_warned;   /* its write error is reported once */
     bool table_mismatch_reported;  /* ranks without the same table: reported once */
 

@@ -188,8 +188,7 @@ void mca_coll_modeltuned_prepare(void)
     if (OPAL_SUCCESS != rc)
         opal_output_verbose(1, c->output, "coll:modeltuned:open: cannot publish the table checksum (%d); "
                             "modeltuned will step aside", rc);
-    c->steps_aside_here = !c->oversubscribed && node_oversubscribed();
-    uint8_t flag = c->steps_aside_here ? 1 : 0;
+    uint8_t flag = !c->oversubscribed && node_oversubscribed() ? 1 : 0;
     OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, OVERSUBSCRIBED_KEY, &flag, OPAL_UINT8);
 }
 
