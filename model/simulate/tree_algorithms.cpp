@@ -240,8 +240,8 @@ double evaluate_tree(const CalibrationTable &table, const TreePlan &plan, const 
       : p2p_us(table.channels[plan.final_send_channel], static_cast<double>(call.bytes()));
   // The root's own fresh memory. Generic reduce: the root accumulates into its receive buffer,
   // so take back the accumulator share of its flat tree, which every path counts once (the
-  // (segments - 1) x slowest term is any inner rank's); in-order binary's tree root P-1 has a
-  // fresh one. Linear reduce: the root receives all but rank P-1's data into one fresh buffer
+  // (segments - 1) x slowest term then belongs to an inner rank, except when the root alone has
+  // children: segmented, that overcharges it); in-order binary's tree root P-1 has a fresh one. Linear reduce: the root receives all but rank P-1's data into one fresh buffer
   // (P > 2).
   double root_fresh = plan.final_send_channel < 0 ? -fresh * segment_bytes : 0;
   if (reduce && plan.linear && plan.size > 2) root_fresh = table.fresh_memory_us_per_byte * static_cast<double>(call.bytes());
