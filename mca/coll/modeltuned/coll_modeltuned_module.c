@@ -188,35 +188,49 @@ void mca_coll_modeltuned_prepare(void)
     if (OPAL_SUCCESS != rc)
         opal_output_verbose(1, c->output, "coll:modeltuned:open: cannot publish the table checksum (%d); "
                             "modeltuned will step aside", rc);
-    uint8_t flag = !c->oversubscribed && node_oversubscribed() ? 1 : 0;
-    OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, OVERSUBSCRIBED_KEY, &flag, OPAL_UINT8);
+    uint64_t flag = !c->oversubscribed && node_oversubscribed() ? 1 : 0;
+    OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, OVERSUBSCRIBED_KEY, &flag, OPAL_UINT64);
+}
+
+/* What each process published at open, under these keys (both OPAL_UINT64). */
+enum published_key { PUBLISHED_TABLE, PUBLISHED_OVERSUBSCRIBED, PUBLISHED_KEYS };
+static const char *const published_key_names[PUBLISHED_KEYS] = {TABLE_KEY, OVERSUBSCRIBED_KEY};
+
+/* The value a rank published under `key`; cached per rank of this job (the modex is read-only
+ * after MPI_Init). OPAL_ERR_NOT_FOUND when it published none (modeltuned not loaded there). */
+static int published_value(ompi_proc_t *proc, enum published_key key, uint64_t *out)
+{
+    static uint64_t *cache[PUBLISHED_KEYS];  /* per vpid of this job: value + 1, 0 = not looked up */
+    static uint32_t cached_procs;
+    const bool same_job = proc->super.proc_name.jobid == OMPI_PROC_MY_NAME->jobid;
+    const uint32_t vpid = proc->super.proc_name.vpid;
+    if (same_job && 0 == cached_procs && ompi_process_info.num_procs > 0) {
+        cached_procs = ompi_process_info.num_procs;
+        for (int k = 0; k < PUBLISHED_KEYS; ++k) cache[k] = calloc(cached_procs, sizeof *cache[k]);
+    }
+    uint64_t *slot = same_job && NULL != cache[key] && vpid < cached_procs ? &cache[key][vpid] : NULL;
+    if (NULL != slot && 0 != *slot) {
+        if (UINT64_MAX == *slot) return OPAL_ERR_NOT_FOUND;
+        *out = *slot - 1;
+        return OPAL_SUCCESS;
+    }
+    uint64_t value = 0, *ptr = &value;
+    int rc;
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, published_key_names[key], &proc->super.proc_name, &ptr, OPAL_UINT64);
+    if (NULL != slot) *slot = OPAL_SUCCESS == rc && value != UINT64_MAX ? value + 1 : UINT64_MAX;
+    if (OPAL_SUCCESS != rc) return OPAL_ERR_NOT_FOUND;
+    *out = value;
+    return OPAL_SUCCESS;
 }
 
 /* Whether some rank of `comm` must step aside for oversubscription; every rank reads the same
- * published flags, so all decline alike. Cached per rank of this job. */
+ * published flags, so all decline alike. */
 static bool oversubscribed_somewhere(struct ompi_communicator_t *comm, int *which)
 {
-    static uint8_t *cache;  /* per vpid: flag + 1, 0 = not looked up */
-    static uint32_t cached_procs;
-    if (NULL == cache && ompi_process_info.num_procs > 0) {
-        cached_procs = ompi_process_info.num_procs;
-        cache = calloc(cached_procs, sizeof *cache);
-    }
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
-        ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
-        const bool same_job = proc->super.proc_name.jobid == OMPI_PROC_MY_NAME->jobid;
-        const uint32_t vpid = proc->super.proc_name.vpid;
-        uint8_t flag = 0;
-        if (same_job && NULL != cache && vpid < cached_procs && 0 != cache[vpid]) {
-            flag = cache[vpid] - 1;
-        } else {
-            uint8_t value = 0, *ptr = &value;
-            int rc;
-            OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, OVERSUBSCRIBED_KEY, &proc->super.proc_name, &ptr, OPAL_UINT8);
-            flag = OPAL_SUCCESS == rc && 0 != value;
-            if (same_job && NULL != cache && vpid < cached_procs) cache[vpid] = flag + 1;
-        }
-        if (flag) {
+        uint64_t flag = 0;
+        if (OPAL_SUCCESS == published_value(ompi_comm_peer_lookup(comm, r), PUBLISHED_OVERSUBSCRIBED, &flag) &&
+            0 != flag) {
             *which = r;
             return true;
         }
@@ -229,33 +243,6 @@ int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     if (NULL != c->table) warn_if_other_topology(c);
     return OMPI_SUCCESS;
-}
-
-/* The table checksum a rank published; cached per rank of this job (the modex is read-only after
- * MPI_Init). OPAL_ERR_NOT_FOUND when it published none (modeltuned not loaded there). */
-static int published_checksum(ompi_proc_t *proc, uint64_t *out)
-{
-    static uint64_t *cache;  /* per vpid of this job: value + 1, 0 = not looked up */
-    static uint32_t cached_procs;
-    const bool same_job = proc->super.proc_name.jobid == OMPI_PROC_MY_NAME->jobid;
-    const uint32_t vpid = proc->super.proc_name.vpid;
-    if (same_job && NULL == cache && ompi_process_info.num_procs > 0) {
-        cached_procs = ompi_process_info.num_procs;
-        cache = calloc(cached_procs, sizeof *cache);
-    }
-    if (same_job && NULL != cache && vpid < cached_procs && 0 != cache[vpid]) {
-        if (UINT64_MAX == cache[vpid]) return OPAL_ERR_NOT_FOUND;
-        *out = cache[vpid] - 1;
-        return OPAL_SUCCESS;
-    }
-    uint64_t value = 0, *ptr = &value;
-    int rc;
-    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, TABLE_KEY, &proc->super.proc_name, &ptr, OPAL_UINT64);
-    if (same_job && NULL != cache && vpid < cached_procs)
-        cache[vpid] = OPAL_SUCCESS == rc && value != UINT64_MAX ? value + 1 : UINT64_MAX;
-    if (OPAL_SUCCESS != rc) return OPAL_ERR_NOT_FOUND;
-    *out = value;
-    return OPAL_SUCCESS;
 }
 
 /* Every rank of `comm` published the table this rank loaded: all ranks answer comm_query alike
@@ -272,7 +259,7 @@ static bool same_table_everywhere(struct ompi_communicator_t *comm, const char *
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
         uint64_t theirs = 0;
         if (r == me) continue;
-        const bool published = OPAL_SUCCESS == published_checksum(ompi_comm_peer_lookup(comm, r), &theirs);
+        const bool published = OPAL_SUCCESS == published_value(ompi_comm_peer_lookup(comm, r), PUBLISHED_TABLE, &theirs);
         if (r < me && published && theirs == mine) *first_with_table = false;
         if (same && (!published || 0 == theirs)) {
             snprintf(reason, sizeof reason, "rank %d of this communicator has no usable calibration table "
