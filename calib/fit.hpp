@@ -19,7 +19,7 @@ struct Samples { std::vector<P2PSample> p2p; std::vector<FlatTreeSample> flat; }
 
 class FitError : public std::runtime_error { using runtime_error::runtime_error; };
 
-// OSU-style CSVs as in shared/data/orfeo-epyc beside the repository: p2p.csv (columns mapby, size, latency) and
+// OSU-style CSVs as in data/orfeo-epyc: p2p.csv (columns mapby, size, latency) and
 // nbft.csv / nbft_reduce.csv (mapby, p, size, latency). Other columns are ignored. Appends to
 // `out`; throws FitError naming file, line and column.
 void read_osu_p2p_csv(const std::string &path, Samples &out);

@@ -12,7 +12,7 @@ dist_pkgdata_DATA += calib/tables/orfeo-epyc.json calib/tables/cpp-vm-2core.json
 # The shipped table: p2p.csv + nbft.csv (fanout) of the ORFEO EPYC data set. nbft_reduce.csv is
 # not used (its placement was not the intended one, see docs/calibration-format.md), so the
 # table has no fanin fits. The data set has no reduction measurement: 5e-5 us/B is an estimate.
-ORFEO_DATA ?= $(abs_top_srcdir)/../shared/data/orfeo-epyc
+ORFEO_DATA ?= $(abs_top_srcdir)/data/orfeo-epyc
 ORFEO_REDUCE_US_PER_BYTE = 5e-5
 ORFEO_REDUCE_SOURCE = estimate: MPI_Reduce_local moves 3 bytes per message byte (reads both operands, writes one); on one Zen 2 core with the operands cache-resident (just received; the CCX L3 is 16 MiB) about 60 GB/s, so 3 B / 60 GB/s = 5e-5 us/B. nbft_reduce.csv minus nbft.csv at P = 2, cache channel, 256 KiB-1 MiB gives 5.0-5.6e-5 us/B (plausibility only, that file is not trusted for fitting)
 orfeo-table: tools/modeltuned$(EXEEXT)

@@ -442,7 +442,7 @@ START_TEST(tuned_fixed_rules) {
 END_TEST
 
 START_TEST(emulated_orfeo_placements) {
-  // Channels of shared/data/orfeo-epyc/README.md under Open MPI 4.1's mapping and binding.
+  // Channels of data/orfeo-epyc/README.md under Open MPI 4.1's mapping and binding.
   const MachineShape orfeo = orfeo_epyc(2);
   Placement by_core = emulate_placement(orfeo, 256, MapBy::core);
   ck_assert(by_core.channel(0, 3) == Channel::cache);    // same CCX (cores 0-3)

@@ -1,4 +1,4 @@
-// `modeltuned validate`: the model against the ORFEO EPYC measurements (issue 5, docs/validation.md).
+// `modeltuned validate`: the model against the ORFEO EPYC measurements (docs/validation.md).
 // Calibrates from p2p.csv + nbft.csv only, predicts every measured osu_bcast / osu_reduce point
 // with the algorithm Open MPI ran, and compares: accuracy (R^2 at 1 B, R^2 of log latency and
 // median absolute percentage error over all sizes), the seed report's linear regression (eq. 12)
@@ -579,7 +579,7 @@ void write_report(const fs::path &path, const ValidateOptions &o, const Calibrat
         << " |\n";
   }
 
-  out << "\n## Targets (issue 5)\n\n";
+  out << "\n## Targets\n\n";
   auto target = [&](bool ok, const std::string &what) { out << "- [" << (ok ? "x" : " ") << "] " << what << "\n"; };
   for (Op op : {Op::bcast, Op::reduce}) {
     const double need = op == Op::bcast ? 0.95 : 0.90;

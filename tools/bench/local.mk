@@ -1,4 +1,4 @@
-# modeltuned-bench (issue 6): A/B benchmark of Open MPI's default, modeltuned and every forced
+# modeltuned-bench: A/B benchmark of Open MPI's default, modeltuned and every forced
 # algorithm in one job (MPI, C++20). Links the model library only for its algorithm table.
 bin_PROGRAMS += tools/bench/modeltuned-bench
 tools_bench_modeltuned_bench_SOURCES = tools/bench/modeltuned_bench.cpp tools/bench/plot.cpp \
