@@ -9,22 +9,22 @@ namespace {
 // `modelled` marks what the model can predict; the selector only considers those. Scatter-
 // allgather and Rabenseifner ignore the segment size Open MPI passes them, so none is searched.
 constexpr AlgorithmInfo kAlgorithms[] = {
-    {Op::bcast, 1, "linear", "root sends to every rank (non-blocking flat tree)", false, false, true, true},
-    {Op::bcast, 2, "chain", "fan-out chains hanging off the root, segments pipelined", true, true, true, true},
-    {Op::bcast, 3, "pipeline", "a single chain, segments pipelined", true, false, true, true},
-    {Op::bcast, 4, "split_bintree", "binary tree, each half of the message down one subtree, then exchange", true, false, true, true},
-    {Op::bcast, 5, "bintree", "binary tree, segments pipelined", true, false, true, true},
-    {Op::bcast, 6, "binomial", "binomial tree, segments pipelined", true, false, true, true},
-    {Op::bcast, 7, "knomial", "k-nomial tree of the given radix, segments pipelined", true, true, true, true},
-    {Op::bcast, 8, "scatter_allgather", "binomial scatter then recursive-doubling allgather (linear when count < P)", false, false, true, true},
-    {Op::bcast, 9, "scatter_allgather_ring", "binomial scatter then ring allgather (linear when count < P)", false, false, true, true},
-    {Op::reduce, 1, "linear", "root receives from every rank in order and reduces", false, false, true, true},
-    {Op::reduce, 2, "chain", "fan-in chains into the root, segments pipelined", true, true, false, true},
-    {Op::reduce, 3, "pipeline", "a single chain into the root, segments pipelined", true, false, false, true},
-    {Op::reduce, 4, "binary", "binary tree, segments pipelined", true, false, false, true},
-    {Op::reduce, 5, "binomial", "in-order binomial tree, segments pipelined", true, false, false, true},
-    {Op::reduce, 6, "in_order_binary", "in-order binary tree rooted at the last rank, result sent to the root", true, false, true, true},
-    {Op::reduce, 7, "rabenseifner", "reduce-scatter by recursive halving then binomial gather (linear when count < 2^floor(log2 P))", false, false, false, true},
+    {Op::bcast, 1, "linear", "root sends to every rank (non-blocking flat tree)", false, false, true, false, true},
+    {Op::bcast, 2, "chain", "fan-out chains hanging off the root, segments pipelined", true, true, true, false, true},
+    {Op::bcast, 3, "pipeline", "a single chain, segments pipelined", true, false, true, false, true},
+    {Op::bcast, 4, "split_bintree", "binary tree, each half of the message down one subtree, then exchange", true, false, true, true, true},
+    {Op::bcast, 5, "bintree", "binary tree, segments pipelined", true, false, true, false, true},
+    {Op::bcast, 6, "binomial", "binomial tree, segments pipelined", true, false, true, false, true},
+    {Op::bcast, 7, "knomial", "k-nomial tree of the given radix, segments pipelined", true, true, true, false, true},
+    {Op::bcast, 8, "scatter_allgather", "binomial scatter then recursive-doubling allgather (linear when count < P)", false, false, true, true, true},
+    {Op::bcast, 9, "scatter_allgather_ring", "binomial scatter then ring allgather (linear when count < P)", false, false, true, true, true},
+    {Op::reduce, 1, "linear", "root receives from every rank in order and reduces", false, false, true, false, true},
+    {Op::reduce, 2, "chain", "fan-in chains into the root, segments pipelined", true, true, false, false, true},
+    {Op::reduce, 3, "pipeline", "a single chain into the root, segments pipelined", true, false, false, false, true},
+    {Op::reduce, 4, "binary", "binary tree, segments pipelined", true, false, false, false, true},
+    {Op::reduce, 5, "binomial", "in-order binomial tree, segments pipelined", true, false, false, false, true},
+    {Op::reduce, 6, "in_order_binary", "in-order binary tree rooted at the last rank, result sent to the root", true, false, true, false, true},
+    {Op::reduce, 7, "rabenseifner", "reduce-scatter by recursive halving then binomial gather (linear when count < 2^floor(log2 P))", false, false, false, true, true},
 };
 
 }  // namespace

@@ -29,6 +29,7 @@ struct AlgorithmInfo {
   bool segmented;            // takes a segment size
   bool has_fanout;           // takes a fan-out (chain count, tree fan-out) or radix (k-nomial)
   bool order_preserving;     // safe for non-commutative operations
+  bool splits;               // cuts the message into parts even unsegmented (halves, blocks per rank)
   bool modelled;             // the model can predict it (others are never candidates yet)
 };
 

@@ -38,8 +38,9 @@ std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size
     if (info.op != call.op || !info.modelled) continue;
     if (info.id >= 32 || !(allowed & (AlgorithmMask{1} << info.id))) continue;
     if (call.op == Op::reduce && !call.commutative && !info.order_preserving) continue;
+    if (call.whole_message && info.splits) continue;
     std::vector<uint32_t> segsizes{0};
-    if (info.segmented)
+    if (info.segmented && !call.whole_message)
       for (uint32_t s : segment_sizes())
         // A segment at least as large as the message is no segmentation: already covered by 0.
         if (s != 0 && s >= call.type_size && s < call.bytes()) segsizes.push_back(s);

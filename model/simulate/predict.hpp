@@ -32,6 +32,10 @@ struct CallShape {
   int root = 0;
   bool commutative = true;
   Metric metric = Metric::completion;
+  // The ranks' datatypes may cut the message differently (same type signature, other types: a
+  // user-defined operation sees each rank's own type): only algorithms that move the message
+  // whole, unsegmented and unsplit, can run.
+  bool whole_message = false;
   size_t bytes() const { return count * type_size; }
 };
 

@@ -21,7 +21,7 @@ struct MachineShape {
 };
 
 // Two ORFEO EPYC nodes per node count: 2 x AMD EPYC 7H12, 4 NUMA (NPS4) x 2 CCD x 2 CCX (L3) x 4
-// cores per socket (shared/data/orfeo-epyc/README.md).
+// cores per socket (data/orfeo-epyc/README.md).
 MachineShape orfeo_epyc(int nodes = 2);
 
 // "node:2 pack:2 numa:4 l3:4 core:4" (levels in this order, each optional, default 1; hwloc's
