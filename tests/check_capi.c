@@ -43,18 +43,18 @@ START_TEST(decide_and_explain)
     ck_assert_str_eq(channels, "cache,core,node");
     mt_decision d;
     char *json = NULL;
-    ck_assert_int_eq(mt_decide(m, MT_OP_BCAST, 65536, 1, 0, 1, &d, &json), 0);
+    ck_assert_int_eq(mt_decide(m, &(mt_call){MT_OP_BCAST, 0, 65536, 1, 1, 0}, &d, &json), 0);
     ck_assert(d.algorithm >= 1 && d.algorithm <= 9 && d.predicted_us > 0);
     ck_assert(d.runner_up_algorithm != d.algorithm && d.runner_up_us >= d.predicted_us);
     ck_assert(json && json[0] == '{' && strstr(json, "\"candidates\"") && strstr(json, "\"ompi_default\""));
     free(json);
     /* Non-commutative: only linear (1) and in-order binary (6). */
-    ck_assert_int_eq(mt_decide(m, MT_OP_REDUCE, 1000, 8, 3, 0, &d, NULL), 0);
+    ck_assert_int_eq(mt_decide(m, &(mt_call){MT_OP_REDUCE, 3, 1000, 8, 0, 0}, &d, NULL), 0);
     ck_assert(d.algorithm == 1 || d.algorithm == 6);
     /* Same inputs, same answer (every rank must agree). */
     mt_decision again;
-    mt_decide(m, MT_OP_BCAST, 65536, 1, 0, 1, &d, NULL);
-    mt_decide(m, MT_OP_BCAST, 65536, 1, 0, 1, &again, NULL);
+    mt_decide(m, &(mt_call){MT_OP_BCAST, 0, 65536, 1, 1, 0}, &d, NULL);
+    mt_decide(m, &(mt_call){MT_OP_BCAST, 0, 65536, 1, 1, 0}, &again, NULL);
     ck_assert(0 == memcmp(&d, &again, sizeof d));
     mt_comm_model_free(m);
 
@@ -62,7 +62,7 @@ START_TEST(decide_and_explain)
     uint32_t only_rabenseifner;
     ck_assert_int_eq(mt_parse_algorithms(MT_OP_REDUCE, "rabenseifner", &only_rabenseifner, err, sizeof err), 0);
     m = mt_comm_model_create(t, 8, places, UINT32_MAX, only_rabenseifner, err, sizeof err);
-    ck_assert_int_eq(mt_decide(m, MT_OP_REDUCE, 2, 4, 0, 1, &d, NULL), -1);  /* count < 8: linear would run */
+    ck_assert_int_eq(mt_decide(m, &(mt_call){MT_OP_REDUCE, 0, 2, 4, 1, 0}, &d, NULL), -1);  /* count < 8: linear would run */
     mt_comm_model_free(m);
     mt_table_free(t);
 }

@@ -99,10 +99,29 @@ void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len) {
   set_error(buf, len, names.c_str());
 }
 
-int mt_decide(mt_comm_model *model, int op, size_t count, size_t type_size, int root,
-              int commutative, mt_decision *out, char **json) {
+int mt_algorithm_count(int op) {
+  int n = 0;
+  for (const AlgorithmInfo &a : algorithm_table()) n += a.op == to_op(op);
+  return n;
+}
+
+int mt_algorithm_at(int op, int index, mt_algorithm_info *out) {
+  int n = 0;
+  for (const AlgorithmInfo &a : algorithm_table()) {
+    if (a.op != to_op(op) || n++ != index) continue;
+    // The table's string_views are literals: NUL-terminated.
+    *out = mt_algorithm_info{a.id, a.name.data(), a.description.data(), a.ompi_function.data(),
+                             static_cast<int32_t>(a.convention)};
+    return 0;
+  }
+  return -1;
+}
+
+int mt_decide(mt_comm_model *model, const mt_call *c, mt_decision *out, char **json) {
   try {
-    CallShape call{to_op(op), count, type_size, root, commutative != 0};
+    CallShape call{to_op(c->op), static_cast<size_t>(c->count), static_cast<size_t>(c->type_size),
+                   c->root, c->commutative != 0};
+    call.whole_message = c->whole_message != 0;
     auto decision = model->selector.decide(call);
     if (json) {
       const Selector &s = model->selector;

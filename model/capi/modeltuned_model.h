@@ -32,6 +32,45 @@ typedef struct mt_decision {
     double runner_up_us;
 } mt_decision;
 
+/* One call as the component sees it. Every rank must pass the same values (derived from the type
+ * signature and the operation, never from a rank's own datatype), or ranks decide differently. */
+typedef struct mt_call {
+    int32_t op;             /* MT_OP_* */
+    int32_t root;
+    uint64_t count;         /* elements of type_size bytes */
+    uint64_t type_size;
+    int32_t commutative;
+    int32_t whole_message;  /* 1: ranks' datatypes may cut the message differently (user-defined
+                               operation): only algorithms that move it whole, unsegmented */
+} mt_call;
+
+/* How an algorithm's ompi_coll_base_* function takes its parameters after the common ones
+ * (bcast: buf, count, dtype, root, comm, module; reduce: sbuf, rbuf, count, dtype, op, root,
+ * comm, module). */
+enum {
+    MT_CALL_BCAST = 0,                        /* nothing more */
+    MT_CALL_BCAST_SEGSIZE = 1,                /* uint32_t segsize */
+    MT_CALL_BCAST_SEGSIZE_FANOUT = 2,         /* uint32_t segsize, int fanout or radix */
+    MT_CALL_REDUCE = 3,                       /* nothing more */
+    MT_CALL_REDUCE_SEGSIZE_REQUESTS = 4,      /* uint32_t segsize, int max_outstanding_reqs */
+    MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS = 5  /* uint32_t segsize, int fanout, int max_outstanding_reqs */
+};
+
+/* One algorithm of the registry, for the component's dispatch table and parameter help. The
+ * strings live as long as the library. */
+typedef struct mt_algorithm_info {
+    int32_t id;                  /* tuned's number */
+    const char *name;            /* modeltuned's name ("binomial") */
+    const char *description;
+    const char *ompi_function;   /* symbol of the ompi_coll_base_* function that runs it */
+    int32_t convention;          /* MT_CALL_* */
+} mt_algorithm_info;
+
+/* Algorithms of an operation in registry order: index 0 .. mt_algorithm_count(op) - 1. */
+int mt_algorithm_count(int op);
+/* 0 and *out filled, or -1 for an index out of range. */
+int mt_algorithm_at(int op, int index, mt_algorithm_info *out);
+
 /* Loads and validates a calibration table. NULL on failure with the reason in err. */
 mt_table *mt_table_load(const char *path, char *err, size_t errlen);
 void mt_table_free(mt_table *table);
@@ -56,8 +95,7 @@ void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len);
 /* Runs the model for one call. 0 on success; -1 when no allowed candidate can be predicted.
  * If json is not NULL, *json receives a malloc'd one-line JSON object of the whole decision
  * (every candidate's prediction and Open MPI's default; the caller frees it), also on -1. */
-int mt_decide(mt_comm_model *model, int op, size_t count, size_t type_size, int root,
-              int commutative, mt_decision *out, char **json);
+int mt_decide(mt_comm_model *model, const mt_call *call, mt_decision *out, char **json);
 
 /* Does the table's measured topology (provenance.hwloc.signature, "pack:2 numa:8 l3:32 core:128
  * pu:128") match this node's object counts? 1: it differs, with one line for a verbose warning in

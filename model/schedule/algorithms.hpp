@@ -21,6 +21,18 @@ enum class ReduceAlgorithm : int {
   rabenseifner = 7,
 };
 
+// How Open MPI's ompi_coll_base_* function of an algorithm is called (after the common arguments
+// buf, count, dtype, root, comm, module for bcast; sbuf, rbuf, count, dtype, op, root, comm,
+// module for reduce). Values are the C API's MT_CALL_* (capi/modeltuned_model.h).
+enum class CallingConvention : int {
+  bcast = 0,                       // nothing more
+  bcast_segsize = 1,               // segsize
+  bcast_segsize_fanout = 2,        // segsize, fan-out (chains) or radix (k-nomial)
+  reduce = 3,                      // nothing more
+  reduce_segsize_requests = 4,     // segsize, max outstanding requests
+  reduce_segsize_fanout_requests = 5,  // segsize, fan-out, max outstanding requests
+};
+
 struct AlgorithmInfo {
   Op op;
   int id;                    // tuned's number
@@ -31,6 +43,8 @@ struct AlgorithmInfo {
   bool order_preserving;     // safe for non-commutative operations
   bool splits;               // cuts the message into parts even unsegmented (halves, blocks per rank)
   bool modelled;             // the model can predict it (others are never candidates yet)
+  std::string_view ompi_function;  // the ompi_coll_base_* function that runs it
+  CallingConvention convention;
 };
 
 std::span<const AlgorithmInfo> algorithm_table();

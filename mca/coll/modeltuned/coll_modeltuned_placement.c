@@ -230,8 +230,9 @@ const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
     const bool per_rank = NULL != file && NULL != strstr(file, "%r");
     char *json = NULL;
     const bool record = NULL != file && '\0' != file[0] && (per_rank || 0 == ompi_comm_rank(comm));
-    int rc = mt_decide(m->model, op, count, type_size, root, commutative, &choice->decision,
-                       record ? &json : NULL);
+    const mt_call call = { .op = op, .root = root, .count = count, .type_size = type_size,
+                           .commutative = commutative, .whole_message = 0 };
+    int rc = mt_decide(m->model, &call, &choice->decision, record ? &json : NULL);
     if (NULL != json) {
         record_decision(m, comm, json, per_rank);
         free(json);
