@@ -111,7 +111,7 @@ int mt_algorithm_at(int op, int index, mt_algorithm_info *out) {
     if (a.op != to_op(op) || n++ != index) continue;
     // The table's string_views are literals: NUL-terminated.
     *out = mt_algorithm_info{a.id, a.name.data(), a.description.data(), a.ompi_function.data(),
-                             static_cast<int32_t>(a.convention)};
+                             static_cast<int32_t>(a.convention), a.splits ? 1 : 0};
     return 0;
   }
   return -1;

@@ -64,6 +64,7 @@ typedef struct mt_algorithm_info {
     const char *description;
     const char *ompi_function;   /* symbol of the ompi_coll_base_* function that runs it */
     int32_t convention;          /* MT_CALL_* */
+    int32_t splits;              /* 1: cuts the message into parts even unsegmented */
 } mt_algorithm_info;
 
 /* Algorithms of an operation in registry order: index 0 .. mt_algorithm_count(op) - 1. */

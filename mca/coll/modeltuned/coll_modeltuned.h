@@ -42,6 +42,7 @@ typedef struct mca_coll_modeltuned_component_t {
      * index 0 = handed to the previous component. Plain increments: exact unless several threads
      * run collectives at once. */
     unsigned long long calls[2][MCA_COLL_MODELTUNED_COUNTERS];
+    uint32_t splitting[2];       /* [op] bit id: the algorithm splits the message even unsegmented */
 
     int output;                  /* opal_output stream, "coll:modeltuned:" lines */
     mt_table *table;             /* NULL: no usable table, modeltuned steps aside */
@@ -56,6 +57,21 @@ typedef enum {
     MCA_COLL_MODELTUNED_READY,
     MCA_COLL_MODELTUNED_FALLBACK       /* setup failed on some rank: the previous component runs */
 } mca_coll_modeltuned_state_t;
+
+/* Calls decided apart, by what their operation allows (every rank knows it from the operation
+ * alone): a slot per kind of call. */
+enum {
+    MCA_COLL_MODELTUNED_BCAST = 0,
+    /* reduce with an intrinsic operation (Open MPI allows them on predefined datatypes only, which
+     * matching ranks share): every algorithm */
+    MCA_COLL_MODELTUNED_REDUCE_INTRINSIC,
+    /* reduce with a commutative user-defined operation: it sees each rank's own datatype, so the
+     * message must move whole (unsegmented, unsplit) */
+    MCA_COLL_MODELTUNED_REDUCE_USER,
+    /* reduce with a non-commutative (user-defined) operation: whole and order-preserving */
+    MCA_COLL_MODELTUNED_REDUCE_ORDERED,
+    MCA_COLL_MODELTUNED_SLOTS
+};
 
 typedef struct mca_coll_modeltuned_choice_t {
     int32_t root;        /* -1: not decided yet */
@@ -83,8 +99,8 @@ typedef struct mca_coll_modeltuned_module_t {
     mca_coll_base_module_reduce_fn_t previous_reduce;
     mca_coll_base_module_t *previous_reduce_module;
 
-    /* [op][commutative][size class] for the last root used; bcast uses commutative = 1 only. */
-    mca_coll_modeltuned_choice_t choices[2][2][MCA_COLL_MODELTUNED_SIZE_CLASSES];
+    /* [call slot][size class] for the last root used. */
+    mca_coll_modeltuned_choice_t choices[MCA_COLL_MODELTUNED_SLOTS][MCA_COLL_MODELTUNED_SIZE_CLASSES];
     mca_coll_modeltuned_remembered_t *remembered;  /* every decision made, by root */
     size_t remembered_capacity, remembered_count;
 } mca_coll_modeltuned_module_t;
@@ -102,9 +118,8 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
 int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module,
                               struct ompi_communicator_t *comm);
 const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module,
-                                              struct ompi_communicator_t *comm, int op,
-                                              size_t count, size_t type_size, int root,
-                                              int commutative);
+                                              struct ompi_communicator_t *comm, int slot,
+                                              size_t count, size_t type_size, int root);
 
 /* Collectives */
 int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
@@ -118,23 +133,42 @@ static inline int mca_coll_modeltuned_size_class(size_t bytes)
     return 0 == bytes ? 0 : 64 - __builtin_clzll((unsigned long long) bytes);
 }
 
-/* The hot path: the cached decision for this (op, commutativity, size class, root); on a miss the
- * model runs (and, on the communicator's first call, the placement is exchanged). NULL: hand the
- * call to the previous component. */
+/* The hot path: the cached decision for this (call slot, size class, root) of a call moving
+ * `count` elements of `type_size` bytes; on a miss the model runs (and, on the communicator's
+ * first call, the placement is exchanged). Callers pass an element that every rank shares (bytes,
+ * or the reduction's predefined type), never a rank's own datatype, which MPI lets differ between
+ * ranks of one type signature. NULL: hand the call to the previous component. */
 static inline const mt_decision *mca_coll_modeltuned_choice(mca_coll_modeltuned_module_t *m,
                                                             struct ompi_communicator_t *comm,
-                                                            int op, int commutative, size_t count,
+                                                            int slot, size_t count,
                                                             size_t type_size, int root)
 {
     if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state) &&
         (MCA_COLL_MODELTUNED_UNPLACED != m->state || OMPI_SUCCESS != mca_coll_modeltuned_setup(m, comm)))
         return NULL;
     const mca_coll_modeltuned_choice_t *choice =
-        &m->choices[op][commutative][mca_coll_modeltuned_size_class(count * type_size)];
+        &m->choices[slot][mca_coll_modeltuned_size_class(count * type_size)];
     if (OPAL_UNLIKELY(choice->root != root))
-        return mca_coll_modeltuned_decide(m, comm, op, count, type_size, root, commutative);
+        return mca_coll_modeltuned_decide(m, comm, slot, count, type_size, root);
     return OPAL_LIKELY(0 != choice->decision.algorithm) ? &choice->decision : NULL;
 }
+
+/* Byte view of a bcast buffer (coll_modeltuned_view.c). mca_coll_modeltuned_bcast_view fills
+ * `v`; call mca_coll_modeltuned_bcast_view_done afterwards in every case (it unpacks and frees).
+ * OMPI_ERR_NOT_SUPPORTED: more than INT_MAX bytes (every rank alike: fall back). */
+typedef struct mca_coll_modeltuned_view_t {
+    void *buf;
+    int count;
+    struct ompi_datatype_t *dtype;
+    char *temp;                  /* packed copy of a non-contiguous layout */
+} mca_coll_modeltuned_view_t;
+
+/* Whether decision `d` cuts a message of `bytes` bytes into parts (segments, halves, blocks). */
+bool mca_coll_modeltuned_cuts(int op, const mt_decision *d, size_t bytes);
+int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf, int count,
+                                   struct ompi_datatype_t *dtype, size_t bytes, bool root);
+int mca_coll_modeltuned_bcast_view_done(mca_coll_modeltuned_view_t *v, void *buf, int count,
+                                        struct ompi_datatype_t *dtype, bool root, int rc);
 
 /* Level-20 trace of what ran, on every rank; d == NULL: the previous component ran it. */
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,

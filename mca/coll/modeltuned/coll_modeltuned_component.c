@@ -140,6 +140,12 @@ static int modeltuned_open(void)
     c->table = NULL;
     c->table_path = NULL;
     c->disabled_reason = NULL;
+    for (int op = 0; op < 2; ++op) {
+        mt_algorithm_info info;
+        c->splitting[op] = 0;
+        for (int i = 0; mt_algorithm_at(op, i, &info) == 0; ++i)
+            if (info.splits && info.id < 32) c->splitting[op] |= 1u << info.id;
+    }
     mca_coll_modeltuned_prepare();
     return OMPI_SUCCESS;
 }

@@ -29,10 +29,9 @@ static void module_construct(mca_coll_modeltuned_module_t *m)
     m->previous_reduce_module = NULL;
     m->remembered = NULL;
     m->remembered_capacity = m->remembered_count = 0;
-    for (int op = 0; op < 2; ++op)
-        for (int commute = 0; commute < 2; ++commute)
-            for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k)
-                m->choices[op][commute][k].root = -1;
+    for (int slot = 0; slot < MCA_COLL_MODELTUNED_SLOTS; ++slot)
+        for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k)
+            m->choices[slot][k].root = -1;
 }
 
 static void module_destruct(mca_coll_modeltuned_module_t *m)

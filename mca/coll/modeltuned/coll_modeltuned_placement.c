@@ -176,10 +176,9 @@ static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communi
     free(line);
 }
 
-static uint64_t remembered_key(int op, int commutative, int size_class, int root)
+static uint64_t remembered_key(int slot, int size_class, int root)
 {
-    return ((uint64_t) (uint32_t) (root + 1) << 16) | ((uint64_t) op << 8) |
-           ((uint64_t) commutative << 7) | (uint64_t) size_class;
+    return ((uint64_t) (uint32_t) (root + 1) << 16) | ((uint64_t) slot << 8) | (uint64_t) size_class;
 }
 
 static mca_coll_modeltuned_remembered_t *remembered_slot(mca_coll_modeltuned_module_t *m, uint64_t key)
@@ -211,13 +210,15 @@ static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mt_dec
 }
 
 const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
-                                              struct ompi_communicator_t *comm, int op,
-                                              size_t count, size_t type_size, int root,
-                                              int commutative)
+                                              struct ompi_communicator_t *comm, int slot,
+                                              size_t count, size_t type_size, int root)
 {
-    const int size_class = mca_coll_modeltuned_size_class(count * type_size);
-    mca_coll_modeltuned_choice_t *choice = &m->choices[op][commutative][size_class];
-    const uint64_t key = remembered_key(op, commutative, size_class, root);
+    const size_t bytes = count * type_size;
+    const int size_class = mca_coll_modeltuned_size_class(bytes);
+    mca_coll_modeltuned_choice_t *choice = &m->choices[slot][size_class];
+    const uint64_t key = remembered_key(slot, size_class, root);
+    const int op = MCA_COLL_MODELTUNED_BCAST == slot ? MT_OP_BCAST : MT_OP_REDUCE;
+    const int commutative = MCA_COLL_MODELTUNED_REDUCE_ORDERED != slot;
     if (NULL != m->remembered) {
         const mca_coll_modeltuned_remembered_t *seen = remembered_slot(m, key);
         if (0 != seen->key) {
@@ -231,7 +232,9 @@ const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
     char *json = NULL;
     const bool record = NULL != file && '\0' != file[0] && (per_rank || 0 == ompi_comm_rank(comm));
     const mt_call call = { .op = op, .root = root, .count = count, .type_size = type_size,
-                           .commutative = commutative, .whole_message = 0 };
+                           .commutative = commutative,
+                           .whole_message = MCA_COLL_MODELTUNED_REDUCE_USER == slot ||
+                                            MCA_COLL_MODELTUNED_REDUCE_ORDERED == slot };
     int rc = mt_decide(m->model, &call, &choice->decision, record ? &json : NULL);
     if (NULL != json) {
         record_decision(m, comm, json, per_rank);
@@ -252,7 +255,8 @@ const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
                     "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
                     "predicted_us=%.3f runner_up=%s runner_up_us=%.3f",
                     ompi_comm_get_cid(comm), comm->c_name, MT_OP_BCAST == op ? "bcast" : "reduce",
-                    count * type_size, root, commutative ? "" : " noncommutative", pick,
+                    bytes, root, MCA_COLL_MODELTUNED_REDUCE_ORDERED == slot ? " noncommutative"
+                    : MCA_COLL_MODELTUNED_REDUCE_USER == slot ? " user_op" : "", pick,
                     d->predicted_us, runner_up, d->runner_up_us);
     }
     return &choice->decision;

@@ -6,7 +6,8 @@ mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = \
 	mca/coll/modeltuned/coll_modeltuned_module.c \
 	mca/coll/modeltuned/coll_modeltuned_placement.c \
 	mca/coll/modeltuned/coll_modeltuned_bcast.c \
-	mca/coll/modeltuned/coll_modeltuned_reduce.c
+	mca/coll/modeltuned/coll_modeltuned_reduce.c \
+	mca/coll/modeltuned/coll_modeltuned_view.c
 # A C++ file forces libtool to link with g++ (the model library needs libstdc++).
 nodist_EXTRA_mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = mca/coll/modeltuned/force_cxx_link.cxx
 mca_coll_modeltuned_mca_coll_modeltuned_la_CPPFLAGS = $(AM_CPPFLAGS) $(OMPI_CPPFLAGS) $(HWLOC_CFLAGS) -DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"'
