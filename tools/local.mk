@@ -30,3 +30,4 @@ tools_modeltuned_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(HWLOC_CFLAGS) \
 tools_modeltuned_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned_model.la $(FMT_LIBS) $(HWLOC_LIBS)
 include tools/validate.mk
 include tools/bench/local.mk
+include tools/churn/local.mk
