@@ -228,32 +228,28 @@ const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
     }
     const char *file = mca_coll_modeltuned_component.decision_file;
     const bool per_rank = NULL != file && NULL != strstr(file, "%r");
-    char *json = NULL;
     const bool record = NULL != file && '\0' != file[0] && (per_rank || 0 == ompi_comm_rank(comm));
+    const bool log = mca_coll_modeltuned_component.verbose >= 10 && 0 == ompi_comm_rank(comm);
+    mt_decision_report report = { .want_json = record };
     const mt_call call = { .op = op, .root = root, .count = count, .type_size = type_size,
                            .commutative = commutative, .whole_message = 0 };
-    int rc = mt_decide(m->model, &call, &choice->decision, record ? &json : NULL);
-    if (NULL != json) {
-        record_decision(m, comm, json, per_rank);
-        free(json);
+    int rc = mt_decide(m->model, &call, &choice->decision, record || log ? &report : NULL);
+    if (NULL != report.json) {
+        record_decision(m, comm, report.json, per_rank);
+        free(report.json);
     }
     if (0 != rc) memset(&choice->decision, 0, sizeof choice->decision);  /* nothing can run */
     choice->root = root;
     remember(m, key, &choice->decision);
     if (0 != rc) return NULL;
-    if (mca_coll_modeltuned_component.verbose >= 10 && 0 == ompi_comm_rank(comm)) {
-        char pick[96], runner_up[96] = "none";
+    if (log) {
         const mt_decision *d = &choice->decision;
-        mt_describe(op, d->algorithm, d->segsize, d->fanout, pick, sizeof pick);
-        if (0 != d->runner_up_algorithm)
-            mt_describe(op, d->runner_up_algorithm, d->runner_up_segsize, d->runner_up_fanout,
-                        runner_up, sizeof runner_up);
         opal_output(mca_coll_modeltuned_component.output,
                     "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
                     "predicted_us=%.3f runner_up=%s runner_up_us=%.3f",
                     ompi_comm_get_cid(comm), comm->c_name, MT_OP_BCAST == op ? "bcast" : "reduce",
-                    count * type_size, root, commutative ? "" : " noncommutative", pick,
-                    d->predicted_us, runner_up, d->runner_up_us);
+                    count * type_size, root, commutative ? "" : " noncommutative", report.pick,
+                    d->predicted_us, report.runner_up, d->runner_up_us);
     }
     return &choice->decision;
 }
