@@ -21,8 +21,19 @@ BEGIN_C_DECLS
 /* Decisions are cached per power-of-two size class: class k holds messages of [2^(k-1), 2^k)
  * bytes, class 0 the empty message. */
 #define MCA_COLL_MODELTUNED_SIZE_CLASSES 65
-/* Tuned's algorithm numbers go up to 9 (bcast); index 0 counts fallbacks. */
-#define MCA_COLL_MODELTUNED_COUNTERS 10
+
+/* The messages a user can see: opal_show_help topics. */
+#define MCA_COLL_MODELTUNED_HELP "help-coll-modeltuned.txt"
+/* Published at open (OPAL_UINT64): the table's checksum (0: none), 1 on an oversubscribed node. */
+#define MCA_COLL_MODELTUNED_TABLE_KEY "coll.modeltuned.table"
+#define MCA_COLL_MODELTUNED_OVERSUBSCRIBED_KEY "coll.modeltuned.oversubscribed"
+
+/* Dispatch table entry: the ompi_coll_base_* function of a registry algorithm, resolved at open. */
+typedef struct mca_coll_modeltuned_algorithm_t {
+    void *fn;              /* NULL: not in the registry or not resolved; never allowed */
+    int32_t convention;    /* MT_CALL_* */
+    const char *name;      /* the registry's name, for traces */
+} mca_coll_modeltuned_algorithm_t;
 
 typedef struct mca_coll_modeltuned_component_t {
     mca_coll_base_component_2_0_0_t super;
@@ -35,18 +46,21 @@ typedef struct mca_coll_modeltuned_component_t {
     char *reduce_algorithms;
     char *decision_file;
     bool oversubscribed;         /* decide on oversubscribed nodes too */
-    bool decision_file_warned;   /* its write error is reported once */
-    bool table_mismatch_reported;  /* ranks without the same table: reported once */
+    bool decision_file_warned;   /* its write error is reported once per process */
+    bool table_mismatch_reported;  /* ranks without the same table: reported once per process */
 
-    /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls): calls per tuned algorithm number,
-     * index 0 = handed to the previous component. Plain increments: exact unless several threads
-     * run collectives at once. */
-    unsigned long long calls[2][MCA_COLL_MODELTUNED_COUNTERS];
+    /* [op], indexed by tuned's algorithm number, sized from the registry (largest number + 1). */
+    int slots[2];
+    mca_coll_modeltuned_algorithm_t *algorithms[2];  /* the dispatch table, built at open */
+    uint32_t runnable[2];        /* mask of the algorithms whose function was resolved */
+    /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls), index 0 = handed to the previous
+     * component. Plain increments: exact unless several threads run collectives at once. */
+    unsigned long long *calls[2];
 
     int output;                  /* opal_output stream, "coll:modeltuned:" lines */
     mt_table *table;             /* NULL: no usable table, modeltuned steps aside */
     char *table_path;            /* the file the table came from */
-    char *disabled_reason;       /* why modeltuned steps aside everywhere, or NULL */
+    const char *disabled_reason; /* why modeltuned steps aside everywhere, or NULL */
 } mca_coll_modeltuned_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_modeltuned_component_t mca_coll_modeltuned_component;
@@ -90,23 +104,37 @@ typedef struct mca_coll_modeltuned_module_t {
 } mca_coll_modeltuned_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
 
-/* Component (coll_modeltuned_module.c) */
-void mca_coll_modeltuned_prepare(void);
+/* coll_modeltuned_component.c: parameters, open, close, table, version check, modex publishing;
+ * coll_modeltuned_module.c: comm_query, enable, disable; coll_modeltuned_setup.c: the placement
+ * exchange on a communicator's first bcast or reduce. mca_coll_modeltuned_show_help prints a
+ * topic of MCA_COLL_MODELTUNED_HELP on stderr if `here` (the rank that reports a problem). */
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads);
-mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm,
-                                                       int *priority);
+void mca_coll_modeltuned_show_help(bool here, const char *topic, ...);
+mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm, int *priority);
+int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module, struct ompi_communicator_t *comm);
 
-/* Placement exchange and decisions (coll_modeltuned_placement.c). mca_coll_modeltuned_decide
- * serves a primary-cache miss: from the decisions remembered for other roots, or by running the
- * model once; NULL when nothing can run (remembered too). */
-int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module,
-                              struct ompi_communicator_t *comm);
+/* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a primary-cache miss: from the
+ * decisions remembered for other roots, or by running the model once; NULL when nothing can run
+ * (remembered too). mca_coll_modeltuned_trace: the level-20 line of what ran, on every rank
+ * (d == NULL: the previous component ran it). */
 const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module,
                                               struct ompi_communicator_t *comm, int op,
                                               size_t count, size_t type_size, int root,
                                               int commutative);
+void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
+                               const mt_decision *d);
 
-/* Collectives */
+/* coll_modeltuned_dispatch.c: the dispatch table, built at open from the model's registry, and the
+ * decided algorithm run through it with the decision's segment size and fan-out. */
+int mca_coll_modeltuned_dispatch_open(void);
+int mca_coll_modeltuned_run_bcast(const mt_decision *d, void *buf, int count,
+                                  struct ompi_datatype_t *dtype, int root,
+                                  struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_modeltuned_run_reduce(const mt_decision *d, const void *sbuf, void *rbuf, int count,
+                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                                   struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+
+/* coll_modeltuned_bcast.c, coll_modeltuned_reduce.c: the call path. */
 int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
@@ -135,10 +163,6 @@ static inline const mt_decision *mca_coll_modeltuned_choice(mca_coll_modeltuned_
         return mca_coll_modeltuned_decide(m, comm, op, count, type_size, root, commutative);
     return OPAL_LIKELY(0 != choice->decision.algorithm) ? &choice->decision : NULL;
 }
-
-/* Level-20 trace of what ran, on every rank; d == NULL: the previous component ran it. */
-void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
-                               const mt_decision *d);
 
 END_C_DECLS
 

@@ -1,16 +1,13 @@
 /*
- * MPI_Reduce: a cached lookup of the model's choice, then Open MPI's own implementation of it.
+ * MPI_Reduce: a cached lookup of the model's choice, then Open MPI's own implementation of it
+ * through the dispatch table (coll_modeltuned_dispatch.c).
  * Non-commutative operations are decided separately and only get order-preserving algorithms.
  */
 #include "ompi_config.h"
 
 #include "coll_modeltuned.h"
 #include "ompi/datatype/ompi_datatype.h"
-#include "ompi/mca/coll/base/coll_base_functions.h"
 #include "ompi/op/op.h"
-
-/* No limit on outstanding segment sends, as tuned's default (coll_tuned_reduce_max_requests 0). */
-#define MAX_OUTSTANDING_REQUESTS 0
 
 int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
@@ -28,27 +25,7 @@ int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
         mca_coll_modeltuned_trace(comm, MT_OP_REDUCE, (size_t) count * type_size, root, d);
 
-    switch (d->algorithm) {
-    case 1: return ompi_coll_base_reduce_intra_basic_linear(sbuf, rbuf, count, dtype, op, root,
-                                                            comm, module);
-    case 2: return ompi_coll_base_reduce_intra_chain(sbuf, rbuf, count, dtype, op, root, comm,
-                                                     module, d->segsize, d->fanout,
-                                                     MAX_OUTSTANDING_REQUESTS);
-    case 3: return ompi_coll_base_reduce_intra_pipeline(sbuf, rbuf, count, dtype, op, root, comm,
-                                                        module, d->segsize,
-                                                        MAX_OUTSTANDING_REQUESTS);
-    case 4: return ompi_coll_base_reduce_intra_binary(sbuf, rbuf, count, dtype, op, root, comm,
-                                                      module, d->segsize, MAX_OUTSTANDING_REQUESTS);
-    case 5: return ompi_coll_base_reduce_intra_binomial(sbuf, rbuf, count, dtype, op, root, comm,
-                                                        module, d->segsize,
-                                                        MAX_OUTSTANDING_REQUESTS);
-    case 6: return ompi_coll_base_reduce_intra_in_order_binary(sbuf, rbuf, count, dtype, op, root,
-                                                               comm, module, d->segsize,
-                                                               MAX_OUTSTANDING_REQUESTS);
-    case 7: return ompi_coll_base_reduce_intra_redscat_gather(sbuf, rbuf, count, dtype, op, root,
-                                                              comm, module);
-    default: break;  /* unreachable: the model only returns Open MPI's algorithm numbers */
-    }
+    return mca_coll_modeltuned_run_reduce(d, sbuf, rbuf, count, dtype, op, root, comm, module);
 fallback:
     ++mca_coll_modeltuned_component.calls[MT_OP_REDUCE][0];
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
