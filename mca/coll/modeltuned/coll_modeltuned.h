@@ -22,8 +22,6 @@ BEGIN_C_DECLS
  * bytes, class 0 the empty message. */
 #define MCA_COLL_MODELTUNED_SIZE_CLASSES 65
 
-/* The messages a user can see: opal_show_help topics. */
-#define MCA_COLL_MODELTUNED_HELP "help-coll-modeltuned.txt"
 /* Published at open (OPAL_UINT64): the table's checksum (0: none), 1 on an oversubscribed node. */
 #define MCA_COLL_MODELTUNED_TABLE_KEY "coll.modeltuned.table"
 #define MCA_COLL_MODELTUNED_OVERSUBSCRIBED_KEY "coll.modeltuned.oversubscribed"
@@ -107,7 +105,7 @@ OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
 /* coll_modeltuned_component.c: parameters, open, close, table, version check, modex publishing;
  * coll_modeltuned_module.c: comm_query, enable, disable; coll_modeltuned_setup.c: the placement
  * exchange on a communicator's first bcast or reduce. mca_coll_modeltuned_show_help prints a
- * topic of MCA_COLL_MODELTUNED_HELP on stderr if `here` (the rank that reports a problem). */
+ * topic of help-coll-modeltuned.txt on stderr if `here` (the rank that reports a problem). */
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 void mca_coll_modeltuned_show_help(bool here, const char *topic, ...);
 mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm, int *priority);
@@ -115,12 +113,9 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module, struct ompi_
 
 /* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a primary-cache miss: from the
  * decisions remembered for other roots, or by running the model once; NULL when nothing can run
- * (remembered too). mca_coll_modeltuned_trace: the level-20 line of what ran, on every rank
- * (d == NULL: the previous component ran it). */
-const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module,
-                                              struct ompi_communicator_t *comm, int op,
-                                              size_t count, size_t type_size, int root,
-                                              int commutative);
+ * (remembered too). mca_coll_modeltuned_trace: the level-20 line of what ran (d == NULL: fallback). */
+const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module, struct ompi_communicator_t *comm,
+                                              int op, size_t count, size_t type_size, int root, int commutative);
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
                                const mt_decision *d);
 

@@ -20,7 +20,6 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
     ++mca_coll_modeltuned_component.calls[MT_OP_BCAST][d->algorithm];
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
         mca_coll_modeltuned_trace(comm, MT_OP_BCAST, (size_t) count * type_size, root, d);
-
     return mca_coll_modeltuned_run_bcast(d, buf, count, dtype, root, comm, module);
 fallback:
     ++mca_coll_modeltuned_component.calls[MT_OP_BCAST][0];

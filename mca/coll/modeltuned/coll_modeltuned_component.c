@@ -19,30 +19,10 @@
 #include "opal/mca/pmix/pmix.h"
 #include "opal/util/show_help.h"
 
+#define HELP_FILE "help-coll-modeltuned.txt"
+
 const char *mca_coll_modeltuned_component_version_string =
     "Open MPI modeltuned collective MCA component version " PACKAGE_VERSION;
-
-static int modeltuned_register(void);
-static int modeltuned_open(void);
-static int modeltuned_close(void);
-
-mca_coll_modeltuned_component_t mca_coll_modeltuned_component = {
-    .super = {
-        .collm_version = {
-            MCA_COLL_BASE_VERSION_2_0_0,
-            .mca_component_name = "modeltuned",
-            MCA_BASE_MAKE_VERSION(component, 0, 1, 0),
-            .mca_open_component = modeltuned_open,
-            .mca_close_component = modeltuned_close,
-            .mca_register_component_params = modeltuned_register,
-        },
-        .collm_data = {
-            MCA_BASE_METADATA_PARAM_CHECKPOINT
-        },
-        .collm_init_query = mca_coll_modeltuned_init_query,
-        .collm_comm_query = mca_coll_modeltuned_comm_query,
-    },
-};
 
 /* The counters' context is their operation (MT_OP_*). */
 static int counters_get(const struct mca_base_pvar_t *pvar, void *value, void *obj)
@@ -61,31 +41,13 @@ static int counters_notify(struct mca_base_pvar_t *pvar, mca_base_pvar_event_t e
     return OMPI_SUCCESS;
 }
 
-/* "linear (1), chain (2), ..." from the model's registry into buf; the largest number + 1 into
- * *slots (the size of the counters and of the dispatch table). */
-static void registry_names(int op, char *buf, size_t len, int *slots)
-{
-    mt_algorithm_info info;
-    size_t used = 0;
-    buf[0] = '\0';
-    *slots = 1;
-    for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
-        if (info.id >= *slots) *slots = info.id + 1;
-        if (used < len) used += snprintf(buf + used, len - used, "%s%s (%d)", 0 == i ? "" : ", ", info.name, info.id);
-    }
-}
-
 static int modeltuned_register(void)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const mca_base_component_t *v = &c->super.collm_version;
-    char names[2][512], name[32], description[1024];
+    char name[32], description[1024];
     static const char *const op_names[2] = {"bcast", "reduce"};
-    for (int op = 0; op < 2; ++op) {
-        registry_names(op, names[op], sizeof names[op], &c->slots[op]);
-        if (NULL == c->calls[op] && NULL == (c->calls[op] = calloc(c->slots[op], sizeof *c->calls[op])))
-            return OMPI_ERR_OUT_OF_RESOURCE;
-    }
+    mt_algorithm_info info;
 
     /* Above tuned (30) so that, where it is loaded and has a table, it owns bcast and reduce.
      * Writable at run time (MPI_T): communicators created after a change follow it. */
@@ -113,16 +75,37 @@ static int modeltuned_register(void)
         &c->calibration_file);
 
     for (int op = 0; op < 2; ++op) {
-        char **list = MT_OP_BCAST == op ? &c->bcast_algorithms : &c->reduce_algorithms;
+        /* From the model's registry: "linear (1), chain (2), ..." for the parameter's help, and the
+         * largest algorithm number + 1, the size of the counters and of the dispatch table. */
+        char names[512] = "", **list = MT_OP_BCAST == op ? &c->bcast_algorithms : &c->reduce_algorithms;
+        size_t used = 0;
+        c->slots[op] = 1;
+        for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
+            if (info.id >= c->slots[op]) c->slots[op] = info.id + 1;
+            if (used < sizeof names)
+                used += snprintf(names + used, sizeof names - used, "%s%s (%d)", i ? ", " : "", info.name, info.id);
+        }
+        if (NULL == c->calls[op] && NULL == (c->calls[op] = calloc(c->slots[op], sizeof *c->calls[op])))
+            return OMPI_ERR_OUT_OF_RESOURCE;
+
         *list = "";
         snprintf(name, sizeof name, "%s_algorithms", op_names[op]);
         snprintf(description, sizeof description, "%c%s algorithms modeltuned may choose, by name or "
                  "tuned's number, comma-separated: %s; empty or \"all\" = every one.%s Writable at run "
                  "time (MPI_T): communicators created afterwards follow it", op_names[op][0] - 'a' + 'A',
-                 op_names[op] + 1, names[op], MT_OP_BCAST == op ? "" : " Non-commutative operations only "
+                 op_names[op] + 1, names, MT_OP_BCAST == op ? "" : " Non-commutative operations only "
                  "ever get the order-preserving ones.");
         (void) mca_base_component_var_register(v, name, description, MCA_BASE_VAR_TYPE_STRING, NULL, 0,
             MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_ALL, list);
+
+        snprintf(name, sizeof name, "%s_calls", op_names[op]);
+        snprintf(description, sizeof description, "MPI_%c%s calls modeltuned ran, per tuned algorithm "
+                 "number (index 0: handed to the previous component)", op_names[op][0] - 'a' + 'A',
+                 op_names[op] + 1);
+        (void) mca_base_component_pvar_register(v, name, description, OPAL_INFO_LVL_4,
+            MPI_T_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MPI_T_BIND_NO_OBJECT,
+            MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
+            counters_notify, (void *) (intptr_t) op);
     }
 
     c->decision_file = NULL;
@@ -145,16 +128,6 @@ static int modeltuned_register(void)
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &c->oversubscribed);
 
-    for (int op = 0; op < 2; ++op) {
-        snprintf(name, sizeof name, "%s_calls", op_names[op]);
-        snprintf(description, sizeof description, "MPI_%c%s calls modeltuned ran, per tuned algorithm "
-                 "number (index 0: handed to the previous component)", op_names[op][0] - 'a' + 'A',
-                 op_names[op] + 1);
-        (void) mca_base_component_pvar_register(v, name, description, OPAL_INFO_LVL_4,
-            MPI_T_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MPI_T_BIND_NO_OBJECT,
-            MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
-            counters_notify, (void *) (intptr_t) op);
-    }
     return OMPI_SUCCESS;
 }
 
@@ -167,7 +140,7 @@ void mca_coll_modeltuned_show_help(bool here, const char *topic, ...)
     va_list ap;
     if (!here) return;
     va_start(ap, topic);
-    char *text = opal_show_help_vstring(MCA_COLL_MODELTUNED_HELP, topic, true, ap);
+    char *text = opal_show_help_vstring(HELP_FILE, topic, true, ap);
     va_end(ap);
     if (NULL != text) fputs(text, stderr);  /* not opal_output(0): it prefixes the first line */
     free(text);
@@ -181,13 +154,10 @@ static bool runtime_version_matches(char *running, size_t len)
     int n = 0, major = -1, minor = -1, release = -1;
     MPI_Get_library_version(lib, &n);
     const char *v = strstr(lib, "v");
-    if (NULL == v || 3 != sscanf(v, "v%d.%d.%d", &major, &minor, &release)) {
-        snprintf(running, len, "an unrecognised version (%.60s)", lib);
-        return false;
-    }
+    if (NULL == v || 3 != sscanf(v, "v%d.%d.%d", &major, &minor, &release))
+        return snprintf(running, len, "an unrecognised version (%.60s)", lib) < 0;
     snprintf(running, len, "%d.%d.%d", major, minor, release);
-    return major == OMPI_MAJOR_VERSION && minor == OMPI_MINOR_VERSION &&
-           release == OMPI_RELEASE_VERSION;
+    return major == OMPI_MAJOR_VERSION && minor == OMPI_MINOR_VERSION && release == OMPI_RELEASE_VERSION;
 }
 
 /* Search order of the calibration table when the parameter is empty. */
@@ -202,7 +172,8 @@ static char *find_default_table(void)
     return 0 == access(path, F_OK) ? strdup(path) : NULL;
 }
 
-static void load_table(mca_coll_modeltuned_component_t *c)
+/* NULL, or why modeltuned steps aside in this process. */
+static const char *load_table(mca_coll_modeltuned_component_t *c)
 {
     const char *lists[2] = {c->bcast_algorithms, c->reduce_algorithms};
     /* Every rank usually reads the same input: world rank 0 says what is wrong, every rank at verbose 1. */
@@ -213,60 +184,50 @@ static void load_table(mca_coll_modeltuned_component_t *c)
     if (!runtime_version_matches(running, sizeof running)) {
         mca_coll_modeltuned_show_help(first, "version-mismatch", OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
                                       OMPI_RELEASE_VERSION, running);
-        c->disabled_reason = "built for another Open MPI version";
-        return;
+        return "built for another Open MPI version";
     }
     for (int op = 0; op < 2; ++op)
         if (0 != mt_parse_algorithms(op, lists[op], &mask, err, sizeof err)) {
             mca_coll_modeltuned_show_help(first, "bad-algorithm-list", MT_OP_BCAST == op ? "bcast" : "reduce",
                                           lists[op], err);
-            c->disabled_reason = "an algorithm list parameter is invalid";
-            return;
+            return "an algorithm list parameter is invalid";
         }
     if (NULL != c->calibration_file && '\0' != c->calibration_file[0]) {
         c->table_path = strdup(c->calibration_file);
     } else if (NULL == (c->table_path = find_default_table())) {
         opal_output_verbose(1, c->output, "coll:modeltuned:open: no calibration table (set "
                             "coll_modeltuned_calibration_file, or run modeltuned-calibrate); stepping aside");
-        c->disabled_reason = "no calibration table";
-        return;
+        return "no calibration table";
     }
     c->table = mt_table_load(c->table_path, err, sizeof err);
     if (NULL == c->table) {
         mca_coll_modeltuned_show_help(first, "calibration-file-unusable", c->table_path, err);
-        c->disabled_reason = "the calibration file cannot be used";
-        return;
+        return "the calibration file cannot be used";
     }
     opal_output_verbose(10, c->output, "coll:modeltuned:open: calibration table '%s' (checksum %016llx)",
                         c->table_path, (unsigned long long) mt_table_checksum(c->table));
-}
-
-/* Open MPI's runtime sets mpi_oversubscribe for the processes of an oversubscribed node. */
-static bool node_oversubscribed(void)
-{
-    const void *value = NULL;
-    const int index = mca_base_var_find("ompi", "mpi", NULL, "oversubscribe");
-    if (index < 0 || OPAL_SUCCESS != mca_base_var_get_value(index, &value, NULL, NULL) || NULL == value)
-        return false;
-    return *(const bool *) value;
+    return NULL;
 }
 
 /* Inside MPI_Init and before its modex exchange: load the table and publish its checksum and the
  * oversubscription flag, so that comm_query sees every rank's without communicating. */
 static void prepare(mca_coll_modeltuned_component_t *c)
 {
+    const void *oversubscribe = NULL;  /* Open MPI sets it on the processes of an oversubscribed node */
+    const int index = mca_base_var_find("ompi", "mpi", NULL, "oversubscribe");
     int rc;
-    if (NULL == c->disabled_reason) load_table(c);
+    if (NULL == c->disabled_reason) c->disabled_reason = load_table(c);
     uint64_t published = NULL == c->table ? 0 : mt_table_checksum(c->table);
     OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, MCA_COLL_MODELTUNED_TABLE_KEY, &published, OPAL_UINT64);
     if (OPAL_SUCCESS != rc)
         opal_output_verbose(1, c->output, "coll:modeltuned:open: cannot publish the table checksum (%d); "
                             "modeltuned will step aside", rc);
-    uint64_t flag = !c->oversubscribed && node_oversubscribed() ? 1 : 0;
+    if (index < 0 || OPAL_SUCCESS != mca_base_var_get_value(index, &oversubscribe, NULL, NULL)) oversubscribe = NULL;
+    uint64_t flag = !c->oversubscribed && NULL != oversubscribe && *(const bool *) oversubscribe ? 1 : 0;
     OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, MCA_COLL_MODELTUNED_OVERSUBSCRIBED_KEY, &flag, OPAL_UINT64);
 }
 
-/* Where opal_show_help finds MCA_COLL_MODELTUNED_HELP (after Open MPI's own help directory): next
+/* Where opal_show_help finds HELP_FILE (after Open MPI's own help directory): next
  * to this shared object as it was loaded (the build tree's mca-components/ links it there), then
  * where make install puts it. */
 static void add_help_dirs(void)
@@ -290,12 +251,9 @@ int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi
     if (NULL == c->table || c->verbose < 1 || 0 != ompi_process_info.my_local_rank ||
         OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology)
         return OMPI_SUCCESS;
-    hwloc_topology_t t = opal_hwloc_topology;
-    if (0 != mt_table_topology_mismatch(c->table, hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE),
-                                        hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE),
-                                        hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L3CACHE),
-                                        hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE),
-                                        hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU), msg, sizeof msg))
+#define OBJECTS(type) hwloc_get_nbobjs_by_type(opal_hwloc_topology, HWLOC_OBJ_##type)
+    if (0 != mt_table_topology_mismatch(c->table, OBJECTS(PACKAGE), OBJECTS(NUMANODE), OBJECTS(L3CACHE),
+                                        OBJECTS(CORE), OBJECTS(PU), msg, sizeof msg))
         opal_output(c->output, "coll:modeltuned:init_query: calibration file '%s': %s", c->table_path, msg);
     return OMPI_SUCCESS;
 }
@@ -319,10 +277,7 @@ static int modeltuned_close(void)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     mt_table_free(c->table);
-    c->table = NULL;
     free(c->table_path);
-    c->table_path = NULL;
-    c->disabled_reason = NULL;
     for (int op = 0; op < 2; ++op) {
         free(c->algorithms[op]);
         free(c->calls[op]);
@@ -332,3 +287,19 @@ static int modeltuned_close(void)
     opal_output_close(c->output);
     return OMPI_SUCCESS;
 }
+
+mca_coll_modeltuned_component_t mca_coll_modeltuned_component = {
+    .super = {
+        .collm_version = {
+            MCA_COLL_BASE_VERSION_2_0_0,
+            .mca_component_name = "modeltuned",
+            MCA_BASE_MAKE_VERSION(component, 0, 1, 0),
+            .mca_open_component = modeltuned_open,
+            .mca_close_component = modeltuned_close,
+            .mca_register_component_params = modeltuned_register,
+        },
+        .collm_data = { MCA_BASE_METADATA_PARAM_CHECKPOINT },
+        .collm_init_query = mca_coll_modeltuned_init_query,
+        .collm_comm_query = mca_coll_modeltuned_comm_query,
+    },
+};

@@ -23,12 +23,10 @@ static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communi
     char path[4096], *line = NULL;
     const char *file = c->decision_file;
     const char *mark = strstr(file, "%r");
-    if (per_rank) {
-        snprintf(path, sizeof path, "%.*s%u%s", (int) (mark - file), file,
-                 (unsigned) OMPI_PROC_MY_NAME->vpid, mark + 2);
-    } else {
+    if (per_rank)
+        snprintf(path, sizeof path, "%.*s%u%s", (int) (mark - file), file, (unsigned) OMPI_PROC_MY_NAME->vpid, mark + 2);
+    else
         snprintf(path, sizeof path, "%s", file);
-    }
     char channels[64];
     mt_comm_model_channels(m->model, channels, sizeof channels);
     char name[2 * MPI_MAX_OBJECT_NAME];  /* the communicator's name, JSON-escaped */

@@ -21,18 +21,18 @@ typedef int (*reduce_fn)(REDUCE_ARGS);
 typedef int (*reduce_segsize_fn)(REDUCE_ARGS, uint32_t segsize, int max_requests);
 typedef int (*reduce_segsize_fanout_fn)(REDUCE_ARGS, uint32_t segsize, int fanout, int max_requests);
 
-/* Each function is looked up by name in the scope of this shared object, which links libmpi.so.40
- * (that exports them): glibc's RTLD_DEFAULT searches the caller's dependencies too, so this works
- * also where libmpi was loaded without RTLD_GLOBAL. An algorithm whose function is not found is left
- * out of `runnable`: comm_query never allows it, so the model never picks it, and every rank of a
- * communicator must agree on that (the allowed masks are compared at setup). */
+/* Each function is looked up by name in the scope of this object, which links libmpi.so.40 (glibc's
+ * RTLD_DEFAULT searches the caller's dependencies too, also where libmpi is not RTLD_GLOBAL). One not
+ * found is left out of `runnable`: comm_query never allows it, so the model never picks it, and the
+ * ranks of a communicator agree on that (the allowed masks are compared at setup). */
 int mca_coll_modeltuned_dispatch_open(void)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     mt_algorithm_info info;
     for (int op = 0; op < 2; ++op) {
         c->runnable[op] = 0;
-        if (NULL == (c->algorithms[op] = calloc(c->slots[op], sizeof *c->algorithms[op]))) return OMPI_ERR_OUT_OF_RESOURCE;
+        if (NULL == (c->algorithms[op] = calloc(c->slots[op], sizeof *c->algorithms[op])))
+            return OMPI_ERR_OUT_OF_RESOURCE;
         for (int id = 0; id < c->slots[op]; ++id) c->algorithms[op][id].convention = -1;
         for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
             void *fn = dlsym(RTLD_DEFAULT, info.ompi_function);
@@ -59,8 +59,7 @@ int mca_coll_modeltuned_run_bcast(const mt_decision *d, void *buf, int count,
 {
     const mca_coll_modeltuned_algorithm_t *a = &mca_coll_modeltuned_component.algorithms[MT_OP_BCAST][d->algorithm];
     switch (a->convention) {
-    case MT_CALL_BCAST:
-        return ((bcast_fn) a->fn)(buf, count, dtype, root, comm, module);
+    case MT_CALL_BCAST: return ((bcast_fn) a->fn)(buf, count, dtype, root, comm, module);
     case MT_CALL_BCAST_SEGSIZE:
         return ((bcast_segsize_fn) a->fn)(buf, count, dtype, root, comm, module, d->segsize);
     case MT_CALL_BCAST_SEGSIZE_FANOUT:
@@ -75,8 +74,7 @@ int mca_coll_modeltuned_run_reduce(const mt_decision *d, const void *sbuf, void 
 {
     const mca_coll_modeltuned_algorithm_t *a = &mca_coll_modeltuned_component.algorithms[MT_OP_REDUCE][d->algorithm];
     switch (a->convention) {
-    case MT_CALL_REDUCE:
-        return ((reduce_fn) a->fn)(sbuf, rbuf, count, dtype, op, root, comm, module);
+    case MT_CALL_REDUCE: return ((reduce_fn) a->fn)(sbuf, rbuf, count, dtype, op, root, comm, module);
     case MT_CALL_REDUCE_SEGSIZE_REQUESTS:
         return ((reduce_segsize_fn) a->fn)(sbuf, rbuf, count, dtype, op, root, comm, module, d->segsize,
                                            MAX_OUTSTANDING_REQUESTS);

@@ -18,10 +18,8 @@ static void module_construct(mca_coll_modeltuned_module_t *m)
 {
     /* Everything after the base: UNPLACED, no model, no fallback yet, nothing remembered. */
     memset((char *) m + sizeof m->super, 0, sizeof *m - sizeof m->super);
-    for (int op = 0; op < 2; ++op)
-        for (int commute = 0; commute < 2; ++commute)
-            for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k)
-                m->choices[op][commute][k].root = -1;
+    mca_coll_modeltuned_choice_t *choice = &m->choices[0][0][0];
+    for (size_t k = 0; k < sizeof m->choices / sizeof *choice; ++k) choice[k].root = -1;  /* none decided */
 }
 
 static void module_destruct(mca_coll_modeltuned_module_t *m)
@@ -69,35 +67,26 @@ static int published_value(ompi_proc_t *proc, enum published_key key, uint64_t *
     return OPAL_SUCCESS;
 }
 
-/* Whether some rank of `comm` must step aside for oversubscription; every rank reads the same
- * published flags, so all decline alike. */
-static bool oversubscribed_somewhere(struct ompi_communicator_t *comm, int *which)
-{
-    for (int r = 0; r < ompi_comm_size(comm); ++r) {
-        uint64_t flag = 0;
-        if (OPAL_SUCCESS == published_value(ompi_comm_peer_lookup(comm, r), PUBLISHED_OVERSUBSCRIBED, &flag) &&
-            0 != flag) {
-            *which = r;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The first rank of `comm` that did not publish the table this rank loaded, or -1; *missing: it
- * has none; *first_with_table: no lower rank has this table (the one that reports it). All ranks answer comm_query alike (each sees the same published values), so no rank
- * runs modeltuned's bcast while another runs Open MPI's. */
-static int rank_with_other_table(struct ompi_communicator_t *comm, bool *missing, bool *first_with_table)
+/* What the ranks of `comm` published at open; every rank reads the same values, so all answer
+ * comm_query alike and no rank runs modeltuned's bcast while another runs Open MPI's. Returns the
+ * first rank without this rank's table, or -1 (*missing: it has none; *first_with_table: no lower
+ * rank has this table, the one that reports it); *oversubscribed: the first rank on an
+ * oversubscribed node, or -1. */
+static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool *first_with_table,
+                          int *oversubscribed)
 {
     const uint64_t mine = mt_table_checksum(mca_coll_modeltuned_component.table);
     const int me = ompi_comm_rank(comm);
     int other = -1;
     *first_with_table = true;
+    *oversubscribed = -1;
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
-        uint64_t theirs = 0;
+        ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
+        uint64_t theirs = 0, flag = 0;
+        if (*oversubscribed < 0 && OPAL_SUCCESS == published_value(proc, PUBLISHED_OVERSUBSCRIBED, &flag) && 0 != flag)
+            *oversubscribed = r;
         if (r == me) continue;
-        const bool none = OPAL_SUCCESS != published_value(ompi_comm_peer_lookup(comm, r), PUBLISHED_TABLE, &theirs) ||
-                          0 == theirs;
+        const bool none = OPAL_SUCCESS != published_value(proc, PUBLISHED_TABLE, &theirs) || 0 == theirs;
         if (r < me && !none && theirs == mine) *first_with_table = false;
         if (other < 0 && (none || theirs != mine)) {
             other = r;
@@ -146,12 +135,11 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const char *why = NULL, *lists[2] = {c->bcast_algorithms, c->reduce_algorithms};
-    static const char *const op_names[2] = {"bcast", "reduce"};
     static char reason[256];
     uint32_t allowed[2] = {0, 0};
     char err[512];
     bool missing = false, first_with_table = false;
-    int other = -1;
+    int other = -1, oversubscribed = -1;
 
     *priority = c->priority;
     if (c->priority < 0) {
@@ -162,7 +150,7 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
         why = "a single rank";
     } else if (NULL == c->table) {
         why = NULL != c->disabled_reason ? c->disabled_reason : "no calibration table";
-    } else if ((other = rank_with_other_table(comm, &missing, &first_with_table)) >= 0) {
+    } else if ((other = scan_published(comm, &missing, &first_with_table, &oversubscribed)) >= 0) {
         if (!c->table_mismatch_reported) {  /* an installation problem: once per process */
             c->table_mismatch_reported = true;
             mca_coll_modeltuned_show_help(first_with_table, missing ? "table-missing-on-rank" : "table-differs-on-rank",
@@ -171,18 +159,18 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
         snprintf(reason, sizeof reason, "rank %d of this communicator %s", other,
                  missing ? "has no usable calibration table" : "uses another calibration table");
         why = reason;
-    } else if (oversubscribed_somewhere(comm, &other)) {  /* not an installation problem: verbose only */
+    } else if (oversubscribed >= 0) {  /* not an installation problem: verbose only */
         snprintf(reason, sizeof reason, "rank %d of this communicator runs on an oversubscribed node (more "
                  "ranks than cores), where the model does not hold; set coll_modeltuned_oversubscribed 1 to "
-                 "decide anyway", other);
+                 "decide anyway", oversubscribed);
         why = reason;
     }
     /* The lists were checked at MPI_Init: only an MPI_T write makes them fail here, on every rank
      * (the variables' scope is "all"). */
     for (int op = 0; op < 2 && NULL == why; ++op) {
         if (0 != mt_parse_algorithms(op, lists[op], &allowed[op], err, sizeof err)) {
-            mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "bad-algorithm-list-written", op_names[op],
-                                          lists[op], comm->c_name, ompi_comm_get_cid(comm), err);
+            mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "bad-algorithm-list-written",
+                MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], comm->c_name, ompi_comm_get_cid(comm), err);
             why = "an algorithm list written at run time is invalid";
         }
         allowed[op] &= c->runnable[op];  /* what Open MPI's library cannot run is never allowed */
@@ -195,8 +183,7 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
 
     mca_coll_modeltuned_module_t *m = OBJ_NEW(mca_coll_modeltuned_module_t);
     if (NULL == m) return NULL;
-    m->allowed[MT_OP_BCAST] = allowed[MT_OP_BCAST];
-    m->allowed[MT_OP_REDUCE] = allowed[MT_OP_REDUCE];
+    memcpy(m->allowed, allowed, sizeof allowed);
     m->super.coll_module_enable = module_enable;
     m->super.coll_module_disable = module_disable;
     m->super.coll_bcast = mca_coll_modeltuned_bcast;

@@ -24,7 +24,6 @@ int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
     ++mca_coll_modeltuned_component.calls[MT_OP_REDUCE][d->algorithm];
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
         mca_coll_modeltuned_trace(comm, MT_OP_REDUCE, (size_t) count * type_size, root, d);
-
     return mca_coll_modeltuned_run_reduce(d, sbuf, rbuf, count, dtype, op, root, comm, module);
 fallback:
     ++mca_coll_modeltuned_component.calls[MT_OP_REDUCE][0];

@@ -56,13 +56,6 @@ static void my_place(exchange_t *place)
     hwloc_bitmap_free(set);
 }
 
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; NULL != s && *s; ++s) h = (h ^ (unsigned char) *s) * 1099511628211ULL;
-    return h;
-}
-
 int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
@@ -75,21 +68,18 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
     m->state = MCA_COLL_MODELTUNED_FALLBACK;
 
     my_place(&mine);
-    const uint64_t host = fnv1a(opal_process_info.nodename);
+    uint64_t host = 1469598103934665603ULL;  /* FNV-1a of the node name */
+    for (const char *s = opal_process_info.nodename; NULL != s && *s; ++s)
+        host = (host ^ (unsigned char) *s) * 1099511628211ULL;
     mine.host_hash[0] = (uint32_t) host;
     mine.host_hash[1] = (uint32_t) (host >> 32);
-    mine.allowed[MT_OP_BCAST] = m->allowed[MT_OP_BCAST];
-    mine.allowed[MT_OP_REDUCE] = m->allowed[MT_OP_REDUCE];
+    memcpy(mine.allowed, m->allowed, sizeof mine.allowed);
 
     exchange_t *all = malloc(sizeof *all * size);
     mt_place *places = malloc(sizeof *places * size);
-    if (NULL == all || NULL == places) {
-        free(all);
-        free(places);
-        return OMPI_ERR_OUT_OF_RESOURCE;  /* every rank may not agree: see design.md */
-    }
-    rc = comm->c_coll->coll_allgather(&mine, EXCHANGE_INTS, MPI_INT, all, EXCHANGE_INTS, MPI_INT,
-                                      comm, comm->c_coll->coll_allgather_module);
+    rc = NULL == all || NULL == places ? OMPI_ERR_OUT_OF_RESOURCE  /* every rank may not agree: see design.md */
+         : comm->c_coll->coll_allgather(&mine, EXCHANGE_INTS, MPI_INT, all, EXCHANGE_INTS, MPI_INT, comm,
+                                        comm->c_coll->coll_allgather_module);
     if (OMPI_SUCCESS != rc) goto out;
 
     /* From here on every rank computes from the same gathered data: same outcome everywhere. */
