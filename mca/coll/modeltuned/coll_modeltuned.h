@@ -47,8 +47,9 @@ typedef struct mca_coll_modeltuned_component_t {
     bool decision_file_warned;   /* its write error is reported once per process */
     bool table_mismatch_reported;  /* ranks without the same table: reported once per process */
 
-    /* [op], indexed by tuned's algorithm number, sized from the registry (largest number + 1). */
-    int slots[2];
+    /* [op], indexed by tuned's algorithm number: slots = the registry's largest number + 1 (one width
+     * for both operations, as MPI_T readers such as modeltuned-bench expect). */
+    int slots;
     mca_coll_modeltuned_algorithm_t *algorithms[2];  /* the dispatch table, built at open */
     uint32_t runnable[2];        /* mask of the algorithms whose function was resolved */
     /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls), index 0 = handed to the previous

@@ -24,20 +24,18 @@
 const char *mca_coll_modeltuned_component_version_string =
     "Open MPI modeltuned collective MCA component version " PACKAGE_VERSION;
 
-/* The counters' context is their operation (MT_OP_*). */
+/* The counters' context is their operation (MT_OP_*); sized after registration (below). */
 static int counters_get(const struct mca_base_pvar_t *pvar, void *value, void *obj)
 {
-    const int op = (int) (intptr_t) pvar->ctx;
-    memcpy(value, mca_coll_modeltuned_component.calls[op],
-           sizeof(unsigned long long) * mca_coll_modeltuned_component.slots[op]);
+    const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    memcpy(value, c->calls[(int) (intptr_t) pvar->ctx], sizeof(unsigned long long) * c->slots);
     return OMPI_SUCCESS;
 }
 
 static int counters_notify(struct mca_base_pvar_t *pvar, mca_base_pvar_event_t event, void *obj,
                            int *count)
 {
-    if (MCA_BASE_PVAR_HANDLE_BIND == event)
-        *count = mca_coll_modeltuned_component.slots[(int) (intptr_t) pvar->ctx];
+    if (MCA_BASE_PVAR_HANDLE_BIND == event) *count = mca_coll_modeltuned_component.slots;
     return OMPI_SUCCESS;
 }
 
@@ -74,20 +72,17 @@ static int modeltuned_register(void)
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_READONLY,
         &c->calibration_file);
 
+    c->slots = 1;
     for (int op = 0; op < 2; ++op) {
         /* From the model's registry: "linear (1), chain (2), ..." for the parameter's help, and the
          * largest algorithm number + 1, the size of the counters and of the dispatch table. */
         char names[512] = "", **list = MT_OP_BCAST == op ? &c->bcast_algorithms : &c->reduce_algorithms;
         size_t used = 0;
-        c->slots[op] = 1;
         for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
-            if (info.id >= c->slots[op]) c->slots[op] = info.id + 1;
+            if (info.id >= c->slots) c->slots = info.id + 1;
             if (used < sizeof names)
                 used += snprintf(names + used, sizeof names - used, "%s%s (%d)", i ? ", " : "", info.name, info.id);
         }
-        if (NULL == c->calls[op] && NULL == (c->calls[op] = calloc(c->slots[op], sizeof *c->calls[op])))
-            return OMPI_ERR_OUT_OF_RESOURCE;
-
         *list = "";
         snprintf(name, sizeof name, "%s_algorithms", op_names[op]);
         snprintf(description, sizeof description, "%c%s algorithms modeltuned may choose, by name or "
@@ -107,6 +102,9 @@ static int modeltuned_register(void)
             MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
             counters_notify, (void *) (intptr_t) op);
     }
+    for (int op = 0; op < 2; ++op)
+        if (NULL == c->calls[op] && NULL == (c->calls[op] = calloc(c->slots, sizeof *c->calls[op])))
+            return OMPI_ERR_OUT_OF_RESOURCE;
 
     c->decision_file = NULL;
     (void) mca_base_component_var_register(v, "decision_file",
@@ -155,8 +153,8 @@ static bool runtime_version_matches(char *running, size_t len)
     MPI_Get_library_version(lib, &n);
     const char *v = strstr(lib, "v");
     if (NULL == v || 3 != sscanf(v, "v%d.%d.%d", &major, &minor, &release))
-        return snprintf(running, len, "an unrecognised version (%.60s)", lib) < 0;
-    snprintf(running, len, "%d.%d.%d", major, minor, release);
+        snprintf(running, len, "an unrecognised version (%.60s)", lib);  /* release stays -1 */
+    else snprintf(running, len, "%d.%d.%d", major, minor, release);
     return major == OMPI_MAJOR_VERSION && minor == OMPI_MINOR_VERSION && release == OMPI_RELEASE_VERSION;
 }
 
@@ -227,9 +225,9 @@ static void prepare(mca_coll_modeltuned_component_t *c)
     OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, MCA_COLL_MODELTUNED_OVERSUBSCRIBED_KEY, &flag, OPAL_UINT64);
 }
 
-/* Where opal_show_help finds HELP_FILE (after Open MPI's own help directory): next
- * to this shared object as it was loaded (the build tree's mca-components/ links it there), then
- * where make install puts it. */
+/* Where opal_show_help finds HELP_FILE (after Open MPI's own help directory): next to this shared
+ * object as it was loaded (the build tree's mca-components/ links it there), then where make
+ * install puts it. */
 static void add_help_dirs(void)
 {
     Dl_info self;
@@ -244,6 +242,7 @@ static void add_help_dirs(void)
 
 /* A table measured on another kind of node may not hold here: say so, once per node, at verbose
  * level 1 (the table is still used: a shipped or shared table is a legitimate choice). */
+#define OBJECTS(type) hwloc_get_nbobjs_by_type(opal_hwloc_topology, HWLOC_OBJ_##type)
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
@@ -251,7 +250,6 @@ int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi
     if (NULL == c->table || c->verbose < 1 || 0 != ompi_process_info.my_local_rank ||
         OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology)
         return OMPI_SUCCESS;
-#define OBJECTS(type) hwloc_get_nbobjs_by_type(opal_hwloc_topology, HWLOC_OBJ_##type)
     if (0 != mt_table_topology_mismatch(c->table, OBJECTS(PACKAGE), OBJECTS(NUMANODE), OBJECTS(L3CACHE),
                                         OBJECTS(CORE), OBJECTS(PU), msg, sizeof msg))
         opal_output(c->output, "coll:modeltuned:init_query: calibration file '%s': %s", c->table_path, msg);

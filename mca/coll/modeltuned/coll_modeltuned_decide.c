@@ -24,7 +24,8 @@ static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communi
     const char *file = c->decision_file;
     const char *mark = strstr(file, "%r");
     if (per_rank)
-        snprintf(path, sizeof path, "%.*s%u%s", (int) (mark - file), file, (unsigned) OMPI_PROC_MY_NAME->vpid, mark + 2);
+        snprintf(path, sizeof path, "%.*s%u%s", (int) (mark - file), file, (unsigned) OMPI_PROC_MY_NAME->vpid,
+                 mark + 2);
     else
         snprintf(path, sizeof path, "%s", file);
     char channels[64];

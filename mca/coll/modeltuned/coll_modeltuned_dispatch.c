@@ -31,15 +31,14 @@ int mca_coll_modeltuned_dispatch_open(void)
     mt_algorithm_info info;
     for (int op = 0; op < 2; ++op) {
         c->runnable[op] = 0;
-        if (NULL == (c->algorithms[op] = calloc(c->slots[op], sizeof *c->algorithms[op])))
-            return OMPI_ERR_OUT_OF_RESOURCE;
-        for (int id = 0; id < c->slots[op]; ++id) c->algorithms[op][id].convention = -1;
+        if (NULL == (c->algorithms[op] = calloc(c->slots, sizeof *c->algorithms[op]))) return OMPI_ERR_OUT_OF_RESOURCE;
+        for (int id = 0; id < c->slots; ++id) c->algorithms[op][id].convention = -1;
         for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
             void *fn = dlsym(RTLD_DEFAULT, info.ompi_function);
             const bool fits = MT_OP_BCAST == op
                 ? info.convention >= MT_CALL_BCAST && info.convention <= MT_CALL_BCAST_SEGSIZE_FANOUT
                 : info.convention >= MT_CALL_REDUCE && info.convention <= MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS;
-            if (NULL == fn || !fits || info.id < 1 || info.id >= c->slots[op] || info.id >= 32) {
+            if (NULL == fn || !fits || info.id < 1 || info.id >= c->slots || info.id >= 32) {
                 opal_output_verbose(1, c->output, "coll:modeltuned:open: %s algorithm %s (%d): %s %s; it "
                                     "is never chosen", MT_OP_BCAST == op ? "bcast" : "reduce", info.name,
                                     info.id, info.ompi_function, NULL == fn ? "not found in Open MPI's "
