@@ -23,7 +23,7 @@
 
 bool mca_coll_modeltuned_cuts(int op, const mt_decision *d, size_t bytes)
 {
-    const bool splits = 0 != (mca_coll_modeltuned_component.splitting[op] >> d->algorithm & 1u);
+    const bool splits = mca_coll_modeltuned_component.algorithms[op][d->algorithm].splits;
     /* Open MPI segments when segsize < message (COLL_BASE_COMPUTED_SEGCOUNT; segment sizes the
      * model searches are at least 1 KiB, above any element size). */
     return splits || (0 != d->segsize && d->segsize < bytes);
