@@ -5,8 +5,8 @@
 #include <map>
 #include <span>
 
-#include "fit.hpp"
-#include "regression.hpp"
+#include "calib/fit.hpp"
+#include "calib/regression.hpp"
 
 namespace modeltuned::calib {
 namespace {

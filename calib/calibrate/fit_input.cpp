@@ -1,4 +1,4 @@
-#include "fit_input.hpp"
+#include "calib/calibrate/fit_input.hpp"
 
 #include <map>
 #include <set>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "fit.hpp"
+#include "calib/fit.hpp"
 
 namespace modeltuned::calibrate {
 

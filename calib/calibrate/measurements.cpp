@@ -1,4 +1,4 @@
-#include "measurements.hpp"
+#include "calib/calibrate/measurements.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "progress.hpp"
-#include "rank_placement.hpp"
-#include "sample_store.hpp"
+#include "calib/calibrate/progress.hpp"
+#include "calib/calibrate/rank_placement.hpp"
+#include "calib/calibrate/sample_store.hpp"
 
 namespace modeltuned::calibrate {
 

@@ -27,14 +27,14 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include "calib/calibrate/fit_input.hpp"
+#include "calib/calibrate/measurements.hpp"
+#include "calib/calibrate/progress.hpp"
+#include "calib/calibrate/rank_placement.hpp"
+#include "calib/calibrate/sample_store.hpp"
+#include "calib/fit.hpp"
+#include "calib/plot.hpp"
 #include "calibration/table.hpp"
-#include "fit.hpp"
-#include "plot.hpp"
-#include "fit_input.hpp"
-#include "measurements.hpp"
-#include "progress.hpp"
-#include "rank_placement.hpp"
-#include "sample_store.hpp"
 
 namespace mc = modeltuned::calibrate;
 using modeltuned::Channel;
