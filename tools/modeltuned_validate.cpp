@@ -24,6 +24,7 @@
 
 #include "calib/csv.hpp"
 #include "calib/fit.hpp"
+#include "calib/gnuplot.hpp"
 #include "calib/regression.hpp"
 #include "select/ompi_fixed.hpp"
 #include "simulate/predict.hpp"
@@ -613,58 +614,69 @@ void write_report(const fs::path &path, const ValidateOptions &o, const Calibrat
 }
 
 // One PNG per op x algorithm x mapping: measured and every model against P, at 1 B and 64 KiB.
+calib::Figure validation_figure(const std::string &stem, Op op, int alg, int m, const Measured &measured,
+                                const Predictions &pred, const std::vector<std::string> &models) {
+  std::ostringstream dat;
+  for (double bytes : kPlotSizes) {
+    dat << "# bytes " << bytes << "\n# P measured";
+    for (const auto &name : models) dat << ' ' << name;
+    dat << '\n';
+    for (const auto &[k, us] : measured) {
+      if (k.op != static_cast<int>(op) || k.algorithm != alg || k.mapping != m || k.bytes != bytes) continue;
+      dat << k.p << ' ' << us;
+      for (const auto &name : models) {
+        auto mit = pred.find(name);
+        auto it = mit == pred.end() ? decltype(mit->second.end()){} : mit->second.find(k);
+        dat << ' ' << (mit != pred.end() && it != mit->second.end() ? num(it->second, 4) : "?");
+      }
+      dat << '\n';
+    }
+    dat << "\n\n";
+  }
+  std::ostringstream script;
+  script << "set terminal pngcairo size 1100,420 font ',9'\nset output '" << stem << ".png"
+         << "'\nset datafile missing '?'\nset key top left\nset xlabel 'P'\nset ylabel 'latency (us)'\n"
+         << "set grid\nset multiplot layout 1,2 title '" << op_name(op) << " " << algorithm_label(op, alg)
+         << ", map-by " << kMappings[m] << "'\n";
+  for (int block = 0; block < 2; ++block) {
+    script << "set title '" << (block == 0 ? "1 B" : "64 KiB") << "'\nplot '" << stem << ".dat"
+           << "' index " << block << " using 1:2 with points pt 7 ps 0.6 lc rgb 'black' title 'measured'";
+    const char *colors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
+    for (size_t i = 0; i < models.size(); ++i)
+      script << ", '' index " << block << " using 1:" << i + 3 << " with lines lw 2 lc rgb '" << colors[i % 4]
+             << "' title '" << models[i] << "'";
+    script << '\n';
+  }
+  script << "unset multiplot\n";
+  return {stem, stem + ".png", script.str(), {{stem + ".dat", dat.str()}}};
+}
+
+// The figures of every measured op x algorithm x mapping. Returns the PNGs drawn (none without
+// gnuplot: then only the scripts and data are written).
 std::vector<std::string> write_plots(const fs::path &dir, const Measured &measured, const Predictions &pred,
                                      const std::vector<std::string> &models) {
-  fs::create_directories(dir);
-  const char *gnuplot = std::getenv("GNUPLOT");
-  const std::string gp = gnuplot && *gnuplot ? gnuplot : "gnuplot";
-  std::vector<std::string> written;
+  std::vector<calib::Figure> figures;
   for (Op op : {Op::bcast, Op::reduce})
     for (int alg : measured_algorithms(op))
       for (int m = 0; m < kMappingCount; ++m) {
-        const std::string stem = fmt::format("{}_{}_{}", op_name(op), algorithm_label(op, alg), kMappings[m]);
-        std::ofstream dat(dir / (stem + ".dat"));
-        bool any = false;
-        for (double bytes : kPlotSizes) {
-          dat << "# bytes " << bytes << "\n# P measured";
-          for (const auto &name : models) dat << ' ' << name;
-          dat << '\n';
-          for (const auto &[k, us] : measured) {
-            if (k.op != static_cast<int>(op) || k.algorithm != alg || k.mapping != m || k.bytes != bytes) continue;
-            any = true;
-            dat << k.p << ' ' << us;
-            for (const auto &name : models) {
-              auto mit = pred.find(name);
-              auto it = mit == pred.end() ? decltype(mit->second.end()){} : mit->second.find(k);
-              dat << ' ' << (mit != pred.end() && it != mit->second.end() ? num(it->second, 4) : "?");
-            }
-            dat << '\n';
-          }
-          dat << "\n\n";
-        }
-        dat.close();
-        if (!any) continue;
-        std::ofstream script(dir / (stem + ".gp"));
-        script << "set terminal pngcairo size 1100,420 font ',9'\nset output '" << (dir / (stem + ".png")).string()
-               << "'\nset datafile missing '?'\nset key top left\nset xlabel 'P'\nset ylabel 'latency (us)'\n"
-               << "set grid\nset multiplot layout 1,2 title '" << op_name(op) << " " << algorithm_label(op, alg)
-               << ", map-by " << kMappings[m] << "'\n";
-        for (int block = 0; block < 2; ++block) {
-          script << "set title '" << (block == 0 ? "1 B" : "64 KiB") << "'\nplot '" << (dir / (stem + ".dat")).string()
-                 << "' index " << block << " using 1:2 with points pt 7 ps 0.6 lc rgb 'black' title 'measured'";
-          const char *colors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
-          for (size_t i = 0; i < models.size(); ++i)
-            script << ", '' index " << block << " using 1:" << i + 3 << " with lines lw 2 lc rgb '" << colors[i % 4]
-                   << "' title '" << models[i] << "'";
-          script << '\n';
-        }
-        script << "unset multiplot\n";
-        script.close();
-        const std::string cmd = gp + " '" + (dir / (stem + ".gp")).string() + "'";
-        if (std::system(cmd.c_str()) != 0)
-          throw ValidateError(fmt::format("{} failed on {}.gp; install gnuplot-nox (pngcairo) or use --no-plots", gp, stem));
-        written.push_back(stem + ".png");
+        bool any = false;  // a measured point at one of the plotted sizes
+        for (const auto &[k, us] : measured)
+          any = any || (k.op == static_cast<int>(op) && k.algorithm == alg && k.mapping == m &&
+                        std::find(std::begin(kPlotSizes), std::end(kPlotSizes), k.bytes) != std::end(kPlotSizes));
+        if (any)
+          figures.push_back(validation_figure(fmt::format("{}_{}_{}", op_name(op), algorithm_label(op, alg), kMappings[m]),
+                                              op, alg, m, measured, pred, models));
       }
+  calib::Drawn drawn;
+  try {
+    drawn = calib::draw_figures(dir, figures);
+  } catch (const calib::PlotError &e) {
+    throw ValidateError(fmt::format("{}; install gnuplot-nox (pngcairo) or use --no-plots", e.what()));
+  }
+  std::printf("%s\n", drawn.summary.c_str());
+  std::vector<std::string> written;
+  if (drawn.images)
+    for (const auto &f : figures) written.push_back(f.image);
   return written;
 }
 

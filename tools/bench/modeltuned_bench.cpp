@@ -357,7 +357,7 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(1, 4096));
   app.add_option("--root", o.root, "root rank (default 0)")->check(CLI::NonNegativeNumber);
   app.add_option("--csv", o.csv, "write every repetition to FILE (op,size,variant,rep,time_us)");
-  app.add_option("--plot", o.plot, "draw latency against size to FILE.png or FILE.svg with gnuplot");
+  app.add_option("--plot", o.plot, "draw latency against size to FILE.png or FILE.svg with gnuplot (its script and data go beside it)");
   app.add_option("--variants", o.variants, "measure only these variants, e.g. default,modeltuned,binomial (default: all)");
 
   try {
@@ -727,11 +727,13 @@ int main(int argc, char **argv) {
     }
     std::fflush(stdout);
     if (!o.plot.empty()) {
-      std::string err = mb::draw_plot(o.plot, series, ratios,
-                                      fmt::format("np={}{}, median of {} reps, 95% CI", world_size,
-                                                  one_node ? ", one node" : "", rounds));
-      if (!err.empty()) {
-        std::fprintf(stderr, "modeltuned-bench: --plot %s: %s\n", o.plot.c_str(), err.c_str());
+      const auto figure = mb::plot_figure(o.plot, series, ratios,
+                                          fmt::format("np={}{}, median of {} reps, 95% CI", world_size,
+                                                      one_node ? ", one node" : "", rounds));
+      try {
+        std::printf("%s\n", modeltuned::calib::draw_figures(fs::path(o.plot).parent_path(), {figure}).summary.c_str());
+      } catch (const modeltuned::calib::PlotError &e) {
+        std::fprintf(stderr, "modeltuned-bench: --plot %s: %s\n", o.plot.c_str(), e.what());
         exit_code = 1;
       }
     }
