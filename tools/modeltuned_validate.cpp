@@ -28,6 +28,7 @@
 #include "calib/regression.hpp"
 #include "select/ompi_fixed.hpp"
 #include "simulate/predict.hpp"
+#include "tools/cli.hpp"
 #include "tools/commands.hpp"
 #include "topology/emulate.hpp"
 
@@ -771,7 +772,8 @@ void add_validate_command(CLI::App &app) {
   cmd->add_flag("--plots,!--no-plots", options->plots, "write gnuplot PNGs (default on)");
   cmd->add_flag("--quick", options->quick, "no plots (for the regression guard)");
   cmd->add_option("--reduce-us-per-byte", options->reduce_us_per_byte,
-                  "local reduction cost, us per byte (default: the shipped table's estimate)")->capture_default_str();
+                  "local reduction cost, us per byte (default: the shipped table's estimate)")
+      ->check(cli::number(0))->capture_default_str();
   cmd->callback([options] {
     try {
       run_validate(*options);

@@ -35,6 +35,7 @@
 #include "calib/fit.hpp"
 #include "calib/plot.hpp"
 #include "calibration/table.hpp"
+#include "tools/cli.hpp"
 
 namespace mc = modeltuned::calibrate;
 using modeltuned::Channel;
@@ -73,20 +74,6 @@ RunState g_run;
 
 double seconds_since_start() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_run.steady_start).count();
-}
-
-CLI::Validator at_least(double minimum, const std::string &example) {
-  return CLI::Validator(
-      [minimum, example](std::string &value) -> std::string {
-        try {
-          size_t used = 0;
-          const double v = std::stod(value, &used);
-          if (used == value.size() && v >= minimum) return {};
-        } catch (const std::exception &) {
-        }
-        return fmt::format("'{}' is not a number >= {:g}; give e.g. {}", value, minimum, example);
-      },
-      fmt::format(">={:g}", minimum));
 }
 
 std::string utc_now() {
@@ -242,28 +229,25 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
   app.add_option("--max-bytes", options.max_bytes,
                  "largest point-to-point message, bytes (suffixes KiB, MiB accepted)")
       ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::Range(uint64_t{64}, uint64_t{1} << 30, "64 B - 1 GiB"))
+      ->check(modeltuned::cli::whole_number<uint64_t>(64, uint64_t{1} << 30))
       ->capture_default_str();
   app.add_option("--budget", options.budget_s, "time budget for the whole run, seconds")
-      ->check(at_least(5, "--budget 60"))
+      ->check(modeltuned::cli::number(5))
       ->capture_default_str();
   app.add_option("--reps", options.reps,
                  "repetitions of every measurement (default: as many as fit in the budget, 3-20)")
-      ->check(CLI::Range(1, 1000));
+      ->check(modeltuned::cli::whole_number(1, 1000));
   app.add_option("--idle", options.idle,
                  "how ranks not being measured wait: poll (inside MPI, as in a real collective) or sleep "
                  "(leave the cores to the measured ranks)")
       ->check(CLI::IsMember({"poll", "sleep"}))
       ->capture_default_str();
-  auto *seed = app.add_option("--seed", options.seed, "random seed for sizes and order (default: random)");
+  auto *seed = app.add_option("--seed", options.seed, "random seed for sizes and order (default: random)")
+                   ->check(modeltuned::cli::whole_number<uint64_t>(0));
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &) {
-    if (rank == 0) fmt::print("{}", app.help());
-    return 0;
   } catch (const CLI::ParseError &e) {
-    if (rank == 0) fmt::print(stderr, "{}: {} (see {} --help)\n", kProgram, e.what(), kProgram);
-    return 2;
+    return modeltuned::cli::handle(app, e, kProgram, rank == 0);
   }
   options.seed_given = seed->count() > 0;
   mc::set_idle_mode(options.idle == "sleep" ? mc::IdleMode::sleep : mc::IdleMode::poll);

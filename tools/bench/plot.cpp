@@ -63,6 +63,63 @@ std::string plot_preflight(const std::string &path) {
   return "";
 }
 
+namespace {
+
+// Latency of every variant of `op` against size (the upper panel's plot command).
+std::string latency_plots(const std::string &op, const std::vector<PlotSeries> &series, Blocks &data) {
+  std::string plots;
+  int forced_index = 0;
+  std::vector<const PlotSeries *> ordered;  // forced first, so the highlighted lines draw on top
+  for (const auto &s : series)
+    if (s.op == op && s.variant != "default" && s.variant != "modeltuned") ordered.push_back(&s);
+  for (const char *name : {"default", "modeltuned"})
+    for (const auto &s : series)
+      if (s.op == op && s.variant == name) ordered.push_back(&s);
+  for (const PlotSeries *s : ordered) {
+    if (s->points.empty()) continue;
+    std::string rows;
+    for (const auto &p : s->points) {
+      const double m = p.latency_us.median;
+      rows += fmt::format("{:.0f} {:.6g} {:.6g} {:.6g}\n", p.bytes, m, p.latency_us.low.value_or(m),
+                          p.latency_us.high.value_or(m));
+    }
+    std::string style;
+    if (s->variant == "default")
+      style = "with yerrorlines lw 3 lc rgb 'black' pt 7 ps 0.7 title 'Open MPI default'";
+    else if (s->variant == "modeltuned")
+      style = "with yerrorlines lw 3 lc rgb '#d62728' pt 5 ps 0.7 title 'modeltuned'";
+    else
+      style = fmt::format("using 1:2 with linespoints lw 1.2 dt 2 pt 7 ps 0.35 lc rgb '{}' title {}",
+                          kForcedColours[forced_index++ % std::size(kForcedColours)],
+                          gnuplot_quoted("forced " + s->variant));
+    plots += (plots.empty() ? "" : ", ") + data.add(op + " " + s->variant + ": bytes median_us low_us high_us", rows) +
+             " " + style;
+  }
+  return plots;
+}
+
+// modeltuned's ratio to the default and to the best forced algorithm (the lower panel's): below
+// 1, modeltuned is faster.
+std::string ratio_plots(const std::string &op, const std::vector<PlotRatios> &ratios, Blocks &data) {
+  std::string plots = "1 with lines lc rgb '#888888' dt 3 notitle";
+  for (const auto &r : ratios) {
+    if (r.op != op) continue;
+    for (int which = 0; which < 2; ++which) {
+      const auto &points = which ? r.versus_best : r.versus_default;
+      if (points.empty()) continue;
+      std::string rows;
+      for (const auto &[bytes, ratio] : points) rows += fmt::format("{:.0f} {:.6g}\n", bytes, ratio);
+      plots += ", " + data.add(op + (which ? " modeltuned / best forced" : " modeltuned / default") +
+                                   ": bytes ratio_of_medians", rows) +
+               (which ? " with linespoints lw 2 pt 9 ps 0.6 lc rgb '#1f77b4' title 'modeltuned / best forced'"
+                      : " with linespoints lw 2 pt 7 ps 0.6 lc rgb 'black' title 'modeltuned / default'");
+    }
+  }
+  return plots;
+}
+
+}  // namespace
+
 calib::Figure plot_figure(const std::string &path, const std::vector<PlotSeries> &series,
                           const std::vector<PlotRatios> &ratios, const std::string &subtitle) {
   const fs::path image = fs::path(path).filename();
@@ -81,7 +138,7 @@ calib::Figure plot_figure(const std::string &path, const std::vector<PlotSeries>
   script += "set multiplot title " + gnuplot_quoted("modeltuned-bench: " + subtitle) + "\n";
   script += "set grid xtics ytics mytics lc rgb '#dddddd'\nset logscale x 2\n";
 
-  for (size_t column = 0; column < ops.size(); ++column) {
+  for (size_t column = 0; column < ops.size(); ++column) {  // one column of two panels per op
     const std::string &op = ops[column];
     double lo = 1e300, hi = 0;
     for (const auto &s : series)
@@ -89,62 +146,16 @@ calib::Figure plot_figure(const std::string &path, const std::vector<PlotSeries>
         for (const auto &p : s.points) lo = std::min(lo, p.bytes), hi = std::max(hi, p.bytes);
     if (hi == 0) continue;
     const double x0 = double(column) / ops.size(), w = 1.0 / ops.size();
-
-    // Latency panel.
-    std::string plots;
-    int forced_index = 0;
-    std::vector<const PlotSeries *> ordered;  // forced first, so the highlighted lines draw on top
-    for (const auto &s : series)
-      if (s.op == op && s.variant != "default" && s.variant != "modeltuned") ordered.push_back(&s);
-    for (const char *name : {"default", "modeltuned"})
-      for (const auto &s : series)
-        if (s.op == op && s.variant == name) ordered.push_back(&s);
-    for (const PlotSeries *s : ordered) {
-      if (s->points.empty()) continue;
-      std::string rows;
-      for (const auto &p : s->points) {
-        const double m = p.latency_us.median;
-        rows += fmt::format("{:.0f} {:.6g} {:.6g} {:.6g}\n", p.bytes, m, p.latency_us.low.value_or(m),
-                            p.latency_us.high.value_or(m));
-      }
-      std::string style;
-      if (s->variant == "default")
-        style = "with yerrorlines lw 3 lc rgb 'black' pt 7 ps 0.7 title 'Open MPI default'";
-      else if (s->variant == "modeltuned")
-        style = "with yerrorlines lw 3 lc rgb '#d62728' pt 5 ps 0.7 title 'modeltuned'";
-      else
-        style = fmt::format("using 1:2 with linespoints lw 1.2 dt 2 pt 7 ps 0.35 lc rgb '{}' title {}",
-                            kForcedColours[forced_index++ % std::size(kForcedColours)],
-                            gnuplot_quoted("forced " + s->variant));
-      plots += (plots.empty() ? "" : ", ") + data.add(op + " " + s->variant + ": bytes median_us low_us high_us", rows) +
-               " " + style;
-    }
     script += fmt::format("set origin {},{}\nset size {},{}\n", x0, 0.30, w, 0.65);
     script += "set logscale y 10\nunset yrange\nset format y '%g'\n" + xtics(lo, hi);
     script += "set xlabel 'message size (bytes)'\nset ylabel 'latency (us)'\n";
     script += "set key top left font ',8' spacing 0.9 box opaque\n";
     script += "set title " + gnuplot_quoted("MPI_" + std::string(op == "bcast" ? "Bcast" : "Reduce")) + "\n";
-    script += "plot " + plots + "\n";
-
-    // Ratio panel: below 1, modeltuned is faster.
-    std::string ratio_plots = "1 with lines lc rgb '#888888' dt 3 notitle";
-    for (const auto &r : ratios) {
-      if (r.op != op) continue;
-      for (int which = 0; which < 2; ++which) {
-        const auto &points = which ? r.versus_best : r.versus_default;
-        if (points.empty()) continue;
-        std::string rows;
-        for (const auto &[bytes, ratio] : points) rows += fmt::format("{:.0f} {:.6g}\n", bytes, ratio);
-        ratio_plots += ", " + data.add(op + (which ? " modeltuned / best forced" : " modeltuned / default") +
-                                           ": bytes ratio_of_medians", rows) +
-                       (which ? " with linespoints lw 2 pt 9 ps 0.6 lc rgb '#1f77b4' title 'modeltuned / best forced'"
-                              : " with linespoints lw 2 pt 7 ps 0.6 lc rgb 'black' title 'modeltuned / default'");
-      }
-    }
+    script += "plot " + latency_plots(op, series, data) + "\n";
     script += fmt::format("set origin {},{}\nset size {},{}\n", x0, 0.0, w, 0.30);
     script += "set logscale y 2\nset yrange [*:*]\nset ytics (0.125, 0.25, 0.5, 1, 2, 4, 8)\n";
     script += "set ylabel 'ratio of medians'\nset title ''\nset key top left font ',8' box opaque\n";
-    script += "plot " + ratio_plots + "\nset ytics autofreq\n";
+    script += "plot " + ratio_plots(op, ratios, data) + "\nset ytics autofreq\n";
   }
   script += "unset multiplot\n";
   return {name, image.string(), script, {{name + ".dat", data.text()}}};
