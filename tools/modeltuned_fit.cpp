@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <utility>
@@ -74,9 +75,15 @@ void print_summary(const CalibrationTable &table, std::ostream &out) {
         << q["fanout"]["median_abs_pct_error"].get<double>() << " %";
     if (!ch.fanin.empty()) out << "; fanin " << ch.fanin.size() << " sizes";
     out << "\n";
+    // One line per channel: fan-out and fan-in are usually estimated alike.
+    std::map<std::string, std::string> estimated;  // note -> kinds
     for (const char *kind : {"fanout", "fanin"})
-      if (q.contains(kind) && q[kind].contains("extrapolated"))
-        out << "  " << kind << " NOT MEASURED beyond max_p: " << q[kind]["extrapolated"].get<std::string>() << "\n";
+      if (q.contains(kind) && q[kind].contains("extrapolated")) {
+        std::string &kinds = estimated[q[kind]["extrapolated"].get<std::string>()];
+        kinds += (kinds.empty() ? "" : " and ") + std::string(kind);
+      }
+    for (const auto &[note, kinds] : estimated)
+      out << "  " << kinds << ": " << note << "; measure larger groups on this channel to replace the estimate\n";
   }
   out << "local reduction: " << table.reduce_us_per_byte * 1e3 << " ns/B (" << table.reduce_source << ")\n";
   if (table.fresh_memory_source.empty())
