@@ -1,11 +1,5 @@
 # Command-line tools.
 
-# modeltuned-demo: A/B latency of modeltuned against Open MPI's default, in one job (MPI, C).
-bin_PROGRAMS += tools/modeltuned-demo
-tools_modeltuned_demo_SOURCES = tools/modeltuned_demo.c
-tools_modeltuned_demo_CPPFLAGS = $(OMPI_CPPFLAGS)
-tools_modeltuned_demo_LDADD = $(OMPI_LIBS)
-
 # Overhead benchmarks (Google Benchmark): `make bench`.
 if HAVE_BENCHMARK
 noinst_PROGRAMS += tools/bench-decision
@@ -23,7 +17,7 @@ endif
 
 # modeltuned: the offline tool (fit; later explain, validate).
 bin_PROGRAMS += tools/modeltuned
-tools_modeltuned_SOURCES = tools/modeltuned.cpp tools/commands.hpp tools/modeltuned_fit.cpp \
+tools_modeltuned_SOURCES = tools/modeltuned.cpp tools/commands.hpp tools/cli.hpp tools/modeltuned_fit.cpp \
 	tools/modeltuned_explain.cpp
 tools_modeltuned_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(HWLOC_CFLAGS) \
 	-DMODELTUNED_PKGDATADIR='"$(pkgdatadir)"' -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"' \
