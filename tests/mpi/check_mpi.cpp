@@ -467,8 +467,9 @@ START_TEST(table_missing_on_some_ranks) {
   RunResult r = run_mpi(run, scratch.dir);
   expect(!r.timed_out && r.exit_status == 0, r, "the job failed or hung with the table missing on some ranks");
   const auto lines = r.lines_containing("has no usable calibration table");
-  expect(lines.size() == 1 && contains(lines[0], "rank 2"), r,
-         "expected one line naming rank 2 as without a table, got " + std::to_string(lines.size()));
+  expect(lines.size() == 1 && contains(lines[0], "rank 2") && contains(lines[0], "no-such-table.json") &&
+             contains(lines[0], "No such file"),
+         r, "expected one line naming rank 2 as without a table, its file and why, got " + std::to_string(lines.size()));
   for (int rank = 0; rank < 4; ++rank)
     expect(contains(r.rank_stdout[rank], "PASS") || rank != 0, r, "results wrong");
 }

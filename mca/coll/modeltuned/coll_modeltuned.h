@@ -22,6 +22,8 @@ BEGIN_C_DECLS
  * bytes, class 0 the empty message. */
 #define MCA_COLL_MODELTUNED_SIZE_CLASSES 65
 
+/* Published by a process without a usable table (a string): its problem, one line. */
+#define MCA_COLL_MODELTUNED_PROBLEM_KEY "coll.modeltuned.problem"
 /* What each process publishes at open (OPAL_UINT64 values, coll_modeltuned_setup.c). */
 enum {
     MCA_COLL_MODELTUNED_PUBLISHED_TABLE = 0,       /* the table's checksum, 0: none */
@@ -69,6 +71,7 @@ typedef struct mca_coll_modeltuned_component_t {
     mt_table *table;             /* NULL: no usable table, modeltuned steps aside */
     char *table_path;            /* the file the table came from */
     const char *disabled_reason; /* why modeltuned steps aside everywhere, or NULL */
+    char *problem;               /* the input problem behind it, one line, published in the modex */
 } mca_coll_modeltuned_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_modeltuned_component_t mca_coll_modeltuned_component;

@@ -14,6 +14,7 @@
 #include "coll_modeltuned.h"
 #include "ompi/mca/rte/rte.h"
 #include "ompi/runtime/mpiruntime.h"
+#include "opal/util/printf.h"
 #include "opal/mca/base/mca_base_pvar.h"
 #include "opal/mca/hwloc/base/base.h"
 #include "opal/mca/pmix/pmix.h"
@@ -174,20 +175,25 @@ static char *find_default_table(void)
 static const char *load_table(mca_coll_modeltuned_component_t *c)
 {
     const char *lists[2] = {c->bcast_algorithms, c->reduce_algorithms};
-    /* Every rank usually reads the same input: world rank 0 says what is wrong, every rank at verbose 1. */
-    const bool first = 0 == OMPI_PROC_MY_NAME->vpid || c->verbose >= 1;
+    /* Every rank usually reads the same input: world rank 0 says what is wrong. A rank whose input
+     * differs publishes its problem (c->problem), which the rank reporting the mismatch names. */
+    const bool first = 0 == OMPI_PROC_MY_NAME->vpid;
     char running[96], err[512];
     uint32_t mask;
 
     if (!runtime_version_matches(running, sizeof running)) {
         mca_coll_modeltuned_show_help(first, "version-mismatch", OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
                                       OMPI_RELEASE_VERSION, running);
+        (void) opal_asprintf(&c->problem, "modeltuned was built for Open MPI %d.%d.%d, this is %s", OMPI_MAJOR_VERSION,
+                             OMPI_MINOR_VERSION, OMPI_RELEASE_VERSION, running);
         return "built for another Open MPI version";
     }
     for (int op = 0; op < 2; ++op)
         if (0 != mt_parse_algorithms(op, lists[op], &mask, err, sizeof err)) {
             mca_coll_modeltuned_show_help(first, "bad-algorithm-list", MT_OP_BCAST == op ? "bcast" : "reduce",
                                           lists[op], err);
+            (void) opal_asprintf(&c->problem, "coll_modeltuned_%s_algorithms='%s': %s",
+                                 MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], err);
             return "an algorithm list parameter is invalid";
         }
     if (NULL != c->calibration_file && '\0' != c->calibration_file[0]) {
@@ -200,6 +206,7 @@ static const char *load_table(mca_coll_modeltuned_component_t *c)
     c->table = mt_table_load(c->table_path, err, sizeof err);
     if (NULL == c->table) {
         mca_coll_modeltuned_show_help(first, "calibration-file-unusable", c->table_path, err);
+        (void) opal_asprintf(&c->problem, "calibration file '%s': %s", c->table_path, err);
         return "the calibration file cannot be used";
     }
     opal_output_verbose(10, c->output, "coll:modeltuned:open: calibration table '%s' (checksum %016llx)",
@@ -228,6 +235,8 @@ static void prepare(mca_coll_modeltuned_component_t *c)
     c->start_lists = values[MCA_COLL_MODELTUNED_PUBLISHED_LISTS] =
         (uint64_t) (lists[MT_OP_BCAST] & c->runnable[MT_OP_BCAST]) |
         (uint64_t) (lists[MT_OP_REDUCE] & c->runnable[MT_OP_REDUCE]) << 32;
+    if (NULL != c->problem)  /* named by the rank that reports this one as without a table */
+        OPAL_MODEX_SEND_STRING(rc, OPAL_PMIX_GLOBAL, MCA_COLL_MODELTUNED_PROBLEM_KEY, c->problem, strlen(c->problem) + 1);
     if (OPAL_SUCCESS != (rc = mca_coll_modeltuned_publish(values)))
         opal_output_verbose(1, c->output, "coll:modeltuned:open: cannot publish in the modex (%d); "
                             "modeltuned will step aside", rc);
@@ -272,6 +281,7 @@ static int modeltuned_open(void)
     opal_output_set_verbosity(c->output, c->verbose);
     c->table = NULL;
     c->table_path = NULL;
+    c->problem = NULL;
     c->disabled_reason = NULL;
     add_help_dirs();
     if (OMPI_SUCCESS != mca_coll_modeltuned_dispatch_open()) c->disabled_reason = "out of memory";
@@ -284,6 +294,8 @@ static int modeltuned_close(void)
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     mt_table_free(c->table);
     free(c->table_path);
+    free(c->problem);
+    c->problem = NULL;
     for (int op = 0; op < 2; ++op) {
         free(c->algorithms[op]);
         free(c->calls[op]);

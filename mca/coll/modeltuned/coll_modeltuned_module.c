@@ -126,8 +126,23 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
     } else if ((other = scan_published(comm, &missing, &first_with_table, &oversubscribed, &other_lists)) >= 0) {
         if (!c->table_mismatch_reported) {  /* an installation problem: once per process */
             c->table_mismatch_reported = true;
-            mca_coll_modeltuned_show_help(first_with_table, missing ? "table-missing-on-rank" : "table-differs-on-rank",
-                                          other, comm->c_name, ompi_comm_get_cid(comm), c->table_path);
+            uint8_t *bytes = NULL;  /* what that rank published about its own input */
+            size_t length = 0;
+            int rc = OPAL_ERR_NOT_FOUND;
+            if (missing)
+                OPAL_MODEX_RECV_STRING(rc, MCA_COLL_MODELTUNED_PROBLEM_KEY,
+                                       &ompi_comm_peer_lookup(comm, other)->super.proc_name, &bytes, &length);
+            const char *problem = (const char *) bytes;
+            if (missing)
+                mca_coll_modeltuned_show_help(first_with_table, "table-missing-on-rank", other, comm->c_name,
+                                              ompi_comm_get_cid(comm),
+                                              OPAL_SUCCESS == rc && NULL != problem && length > 0 && '\0' == problem[length - 1]
+                                                  ? problem : "it published no reason: modeltuned is not loaded there",
+                                              c->table_path);
+            else
+                mca_coll_modeltuned_show_help(first_with_table, "table-differs-on-rank", other, comm->c_name,
+                                              ompi_comm_get_cid(comm), c->table_path);
+            free(bytes);
         }
         snprintf(reason, sizeof reason, "rank %d of this communicator %s", other,
                  missing ? "has no usable calibration table" : "uses another calibration table");
@@ -156,9 +171,10 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
         }
         allowed[op] &= c->runnable[op];  /* what Open MPI's library cannot run is never allowed */
     }
-    if (NULL != why) {
-        opal_output_verbose(1, c->output, "coll:modeltuned:comm_query cid=%d name=%s: declining: %s",
-                            ompi_comm_get_cid(comm), comm->c_name, why);
+    if (NULL != why) {  /* the same reason on every rank: one says it */
+        if (0 == ompi_comm_rank(comm))
+            opal_output_verbose(1, c->output, "coll:modeltuned:comm_query cid=%d name=%s: declining: %s",
+                                ompi_comm_get_cid(comm), comm->c_name, why);
         return NULL;
     }
 
