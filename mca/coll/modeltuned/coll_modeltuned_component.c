@@ -257,19 +257,21 @@ static void add_help_dirs(void)
     opal_show_help_add_dir(MODELTUNED_PKGDATADIR);
 }
 
-/* A table measured on another kind of node may not hold here: say so, once per node, at verbose
- * level 1 (the table is still used: a shipped or shared table is a legitimate choice). */
+/* A table measured on another kind of node may not hold here: one warning per job at verbose 0
+ * (world rank 0), and per node at verbose 1 (the table is still used: a shipped or shared table is
+ * a legitimate choice). */
 #define OBJECTS(type) hwloc_get_nbobjs_by_type(opal_hwloc_topology, HWLOC_OBJ_##type)
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     char msg[512];
-    if (NULL == c->table || c->verbose < 1 || 0 != ompi_process_info.my_local_rank ||
-        OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology)
+    const bool here = 0 == OMPI_PROC_MY_NAME->vpid || (c->verbose >= 1 && 0 == ompi_process_info.my_local_rank);
+    if (NULL == c->table || !here || OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology)
         return OMPI_SUCCESS;
-    if (0 != mt_table_topology_mismatch(c->table, OBJECTS(PACKAGE), OBJECTS(NUMANODE), OBJECTS(L3CACHE),
-                                        OBJECTS(CORE), OBJECTS(PU), msg, sizeof msg))
-        opal_output(c->output, "coll:modeltuned:init_query: calibration file '%s': %s", c->table_path, msg);
+    const int rc = mt_table_topology_mismatch(c->table, OBJECTS(PACKAGE), OBJECTS(NUMANODE), OBJECTS(L3CACHE),
+                                              OBJECTS(CORE), OBJECTS(PU), msg, sizeof msg);
+    if (1 == rc || (0 != rc && c->verbose >= 1))  /* -1: the table records no topology */
+        mca_coll_modeltuned_show_help(true, "table-from-other-topology", c->table_path, msg);
     return OMPI_SUCCESS;
 }
 

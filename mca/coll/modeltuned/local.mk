@@ -42,3 +42,4 @@ remove-component-la:
 	rm -f $(DESTDIR)$(mcadir)/mca_coll_modeltuned.la
 uninstall-hook:
 	rm -f $(DESTDIR)$(mcadir)/mca_coll_modeltuned.so
+	-rmdir $(DESTDIR)$(pkgdatadir) 2>/dev/null
