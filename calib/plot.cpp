@@ -9,7 +9,7 @@
 #include <map>
 
 #include "calib/regression.hpp"
-#include "cost/channel_cost.hpp"
+#include "model/cost/channel_cost.hpp"
 
 namespace modeltuned::calib {
 

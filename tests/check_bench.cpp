@@ -27,7 +27,7 @@
 #include <tuple>
 #include <vector>
 
-#include "schedule/algorithms.hpp"
+#include "model/schedule/algorithms.hpp"
 #include "tests/support/mpi_launch.hpp"
 #include "tools/bench/stats.hpp"
 

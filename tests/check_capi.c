@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capi/modeltuned_model.h"
+#include "model/capi/modeltuned_model.h"
 
 static const char *orfeo = MODELTUNED_SRCDIR "/calib/tables/orfeo-epyc.json";
 

@@ -2,11 +2,11 @@
 // the stage sums of report eq. 2-3, Open MPI's segmentation rule, and the selector's rules.
 #include <cmath>
 
-#include "cost/channel_cost.hpp"
-#include "schedule/trees.hpp"
-#include "select/ompi_fixed.hpp"
-#include "topology/emulate.hpp"
-#include "select/selector.hpp"
+#include "model/cost/channel_cost.hpp"
+#include "model/schedule/trees.hpp"
+#include "model/select/ompi_fixed.hpp"
+#include "model/topology/emulate.hpp"
+#include "model/select/selector.hpp"
 
 // Last: check.h defines a `fail` macro that breaks the standard streams.
 #include <check.h>

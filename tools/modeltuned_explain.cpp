@@ -17,11 +17,11 @@
 #include <hwloc.h>
 #include <nlohmann/json.hpp>
 
-#include "select/ompi_fixed.hpp"
-#include "select/report.hpp"
-#include "select/selector.hpp"
+#include "model/select/ompi_fixed.hpp"
+#include "model/select/report.hpp"
+#include "model/select/selector.hpp"
 #include "tools/commands.hpp"
-#include "topology/emulate.hpp"
+#include "model/topology/emulate.hpp"
 
 namespace modeltuned::tools {
 namespace {

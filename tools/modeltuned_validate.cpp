@@ -25,10 +25,10 @@
 #include "calib/csv.hpp"
 #include "calib/fit.hpp"
 #include "calib/regression.hpp"
-#include "select/ompi_fixed.hpp"
-#include "simulate/predict.hpp"
+#include "model/select/ompi_fixed.hpp"
+#include "model/simulate/predict.hpp"
 #include "tools/commands.hpp"
-#include "topology/emulate.hpp"
+#include "model/topology/emulate.hpp"
 
 namespace modeltuned::tools {
 namespace {

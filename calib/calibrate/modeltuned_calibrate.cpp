@@ -27,7 +27,7 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
-#include "calibration/table.hpp"
+#include "model/calibration/table.hpp"
 #include "fit.hpp"
 #include "plot.hpp"
 #include "fit_input.hpp"

@@ -1,12 +1,12 @@
 // C API for the component: converts, and keeps every C++ exception on this side.
-#include "capi/capi_internal.hpp"
+#include "model/capi/capi_internal.hpp"
 
 #include <cstdio>
 #include <cstring>
 #include <exception>
 
-#include "select/report.hpp"
-#include "select/selector.hpp"
+#include "model/select/report.hpp"
+#include "model/select/selector.hpp"
 
 using namespace modeltuned;
 

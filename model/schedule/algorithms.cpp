@@ -1,4 +1,4 @@
-#include "schedule/algorithms.hpp"
+#include "model/schedule/algorithms.hpp"
 
 #include <charconv>
 #include <fmt/format.h>

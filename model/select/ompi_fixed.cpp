@@ -1,4 +1,4 @@
-#include "select/ompi_fixed.hpp"
+#include "model/select/ompi_fixed.hpp"
 
 #include <initializer_list>
 #include <utility>

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstddef>
 
-#include "schedule/algorithms.hpp"
+#include "model/schedule/algorithms.hpp"
 
 namespace modeltuned {
 

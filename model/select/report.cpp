@@ -1,6 +1,6 @@
-#include "select/report.hpp"
+#include "model/select/report.hpp"
 
-#include "select/ompi_fixed.hpp"
+#include "model/select/ompi_fixed.hpp"
 
 namespace modeltuned {
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "select/selector.hpp"
+#include "model/select/selector.hpp"
 
 namespace modeltuned {
 

@@ -1,4 +1,4 @@
-#include "select/selector.hpp"
+#include "model/select/selector.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "simulate/predict.hpp"
+#include "model/simulate/predict.hpp"
 
 namespace modeltuned {
 

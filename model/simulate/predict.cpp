@@ -1,8 +1,8 @@
-#include "simulate/predict.hpp"
+#include "model/simulate/predict.hpp"
 
 #include <limits>
 
-#include "cost/channel_cost.hpp"
+#include "model/cost/channel_cost.hpp"
 
 namespace modeltuned {
 

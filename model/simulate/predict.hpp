@@ -10,10 +10,10 @@
 #include <variant>
 #include <vector>
 
-#include "calibration/table.hpp"
-#include "schedule/algorithms.hpp"
-#include "schedule/trees.hpp"
-#include "topology/placement.hpp"
+#include "model/calibration/table.hpp"
+#include "model/schedule/algorithms.hpp"
+#include "model/schedule/trees.hpp"
+#include "model/topology/placement.hpp"
 
 namespace modeltuned {
 

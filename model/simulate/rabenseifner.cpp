@@ -1,6 +1,6 @@
 // Reduce Rabenseifner (algorithm 7): fold the ranks above the largest power of two in, reduce-
 // scatter by recursive halving, binomial gather to the root (docs/openmpi-algorithms.md §3).
-#include "simulate/predict.hpp"
+#include "model/simulate/predict.hpp"
 
 namespace modeltuned {
 

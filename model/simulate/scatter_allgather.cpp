@@ -3,7 +3,7 @@
 // blocking exchanges and costs its slowest one.
 #include <algorithm>
 
-#include "simulate/predict.hpp"
+#include "model/simulate/predict.hpp"
 
 namespace modeltuned {
 

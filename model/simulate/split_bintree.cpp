@@ -1,7 +1,7 @@
 // Bcast split binary tree (algorithm 4): each half of the message goes down one subtree of the
 // binary tree with blocking sends, then paired ranks swap halves (docs/openmpi-algorithms.md §2).
-#include "cost/channel_cost.hpp"
-#include "simulate/predict.hpp"
+#include "model/cost/channel_cost.hpp"
+#include "model/simulate/predict.hpp"
 
 namespace modeltuned {
 

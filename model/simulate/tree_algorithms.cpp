@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <deque>
 
-#include "cost/channel_cost.hpp"
-#include "schedule/trees.hpp"
-#include "simulate/predict.hpp"
+#include "model/cost/channel_cost.hpp"
+#include "model/schedule/trees.hpp"
+#include "model/simulate/predict.hpp"
 
 namespace modeltuned {
 

@@ -1,4 +1,4 @@
-#include "topology/emulate.hpp"
+#include "model/topology/emulate.hpp"
 
 #include <charconv>
 #include <sstream>

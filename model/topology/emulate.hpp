@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "topology/placement.hpp"
+#include "model/topology/placement.hpp"
 
 namespace modeltuned {
 

@@ -32,7 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "schedule/algorithms.hpp"
+#include "model/schedule/algorithms.hpp"
 #include "tests/support/mpi_launch.hpp"
 
 // Last: check.h defines a fail() macro that breaks the standard headers.

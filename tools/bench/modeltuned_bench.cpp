@@ -30,7 +30,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "schedule/algorithms.hpp"
+#include "model/schedule/algorithms.hpp"
 #include "tools/bench/plot.hpp"
 #include "tools/bench/stats.hpp"
 
