@@ -2,8 +2,9 @@
 check_PROGRAMS += tests/check_model
 TESTS += tests/check_model
 tests_check_model_SOURCES = tests/check_model.cpp
-tests_check_model_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
-tests_check_model_LDADD = model/libmodeltuned_model.la $(CHECK_LIBS)
+tests_check_model_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
+# The tools library for the stage-sum variant the schedule is compared with.
+tests_check_model_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
 
 # The explain command line: answers and bad flags.
 TESTS += tests/explain_cli.sh

@@ -1,5 +1,10 @@
 # Command-line tools.
 
+# What only the tools use (the component links the model library alone).
+noinst_LTLIBRARIES += tools/lib/libmodeltuned_tools.la
+tools_lib_libmodeltuned_tools_la_SOURCES = tools/lib/stage_sum.hpp tools/lib/stage_sum.cpp
+tools_lib_libmodeltuned_tools_la_CXXFLAGS = $(AM_CXXFLAGS) $(FMT_CFLAGS)
+
 # modeltuned-demo: A/B latency of modeltuned against Open MPI's default, in one job (MPI, C).
 bin_PROGRAMS += tools/modeltuned-demo
 tools_modeltuned_demo_SOURCES = tools/modeltuned_demo.c
@@ -27,6 +32,7 @@ tools_modeltuned_SOURCES = tools/modeltuned.cpp tools/commands.hpp tools/modeltu
 tools_modeltuned_CPPFLAGS = $(AM_CPPFLAGS) $(HWLOC_CFLAGS) \
 	-DMODELTUNED_PKGDATADIR='"$(pkgdatadir)"' -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"' \
 	-DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"'
-tools_modeltuned_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned_model.la $(FMT_LIBS) $(HWLOC_LIBS)
+tools_modeltuned_LDADD = tools/lib/libmodeltuned_tools.la calib/libmodeltuned_calib.la model/libmodeltuned_model.la \
+	$(FMT_LIBS) $(HWLOC_LIBS)
 include tools/validate.mk
 include tools/bench/local.mk

@@ -17,11 +17,11 @@
 #include <hwloc.h>
 #include <nlohmann/json.hpp>
 
-#include "model/select/ompi_fixed.hpp"
-#include "model/select/report.hpp"
+#include "model/select/decision_json.hpp"
 #include "model/select/selector.hpp"
-#include "tools/commands.hpp"
 #include "model/topology/emulate.hpp"
+#include "tools/commands.hpp"
+#include "tools/lib/stage_sum.hpp"
 
 namespace modeltuned::tools {
 namespace {
@@ -207,8 +207,8 @@ int run_explain(const ExplainOptions &o) {
       : throw std::invalid_argument(fmt::format("--op '{}': use bcast or reduce", o.op));
   if (o.type_size < 1) throw std::invalid_argument("--type-size must be at least 1");
   if (o.root < 0 || o.root >= o.np) throw std::invalid_argument(fmt::format("--root {}: must be in 0..{}", o.root, o.np - 1));
-  const ModelVariant variant = o.variant == "schedule" ? ModelVariant::schedule
-      : o.variant == "stage_sum" ? ModelVariant::stage_sum
+  const TreeSchedule schedule = o.variant == "schedule" ? TreeSchedule{nullptr}
+      : o.variant == "stage_sum" ? stage_sum_us
       : throw std::invalid_argument(fmt::format("--variant '{}': use schedule or stage_sum", o.variant));
   const AlgorithmMask allowed = parse_algorithm_list(op, o.algorithms);
   for (int c = 0; c < kChannels; ++c)
@@ -216,11 +216,11 @@ int run_explain(const ExplainOptions &o) {
       throw std::invalid_argument(fmt::format("{}: the placement uses the '{}' channel, which this table does not calibrate "
                                               "(the component would step aside)", table_path, kChannelNames[c]));
 
-  Selector selector(table, placement, allowed, allowed, variant);
+  Selector selector(table, placement, allowed, allowed, schedule);
   nlohmann::json out = nlohmann::json::array();
   for (size_t bytes : parse_sizes(o.sizes)) {
     CallShape call{op, bytes / o.type_size, o.type_size, o.root, !o.noncommutative};
-    nlohmann::json d = decision_json(table, placement, call, selector.decide(call), variant);
+    nlohmann::json d = decision_json(table, placement, call, selector.decide(call), schedule);
     if (o.json) out.push_back(std::move(d));
     else print_decision(d, o.top);
   }
@@ -257,7 +257,9 @@ void add_explain_command(CLI::App &app) {
   cmd->add_option("--type-size", o->type_size, "datatype size in bytes (segment counts depend on it)")->capture_default_str();
   cmd->add_option("--root", o->root, "root rank")->capture_default_str();
   cmd->add_flag("--noncommutative", o->noncommutative, "the reduction operation is not commutative");
-  cmd->add_option("--algorithms", o->algorithms, "restrict candidates, like coll_modeltuned_{bcast,reduce}_algorithms");
+  cmd->add_option("--algorithms", o->algorithms,
+                  fmt::format("restrict candidates, like coll_modeltuned_{{bcast,reduce}}_algorithms: bcast {}; reduce {}",
+                              algorithm_names(Op::bcast), algorithm_names(Op::reduce)));
   cmd->add_option("--variant", o->variant, "cost model: schedule (default, the component's) or stage_sum (the report's eq. 2-3)")
       ->capture_default_str();
   cmd->add_option("--top", o->top, "show only the N best candidates per size (0: all)")->capture_default_str();

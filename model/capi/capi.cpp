@@ -5,7 +5,7 @@
 #include <cstring>
 #include <exception>
 
-#include "model/select/report.hpp"
+#include "model/select/decision_json.hpp"
 #include "model/select/selector.hpp"
 
 using namespace modeltuned;
@@ -48,8 +48,8 @@ int mt_parse_algorithms(int op, const char *spec, uint32_t *mask, char *err, siz
 }
 
 const char *mt_algorithm_name(int op, int algorithm) {
-  const AlgorithmInfo *info = find_algorithm(to_op(op), algorithm);
-  return info ? info->name.data() : "unknown";
+  const AlgorithmSpec *spec = find_algorithm(to_op(op), algorithm);
+  return spec ? spec->name.data() : "unknown";
 }
 
 void mt_describe(int op, int algorithm, uint32_t segsize, int32_t fanout, char *buf, size_t len) {
@@ -101,17 +101,17 @@ void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len) {
 
 int mt_algorithm_count(int op) {
   int n = 0;
-  for (const AlgorithmInfo &a : algorithm_table()) n += a.op == to_op(op);
+  for (const AlgorithmSpec &a : algorithm_registry()) n += a.op == to_op(op);
   return n;
 }
 
 int mt_algorithm_at(int op, int index, mt_algorithm_info *out) {
   int n = 0;
-  for (const AlgorithmInfo &a : algorithm_table()) {
+  for (const AlgorithmSpec &a : algorithm_registry()) {
     if (a.op != to_op(op) || n++ != index) continue;
-    // The table's string_views are literals: NUL-terminated.
+    // The registry keeps its own NUL-terminated copies of every spec's strings.
     *out = mt_algorithm_info{a.id, a.name.data(), a.description.data(), a.ompi_function.data(),
-                             static_cast<int32_t>(a.convention)};
+                             static_cast<int32_t>(a.convention), a.tuned_name.data()};
     return 0;
   }
   return -1;
@@ -125,7 +125,7 @@ int mt_decide(mt_comm_model *model, const mt_call *c, mt_decision *out, char **j
     auto decision = model->selector.decide(call);
     if (json) {
       const Selector &s = model->selector;
-      std::string text = decision_json(s.table(), s.placement(), call, decision, s.variant()).dump();
+      std::string text = decision_json(s.table(), s.placement(), call, decision, s.tree_schedule()).dump();
       *json = strdup(text.c_str());
     }
     if (!decision) return -1;

@@ -30,7 +30,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "model/schedule/algorithms.hpp"
+#include "model/registry/registry.hpp"
 #include "tools/bench/plot.hpp"
 #include "tools/bench/stats.hpp"
 
@@ -480,8 +480,8 @@ int main(int argc, char **argv) {
   for (Op op : ops) {
     add_variant(op, "default", 0);
     add_variant(op, "modeltuned", 0);
-    for (const auto &a : modeltuned::algorithm_table())
-      if (a.op == op && a.modelled) add_variant(op, std::string(a.name), a.id);
+    for (const auto &a : modeltuned::algorithm_registry())
+      if (a.op == op) add_variant(op, std::string(a.name), a.id);
   }
   // Control traffic (seed, budget, results) goes through a communicator modeltuned declines, so
   // the call counters only count timed calls.
