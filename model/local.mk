@@ -5,7 +5,6 @@
 noinst_LTLIBRARIES += model/libmodeltuned_model.la
 model_libmodeltuned_model_la_SOURCES = \
 	model/topology/placement.hpp model/topology/placement.cpp \
-	model/topology/emulate.hpp model/topology/emulate.cpp \
 	model/calibration/table.hpp model/calibration/table.cpp \
 	model/cost/channel_cost.hpp model/cost/channel_cost.cpp \
 	model/schedule/trees.hpp model/schedule/trees.cpp \

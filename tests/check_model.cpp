@@ -1,5 +1,6 @@
-// Unit tests of the model library alone (no MPI): channels, costs against hand-computed values,
-// the stage sums of report eq. 2-3, Open MPI's segmentation rule, and the selector's rules.
+// Unit tests of the model library (no MPI): channels, costs against hand-computed values, the
+// stage sums of report eq. 2-3, Open MPI's segmentation rule, the registry and the selector's
+// rules; and the tools library's emulated placements and stage-sum variant.
 #include <cmath>
 #include <string>
 #include <utility>
@@ -10,7 +11,7 @@
 #include "model/schedule/trees.hpp"
 #include "model/select/ompi_fixed.hpp"
 #include "model/select/selector.hpp"
-#include "model/topology/emulate.hpp"
+#include "tools/lib/emulate.hpp"
 #include "tools/lib/stage_sum.hpp"
 
 // Last: check.h defines a `fail` macro that breaks the standard streams.
@@ -511,6 +512,7 @@ START_TEST(registry_refuses_clashes) {
 END_TEST
 
 START_TEST(emulated_orfeo_placements) {
+  using namespace modeltuned::tools;
   // Channels of data/orfeo-epyc/README.md under Open MPI 4.1's mapping and binding.
   const MachineShape orfeo = orfeo_epyc(2);
   Placement by_core = emulate_placement(orfeo, 256, MapBy::core);

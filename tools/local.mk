@@ -2,7 +2,8 @@
 
 # What only the tools use (the component links the model library alone).
 noinst_LTLIBRARIES += tools/lib/libmodeltuned_tools.la
-tools_lib_libmodeltuned_tools_la_SOURCES = tools/lib/stage_sum.hpp tools/lib/stage_sum.cpp
+tools_lib_libmodeltuned_tools_la_SOURCES = tools/lib/emulate.hpp tools/lib/emulate.cpp \
+	tools/lib/stage_sum.hpp tools/lib/stage_sum.cpp tools/lib/explain.hpp tools/lib/explain.cpp
 tools_lib_libmodeltuned_tools_la_CXXFLAGS = $(AM_CXXFLAGS) $(FMT_CFLAGS)
 
 # modeltuned-demo: A/B latency of modeltuned against Open MPI's default, in one job (MPI, C).

@@ -27,8 +27,8 @@
 #include "calib/regression.hpp"
 #include "model/registry/predict.hpp"
 #include "model/select/ompi_fixed.hpp"
-#include "model/topology/emulate.hpp"
 #include "tools/commands.hpp"
+#include "tools/lib/emulate.hpp"
 #include "tools/lib/stage_sum.hpp"
 
 namespace modeltuned::tools {
