@@ -23,3 +23,12 @@ tests_check_capi_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
 # The component links the model library only: no tool-only symbol may reach it.
 TESTS += tests/component_symbols.sh
 EXTRA_DIST += tests/component_symbols.sh
+
+# Adding an algorithm is one registry entry: a test-only one reaches the selector, explain and
+# the C API listing the component dispatches from.
+check_PROGRAMS += tests/check_registry
+TESTS += tests/check_registry
+tests_check_registry_SOURCES = tests/check_registry.cpp
+tests_check_registry_CPPFLAGS = $(AM_CPPFLAGS) -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"'
+tests_check_registry_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
+tests_check_registry_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
