@@ -10,6 +10,15 @@
 
 using namespace modeltuned;
 
+// The component dispatches on mt_algorithm_info.convention: the registry's values are the C API's.
+static_assert(static_cast<int>(CallingConvention::bcast) == MT_CALL_BCAST &&
+              static_cast<int>(CallingConvention::bcast_segsize) == MT_CALL_BCAST_SEGSIZE &&
+              static_cast<int>(CallingConvention::bcast_segsize_fanout) == MT_CALL_BCAST_SEGSIZE_FANOUT &&
+              static_cast<int>(CallingConvention::reduce) == MT_CALL_REDUCE &&
+              static_cast<int>(CallingConvention::reduce_segsize_requests) == MT_CALL_REDUCE_SEGSIZE_REQUESTS &&
+              static_cast<int>(CallingConvention::reduce_segsize_fanout_requests) ==
+                  MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS);
+
 struct mt_comm_model {
   Selector selector;
 };
