@@ -1,7 +1,9 @@
 // Calibration table (model/calibration/table.cpp), the fitter (calib/) and the shipped ORFEO table.
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -297,6 +299,22 @@ START_TEST(malformed_inputs_are_rejected) {
        {"reduce.source"}},
       {"provenance not an object", [] { return edited([](json &d) { d["provenance"] = "today"; }); },
        {"provenance", "object"}},
+      // Beyond physical bounds: finite, well-formed, and nonsense (1e300 us predictions).
+      {"latency 1e300", [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][0]["alpha_us"] = 1e300; }); },
+       {"channels.cache.p2p[0].alpha_us", "beyond", "recalibrate"}},
+      {"bandwidth 1e-300",
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][1]["beta_us_per_byte"] = 1e300; }); },
+       {"channels.cache.p2p[1].beta_us_per_byte", "beyond"}},
+      {"flat-tree cost per peer 1e9 us",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["beta_us"] = 1e9; }); },
+       {"channels.node.fanout[0].beta_us", "beyond"}},
+      {"message of 1e20 bytes",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][1]["bytes"] = 1e20; }); },
+       {"channels.node.fanout[1].bytes", "beyond"}},
+      {"reduce cost 5 us/B", [] { return edited([](json &d) { d["reduce"]["us_per_byte"] = 5.0; }); },
+       {"reduce.us_per_byte", "beyond"}},
+      {"fresh memory 1e10 us/B", [] { return edited([](json &d) { d["memory"]["fresh_us_per_byte"] = 1e10; }); },
+       {"memory.fresh_us_per_byte", "beyond"}},
   };
   const std::string valid = parse_error(to_json_text(sample_table()));
   ck_assert_str_eq(valid.c_str(), "");
@@ -309,6 +327,43 @@ START_TEST(malformed_inputs_are_rejected) {
       ck_assert_msg(message.find(needle) != std::string::npos, "case '%s': message '%s' does not mention '%s'",
                     c.what, message.c_str(), needle.c_str());
   }
+}
+END_TEST
+
+// Only regular files are read, and at most kMaxTableFileBytes of them: a FIFO must not block
+// (MPI_Init would hang) and a device must not be read forever.
+START_TEST(only_regular_files_of_bounded_size_are_read) {
+  auto error_for = [](const std::string &path) {
+    try {
+      load_calibration(path);
+    } catch (const CalibrationError &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string fifo = temp_path("table.fifo");
+  ::unlink(fifo.c_str());
+  ck_assert_int_eq(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto began = std::chrono::steady_clock::now();
+  std::string message = error_for(fifo);  // no writer: a blocking open would never return
+  ck_assert_msg(std::chrono::steady_clock::now() - began < std::chrono::seconds(5), "reading a FIFO blocked");
+  ck_assert_msg(message.find(fifo) != std::string::npos && message.find("FIFO") != std::string::npos &&
+                    message.find('\n') == std::string::npos, "FIFO: %s", message.c_str());
+  ::unlink(fifo.c_str());
+  message = error_for("/dev/zero");
+  ck_assert_msg(message.find("/dev/zero") != std::string::npos && message.find("character device") != std::string::npos,
+                "/dev/zero: %s", message.c_str());
+  message = error_for("/tmp");
+  ck_assert_msg(message.find("directory") != std::string::npos, "directory: %s", message.c_str());
+  const std::string big = temp_path("big.json");
+  {
+    std::ofstream out(big);
+    out << to_json_text(sample_table()) << std::string(kMaxTableFileBytes, ' ');
+  }
+  message = error_for(big);
+  ck_assert_msg(message.find(big) != std::string::npos && message.find("limit") != std::string::npos,
+                "oversized file: %s", message.c_str());
+  std::remove(big.c_str());
 }
 END_TEST
 
@@ -657,6 +712,7 @@ int main() {
   tcase_add_test(table, checksum_follows_every_value);
   tcase_add_test(table, malformed_inputs_are_rejected);
   tcase_add_test(table, missing_file_names_path_and_reason);
+  tcase_add_test(table, only_regular_files_of_bounded_size_are_read);
   suite_add_tcase(suite, table);
   TCase *fit = tcase_create("fit");
   tcase_add_test(fit, fit_recovers_synthetic_breakpoint);

@@ -42,12 +42,29 @@ START_TEST(decide_and_explain)
     mt_comm_model_channels(m, channels, sizeof channels);
     ck_assert_str_eq(channels, "cache,core,node");
     mt_decision d;
-    char *json = NULL;
-    ck_assert_int_eq(mt_decide(m, &(mt_call){MT_OP_BCAST, 0, 65536, 1, 1, 0}, &d, &json), 0);
+    mt_decision_report report = {.want_json = 1};
+    ck_assert_int_eq(mt_decide(m, &(mt_call){MT_OP_BCAST, 0, 65536, 1, 1, 0}, &d, &report), 0);
     ck_assert(d.algorithm >= 1 && d.algorithm <= 9 && d.predicted_us > 0);
     ck_assert(d.runner_up_algorithm != d.algorithm && d.runner_up_us >= d.predicted_us);
-    ck_assert(json && json[0] == '{' && strstr(json, "\"candidates\"") && strstr(json, "\"ompi_default\""));
-    free(json);
+    /* One call gives the log line's labels and the decision file's JSON, all about the same pick. */
+    char label[96];
+    mt_describe(MT_OP_BCAST, d.algorithm, d.segsize, d.fanout, label, sizeof label);
+    ck_assert_str_eq(report.pick, label);
+    mt_describe(MT_OP_BCAST, d.runner_up_algorithm, d.runner_up_segsize, d.runner_up_fanout, label, sizeof label);
+    ck_assert_str_eq(report.runner_up, label);
+    const char *json = report.json;
+    ck_assert(json && json[0] == '{' && strstr(json, "\"candidates\"") && strstr(json, "\"ompi_default\"") &&
+              !strchr(json, '\n'));
+    char pick[160];  /* nlohmann::json orders keys: "algorithm" first, "label" among the rest */
+    snprintf(pick, sizeof pick, "\"pick\":{\"algorithm\":%d,", d.algorithm);
+    ck_assert_msg(strstr(json, pick), "no %s in %s", pick, json);
+    snprintf(pick, sizeof pick, "\"label\":\"%s\"", report.pick);
+    ck_assert_msg(strstr(strstr(json, "\"pick\":"), pick), "no %s in the pick of %s", pick, json);
+    free(report.json);
+    /* Without want_json: the labels only. */
+    report = (mt_decision_report){.want_json = 0, .json = (char *) "stale"};
+    ck_assert_int_eq(mt_decide(m, &(mt_call){MT_OP_BCAST, 0, 65536, 1, 1, 0}, &d, &report), 0);
+    ck_assert(report.json == NULL && strcmp(report.pick, "none") != 0);
     /* Non-commutative: only linear (1) and in-order binary (6). */
     ck_assert_int_eq(mt_decide(m, &(mt_call){MT_OP_REDUCE, 3, 1000, 8, 0, 0}, &d, NULL), 0);
     ck_assert(d.algorithm == 1 || d.algorithm == 6);
@@ -63,6 +80,13 @@ START_TEST(decide_and_explain)
     ck_assert_int_eq(mt_parse_algorithms(MT_OP_REDUCE, "rabenseifner", &only_rabenseifner, err, sizeof err), 0);
     m = mt_comm_model_create(t, 8, places, UINT32_MAX, only_rabenseifner, err, sizeof err);
     ck_assert_int_eq(mt_decide(m, &(mt_call){MT_OP_REDUCE, 0, 2, 4, 1, 0}, &d, NULL), -1);  /* count < 8: linear would run */
+    /* The report still says so, and the JSON records the decision that nothing can run. */
+    report = (mt_decision_report){.want_json = 1};
+    ck_assert_int_eq(mt_decide(m, &(mt_call){MT_OP_REDUCE, 0, 2, 4, 1, 0}, &d, &report), -1);
+    ck_assert_str_eq(report.pick, "none");
+    ck_assert_str_eq(report.runner_up, "none");
+    ck_assert_msg(report.json && strstr(report.json, "\"ompi_default\""), "json: %s", report.json);
+    free(report.json);
     mt_comm_model_free(m);
     mt_table_free(t);
 }

@@ -23,3 +23,16 @@ tests_mpi_check_mpi_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_mpi_check_mpi_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
 EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe tools/modeltuned \
 	mca-components/mca_coll_modeltuned.so
+
+# Ranks passing different datatypes of one type signature, every algorithm, np 2-16.
+check_PROGRAMS += tests/mpi/signatures tests/mpi/check_signatures
+TESTS += tests/mpi/check_signatures
+tests_mpi_signatures_SOURCES = tests/mpi/signatures.c
+tests_mpi_signatures_CPPFLAGS = $(OMPI_CPPFLAGS)
+tests_mpi_signatures_CFLAGS = $(AM_CFLAGS) -O2
+tests_mpi_signatures_LDADD = $(OMPI_LIBS)
+tests_mpi_check_signatures_SOURCES = tests/mpi/check_signatures.cpp
+tests_mpi_check_signatures_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_mpi_check_signatures_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
+tests_mpi_check_signatures_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+EXTRA_tests_mpi_check_signatures_DEPENDENCIES = tests/mpi/signatures mca-components/mca_coll_modeltuned.so

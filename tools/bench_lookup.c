@@ -13,8 +13,8 @@ void *bench_lookup_module(int classes_filled)
     mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m);
     m->state = MCA_COLL_MODELTUNED_READY;
     for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k) {
-        m->choices[MT_OP_BCAST][1][k].root = k < classes_filled ? 0 : -1;
-        m->choices[MT_OP_BCAST][1][k].decision.algorithm = 1 + k % 6;
+        m->choices[MCA_COLL_MODELTUNED_KIND_BCAST][k].root = k < classes_filled ? 0 : -1;
+        m->choices[MCA_COLL_MODELTUNED_KIND_BCAST][k].decision.algorithm = 1 + k % 6;
     }
     return m;
 }
@@ -33,9 +33,8 @@ void *bench_lookup_module_with_model(const char *table_path, int nranks)
     }
     mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m);
     m->state = MCA_COLL_MODELTUNED_READY;
-    for (int op = 0; op < 2; ++op)
-        for (int c = 0; c < 2; ++c)
-            for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k) m->choices[op][c][k].root = -1;
+    for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind)
+        for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k) m->choices[kind][k].root = -1;
     m->model = mt_comm_model_create(table, nranks, places, UINT32_MAX, UINT32_MAX, err, sizeof err);
     free(places);
     return m->model ? m : NULL;
@@ -45,6 +44,6 @@ void *bench_lookup_module_with_model(const char *table_path, int nranks)
 int bench_lookup(void *module, size_t count, size_t type_size, int root)
 {
     const mt_decision *d = mca_coll_modeltuned_choice((mca_coll_modeltuned_module_t *) module,
-                                                      NULL, MT_OP_BCAST, 1, count, type_size, root);
+                                                      NULL, MCA_COLL_MODELTUNED_KIND_BCAST, count, type_size, root);
     return NULL == d ? 0 : d->algorithm;
 }

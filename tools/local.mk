@@ -16,11 +16,12 @@ tools_modeltuned_demo_LDADD = $(OMPI_LIBS)
 if HAVE_BENCHMARK
 noinst_PROGRAMS += tools/bench-decision
 tools_bench_decision_SOURCES = tools/bench_decision.cpp tools/bench_lookup.c \
-	mca/coll/modeltuned/coll_modeltuned_placement.c mca/coll/modeltuned/coll_modeltuned_component.c \
-	mca/coll/modeltuned/coll_modeltuned_module.c mca/coll/modeltuned/coll_modeltuned_bcast.c \
-	mca/coll/modeltuned/coll_modeltuned_reduce.c
+	mca/coll/modeltuned/coll_modeltuned_component.c mca/coll/modeltuned/coll_modeltuned_module.c \
+	mca/coll/modeltuned/coll_modeltuned_setup.c mca/coll/modeltuned/coll_modeltuned_decide.c \
+	mca/coll/modeltuned/coll_modeltuned_dispatch.c mca/coll/modeltuned/coll_modeltuned_bcast.c \
+	mca/coll/modeltuned/coll_modeltuned_reduce.c mca/coll/modeltuned/coll_modeltuned_view.c
 tools_bench_decision_CPPFLAGS = $(AM_CPPFLAGS) $(OMPI_CPPFLAGS) $(HWLOC_CFLAGS) \
-	-DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"' -DMODELTUNED_ORFEO_TABLE='"$(abs_top_srcdir)/calib/tables/orfeo-epyc.json"'
+	-DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"' -DMODELTUNED_PKGDATADIR='"$(pkgdatadir)"' -DMODELTUNED_ORFEO_TABLE='"$(abs_top_srcdir)/calib/tables/orfeo-epyc.json"'
 tools_bench_decision_LDADD = model/libmodeltuned_model.la -lbenchmark -lpthread $(OMPI_LIBS) $(HWLOC_LIBS)
 bench: tools/bench-decision
 	tools/bench-decision --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -37,3 +38,4 @@ tools_modeltuned_LDADD = tools/lib/libmodeltuned_tools.la calib/libmodeltuned_ca
 	$(FMT_LIBS) $(HWLOC_LIBS)
 include tools/validate.mk
 include tools/bench/local.mk
+include tools/churn/local.mk

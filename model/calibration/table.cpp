@@ -2,6 +2,10 @@
 // Format and rules: docs/calibration-format.md.
 #include "model/calibration/table.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -75,6 +79,18 @@ double positive_number(const json &value, const std::string &where) {
   return x;
 }
 
+// |x| <= limit: the physical bounds of table.hpp.
+double bounded(double x, double limit, const char *unit, const std::string &where) {
+  if (std::abs(x) > limit)
+    fail(where, json(x).dump() + " " + unit + " is beyond " + json(limit).dump() + " " + unit +
+                    ", no machine measures that; recalibrate or correct the value");
+  return x;
+}
+double time_us(double x, const std::string &where) { return bounded(x, kMaxTableUs, "us", where); }
+double us_per_byte(double x, const std::string &where) { return bounded(x, kMaxTableUsPerByte, "us/B", where); }
+double byte_count(double x, const std::string &where) { return bounded(x, kMaxTableBytes, "B", where); }
+double noise(double x, const std::string &where) { return bounded(x, kMaxTableNoise, "(relative)", where); }
+
 std::string number_text(double x) {
   if (x == std::floor(x) && std::abs(x) < 1e15) return std::to_string(static_cast<long long>(x));
   return json(x).dump();
@@ -96,22 +112,22 @@ std::vector<HockneyPiece> parse_p2p(const json &value, const std::string &where)
       if (last)
         fail(at + ".upto_bytes", "the last piece must be unbounded; remove its upto_bytes or add "
                                  "a piece without upto_bytes after it");
-      p.upto_bytes = positive_number(*it, at + ".upto_bytes");
+      p.upto_bytes = byte_count(positive_number(*it, at + ".upto_bytes"), at + ".upto_bytes");
       if (p.upto_bytes <= previous_upto)
         fail(at + ".upto_bytes", number_text(p.upto_bytes) + " is not above the previous piece's " +
                                      number_text(previous_upto) + "; list pieces by strictly increasing upto_bytes");
     } else if (!last) {
       fail(at + ".upto_bytes", "missing; only the last piece may be unbounded");
     }
-    p.alpha_us = finite_number(require_key(piece, "alpha_us", at, "give the piece's latency intercept in microseconds"),
-                               at + ".alpha_us");
-    p.beta_us_per_byte = non_negative_number(
+    p.alpha_us = time_us(finite_number(require_key(piece, "alpha_us", at, "give the piece's latency intercept in microseconds"),
+                                       at + ".alpha_us"), at + ".alpha_us");
+    p.beta_us_per_byte = us_per_byte(non_negative_number(
         require_key(piece, "beta_us_per_byte", at, "give the piece's inverse bandwidth in microseconds per byte"),
-        at + ".beta_us_per_byte");
+        at + ".beta_us_per_byte"), at + ".beta_us_per_byte");
     if (auto it = piece.find("noise_rel_mad"); it != piece.end())
-      p.noise_rel_mad = non_negative_number(*it, at + ".noise_rel_mad");
+      p.noise_rel_mad = noise(non_negative_number(*it, at + ".noise_rel_mad"), at + ".noise_rel_mad");
     if (auto it = piece.find("noise_rel_p95"); it != piece.end())
-      p.noise_rel_p95 = finite_number(*it, at + ".noise_rel_p95");
+      p.noise_rel_p95 = noise(finite_number(*it, at + ".noise_rel_p95"), at + ".noise_rel_p95");
     // A linear piece is extreme at its ends; beta >= 0 makes the lower end the minimum, so the
     // unbounded last piece needs no upper check. The first piece starts at 0 bytes.
     const double time_at_start = p.alpha_us + p.beta_us_per_byte * previous_upto;
@@ -140,7 +156,7 @@ std::vector<std::pair<int, double>> parse_curve(const json &value, int max_p, co
       fail(at, "P = " + std::to_string(p) + " is outside [2, max_p = " + std::to_string(max_p) + "]");
     if (!knots.empty() && p <= knots.back().first)
       fail(at, "P = " + std::to_string(p) + " is not above the previous point's; list points by increasing P");
-    const double us = positive_number(point[1], at + "[1]");
+    const double us = time_us(positive_number(point[1], at + "[1]"), at + "[1]");
     if (!knots.empty() && us < knots.back().second)
       fail(at, number_text(us) + " us is below the previous point's " + number_text(knots.back().second) +
                    " us; the curve must not decrease with P (refit it)");
@@ -159,14 +175,15 @@ std::vector<FlatTreeFit> parse_flat(const json &value, const std::string &where)
     const json &fit_json = require_object(value[i], at);
     reject_unknown_keys(fit_json, {"bytes", "alpha_us", "beta_us", "max_p", "curve"}, at);
     FlatTreeFit f;
-    f.bytes = positive_number(require_key(fit_json, "bytes", at, "give the message size in bytes"), at + ".bytes");
+    f.bytes = byte_count(positive_number(require_key(fit_json, "bytes", at, "give the message size in bytes"), at + ".bytes"),
+                         at + ".bytes");
     if (!fits.empty() && f.bytes <= fits.back().bytes)
       fail(at + ".bytes", number_text(f.bytes) + " is not above the previous fit's " + number_text(fits.back().bytes) +
                               "; list fits by strictly increasing bytes");
-    f.alpha_us = finite_number(require_key(fit_json, "alpha_us", at, "give T(P) = alpha + beta*(P-1)'s alpha in microseconds"),
-                               at + ".alpha_us");
-    f.beta_us = non_negative_number(require_key(fit_json, "beta_us", at, "give the cost per extra peer in microseconds"),
-                                    at + ".beta_us");
+    f.alpha_us = time_us(finite_number(require_key(fit_json, "alpha_us", at, "give T(P) = alpha + beta*(P-1)'s alpha in microseconds"),
+                                       at + ".alpha_us"), at + ".alpha_us");
+    f.beta_us = time_us(non_negative_number(require_key(fit_json, "beta_us", at, "give the cost per extra peer in microseconds"),
+                                            at + ".beta_us"), at + ".beta_us");
     const json &max_p = require_key(fit_json, "max_p", at, "give the largest measured P");
     if (!max_p.is_number_integer())
       fail(at + ".max_p", "must be an integer, found " + max_p.dump());
@@ -315,9 +332,9 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
   const json &reduce = require_object(
       require_key(doc, "reduce", "", "give the local reduction cost {\"us_per_byte\", \"source\"}"), "reduce");
   reject_unknown_keys(reduce, {"us_per_byte", "source"}, "reduce");
-  table.reduce_us_per_byte = non_negative_number(
+  table.reduce_us_per_byte = us_per_byte(non_negative_number(
       require_key(reduce, "us_per_byte", "reduce", "give the MPI_Reduce_local cost in microseconds per byte"),
-      "reduce.us_per_byte");
+      "reduce.us_per_byte"), "reduce.us_per_byte");
   const json &reduce_source =
       require_key(reduce, "source", "reduce", "say whether the reduce cost is \"measured\" or how it was estimated");
   if (!reduce_source.is_string() || reduce_source.get<std::string>().empty())
@@ -327,9 +344,9 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
   if (auto it = doc.find("memory"); it != doc.end()) {
     const json &memory = require_object(*it, "memory");
     reject_unknown_keys(memory, {"fresh_us_per_byte", "source"}, "memory");
-    table.fresh_memory_us_per_byte = non_negative_number(
+    table.fresh_memory_us_per_byte = us_per_byte(non_negative_number(
         require_key(memory, "fresh_us_per_byte", "memory", "give the cost of writing fresh memory in microseconds per byte"),
-        "memory.fresh_us_per_byte");
+        "memory.fresh_us_per_byte"), "memory.fresh_us_per_byte");
     const json &source = require_key(memory, "source", "memory", "say how the fresh-memory cost was measured");
     if (!source.is_string() || source.get<std::string>().empty())
       fail("memory.source", "must be a non-empty string saying how it was measured, found " + source.dump());
@@ -340,17 +357,39 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
   return table;
 }
 
+// Only a regular file of at most kMaxTableFileBytes is read: a FIFO would block MPI_Init (opened
+// non-blocking, then refused) and a device such as /dev/zero would never end.
 CalibrationTable load_calibration(const std::string &path) {
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file) throw CalibrationError("cannot open " + path + ": " + std::strerror(errno));
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw CalibrationError("cannot open " + path + ": " + std::strerror(errno));
+  struct stat st;
+  std::string problem;
+  if (::fstat(fd, &st) != 0) problem = std::string("cannot read: ") + std::strerror(errno);
+  else if (!S_ISREG(st.st_mode))
+    problem = std::string("not a regular file (") + (S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device"
+                                                     : S_ISDIR(st.st_mode) ? "a directory" : "a special file") +
+              "); give the path of a calibration table file";
+  else if (static_cast<unsigned long long>(st.st_size) > kMaxTableFileBytes)
+    problem = "is " + std::to_string(st.st_size) + " bytes, more than a calibration table's limit of " +
+              std::to_string(kMaxTableFileBytes) + "; give the path of a calibration table file";
   std::string text;
-  char buffer[1 << 16];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
-  const bool read_failed = std::ferror(file);
-  const int read_errno = errno;
-  std::fclose(file);
-  if (read_failed) throw CalibrationError("cannot read " + path + ": " + std::strerror(read_errno));
+  if (problem.empty()) {
+    char buffer[1 << 16];
+    ssize_t n;
+    // Read at most one byte past the limit: a file that grows while being read is still capped.
+    while (text.size() <= kMaxTableFileBytes && (n = ::read(fd, buffer, sizeof buffer)) != 0) {
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        problem = std::string("cannot read: ") + std::strerror(errno);
+        break;
+      }
+      text.append(buffer, static_cast<size_t>(n));
+    }
+    if (problem.empty() && text.size() > kMaxTableFileBytes)
+      problem = "grew beyond a calibration table's limit of " + std::to_string(kMaxTableFileBytes) + " bytes while read";
+  }
+  ::close(fd);
+  if (!problem.empty()) throw CalibrationError(path + ": " + problem);
   return parse_calibration(text, path);
 }
 

@@ -17,6 +17,15 @@ namespace modeltuned {
 
 inline constexpr int kCalibrationVersion = 1;
 
+// What a table may hold, refused outside (docs/calibration-format.md, "Limits"). Far beyond any
+// working machine, so they only catch corrupt or hand-edited values that would make the model
+// predict nonsense (1e300 us).
+inline constexpr double kMaxTableUs = 1e6;          // latencies, per-peer costs, curve times: 1 s
+inline constexpr double kMaxTableUsPerByte = 1.0;   // inverse bandwidths and per-byte costs: 1 MB/s
+inline constexpr double kMaxTableBytes = 1099511627776.0;  // message sizes: 1 TiB
+inline constexpr double kMaxTableNoise = 100.0;     // relative noise spreads: 10000 %
+inline constexpr size_t kMaxTableFileBytes = 16u << 20;  // the file: 16 MiB (the ORFEO table: 0.2 MiB)
+
 // One message-size range of the Hockney model T = alpha + beta * m (report eq. 5).
 // A piece covers (previous piece's upto_bytes, upto_bytes]; the last covers everything above.
 struct HockneyPiece {

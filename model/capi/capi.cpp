@@ -120,39 +120,57 @@ int mt_algorithm_at(int op, int index, mt_algorithm_info *out) {
     if (a.op != to_op(op) || n++ != index) continue;
     // The registry keeps its own NUL-terminated copies of every spec's strings.
     *out = mt_algorithm_info{a.id, a.name.data(), a.description.data(), a.ompi_function.data(),
-                             static_cast<int32_t>(a.convention), a.tuned_name.data()};
+                             static_cast<int32_t>(a.convention), a.splits ? 1 : 0, a.tuned_name.data()};
     return 0;
   }
   return -1;
 }
 
-int mt_decide(mt_comm_model *model, const mt_call *c, mt_decision *out, char **json) {
+// mt_decide's report: labels of the pick and runner-up, the JSON when asked for. Never throws: a
+// report that cannot be built must not change the decision (ranks that do not report it take it too).
+static void fill_report(const Selector &s, const CallShape &call, const std::optional<Decision> &decision,
+                        const mt_decision &out, mt_decision_report *report) noexcept try {
+  if (decision) {
+    set_error(report->pick, sizeof report->pick, describe(decision->pick).c_str());
+    if (out.runner_up_algorithm != 0)
+      set_error(report->runner_up, sizeof report->runner_up,
+                describe(Candidate{call.op, out.runner_up_algorithm, out.runner_up_segsize,
+                                   out.runner_up_fanout}).c_str());
+  }
+  if (report->want_json)
+    report->json = strdup(decision_json(s.table(), s.placement(), call, decision, s.tree_schedule()).dump().c_str());
+} catch (...) {
+}
+
+int mt_decide(mt_comm_model *model, const mt_call *c, mt_decision *out, mt_decision_report *report) {
+  if (report) {
+    set_error(report->pick, sizeof report->pick, "none");
+    set_error(report->runner_up, sizeof report->runner_up, "none");
+    report->json = nullptr;
+  }
   try {
     CallShape call{to_op(c->op), static_cast<size_t>(c->count), static_cast<size_t>(c->type_size),
                    c->root, c->commutative != 0};
     call.whole_message = c->whole_message != 0;
     auto decision = model->selector.decide(call);
-    if (json) {
-      const Selector &s = model->selector;
-      std::string text = decision_json(s.table(), s.placement(), call, decision, s.tree_schedule()).dump();
-      *json = strdup(text.c_str());
+    if (decision) {
+      *out = mt_decision{};
+      out->algorithm = decision->pick.algorithm;
+      out->segsize = decision->pick.segsize;
+      out->fanout = decision->pick.fanout;
+      out->predicted_us = decision->predicted_us;
+      // Runner-up: the best prediction with another algorithm, the more informative comparison.
+      for (const Prediction &p : decision->predictions) {
+        if (p.candidate.algorithm == decision->pick.algorithm) continue;
+        out->runner_up_algorithm = p.candidate.algorithm;
+        out->runner_up_segsize = p.candidate.segsize;
+        out->runner_up_fanout = p.candidate.fanout;
+        out->runner_up_us = p.us;
+        break;
+      }
     }
-    if (!decision) return -1;
-    *out = mt_decision{};
-    out->algorithm = decision->pick.algorithm;
-    out->segsize = decision->pick.segsize;
-    out->fanout = decision->pick.fanout;
-    out->predicted_us = decision->predicted_us;
-    // Runner-up: the best prediction with another algorithm, the more informative comparison.
-    for (const Prediction &p : decision->predictions) {
-      if (p.candidate.algorithm == decision->pick.algorithm) continue;
-      out->runner_up_algorithm = p.candidate.algorithm;
-      out->runner_up_segsize = p.candidate.segsize;
-      out->runner_up_fanout = p.candidate.fanout;
-      out->runner_up_us = p.us;
-      break;
-    }
-    return 0;
+    if (report) fill_report(model->selector, call, decision, *out, report);
+    return decision ? 0 : -1;
   } catch (...) {
     return -1;
   }

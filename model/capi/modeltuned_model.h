@@ -64,6 +64,7 @@ typedef struct mt_algorithm_info {
     const char *description;
     const char *ompi_function;   /* symbol of the ompi_coll_base_* function that runs it */
     int32_t convention;          /* MT_CALL_* */
+    int32_t splits;              /* 1: cuts the message into parts even unsegmented */
     const char *tuned_name;      /* tuned's name ("binary_tree"), accepted in lists too; may be "" */
 } mt_algorithm_info;
 
@@ -94,10 +95,21 @@ void mt_comm_model_free(mt_comm_model *model);
 /* Channels the communicator's ranks talk through, "cache,core" style, into buf. */
 void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len);
 
+/* What mt_decide says about its decision besides mt_decision, for a log line and the decision
+ * file: filled when mt_decide is given one (NULL: nothing of it is wanted). */
+typedef struct mt_decision_report {
+    int32_t want_json;   /* in: 1 to receive json */
+    char pick[96];       /* out: the pick's label, "chain(fanout=4,segsize=16KiB)"; "none" when nothing
+                            can run */
+    char runner_up[96];  /* out: the runner-up's label (mt_decision's runner_up_*); "none" without one */
+    char *json;          /* out: with want_json, a malloc'd one-line JSON object of the whole decision
+                            (every candidate's prediction and Open MPI's default), also when nothing
+                            can run; the caller frees it. NULL otherwise, or if it could not be built */
+} mt_decision_report;
+
 /* Runs the model for one call. 0 on success; -1 when no allowed candidate can be predicted.
- * If json is not NULL, *json receives a malloc'd one-line JSON object of the whole decision
- * (every candidate's prediction and Open MPI's default; the caller frees it), also on -1. */
-int mt_decide(mt_comm_model *model, const mt_call *call, mt_decision *out, char **json);
+ * report may be NULL. */
+int mt_decide(mt_comm_model *model, const mt_call *call, mt_decision *out, mt_decision_report *report);
 
 /* Does the table's measured topology (provenance.hwloc.signature, "pack:2 numa:8 l3:32 core:128
  * pu:128") match this node's object counts? 1: it differs, with one line for a verbose warning in

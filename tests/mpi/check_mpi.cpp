@@ -778,6 +778,9 @@ START_TEST(bad_input) {
          std::string(bad.name) + ": expected exactly one modeltuned line naming '" + named + "', got " +
              std::to_string(lines.size()));
   std::fprintf(stderr, "  the line: %s\n", lines[0].c_str());
+  // ...from the help file (mca/coll/modeltuned/help-coll-modeltuned.txt), found from the build tree.
+  expect(r.lines_containing("Fix: ").size() == 1 && r.lines_containing("Sorry!").empty(), r,
+         std::string(bad.name) + ": the message does not say how to fix it (help file not found?)");
 
   // Verbose: still correct, and modeltuned took no call.
   MpiRun loud = quiet;

@@ -21,8 +21,18 @@ BEGIN_C_DECLS
 /* Decisions are cached per power-of-two size class: class k holds messages of [2^(k-1), 2^k)
  * bytes, class 0 the empty message. */
 #define MCA_COLL_MODELTUNED_SIZE_CLASSES 65
-/* Tuned's algorithm numbers go up to 9 (bcast); index 0 counts fallbacks. */
-#define MCA_COLL_MODELTUNED_COUNTERS 10
+
+/* Published at open (OPAL_UINT64): the table's checksum (0: none), 1 on an oversubscribed node. */
+#define MCA_COLL_MODELTUNED_TABLE_KEY "coll.modeltuned.table"
+#define MCA_COLL_MODELTUNED_OVERSUBSCRIBED_KEY "coll.modeltuned.oversubscribed"
+
+/* Dispatch table entry: the ompi_coll_base_* function of a registry algorithm, resolved at open. */
+typedef struct mca_coll_modeltuned_algorithm_t {
+    void *fn;              /* NULL: not in the registry or not resolved; never allowed */
+    int32_t convention;    /* MT_CALL_* */
+    const char *name;      /* the registry's name, for traces */
+    bool splits;           /* cuts the message into parts even unsegmented */
+} mca_coll_modeltuned_algorithm_t;
 
 typedef struct mca_coll_modeltuned_component_t {
     mca_coll_base_component_2_0_0_t super;
@@ -35,18 +45,22 @@ typedef struct mca_coll_modeltuned_component_t {
     char *reduce_algorithms;
     char *decision_file;
     bool oversubscribed;         /* decide on oversubscribed nodes too */
-    bool decision_file_warned;   /* its write error is reported once */
-    bool table_mismatch_reported;  /* ranks without the same table: reported once */
+    bool decision_file_warned;   /* its write error is reported once per process */
+    bool table_mismatch_reported;  /* ranks without the same table: reported once per process */
 
-    /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls): calls per tuned algorithm number,
-     * index 0 = handed to the previous component. Plain increments: exact unless several threads
-     * run collectives at once. */
-    unsigned long long calls[2][MCA_COLL_MODELTUNED_COUNTERS];
+    /* [op], indexed by tuned's algorithm number: slots = the registry's largest number + 1 (one width
+     * for both operations, as MPI_T readers such as modeltuned-bench expect). */
+    int slots;
+    mca_coll_modeltuned_algorithm_t *algorithms[2];  /* the dispatch table, built at open */
+    uint32_t runnable[2];        /* mask of the algorithms whose function was resolved */
+    /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls), index 0 = handed to the previous
+     * component. Plain increments: exact unless several threads run collectives at once. */
+    unsigned long long *calls[2];
 
     int output;                  /* opal_output stream, "coll:modeltuned:" lines */
     mt_table *table;             /* NULL: no usable table, modeltuned steps aside */
     char *table_path;            /* the file the table came from */
-    char *disabled_reason;       /* why modeltuned steps aside everywhere, or NULL */
+    const char *disabled_reason; /* why modeltuned steps aside everywhere, or NULL */
 } mca_coll_modeltuned_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_modeltuned_component_t mca_coll_modeltuned_component;
@@ -57,13 +71,28 @@ typedef enum {
     MCA_COLL_MODELTUNED_FALLBACK       /* setup failed on some rank: the previous component runs */
 } mca_coll_modeltuned_state_t;
 
+/* Calls decided apart, by what their operation allows (every rank knows it from the operation
+ * alone): one kind per set of candidates. */
+enum {
+    MCA_COLL_MODELTUNED_KIND_BCAST = 0,
+    /* reduce with an intrinsic operation (Open MPI allows them on predefined datatypes only, which
+     * matching ranks share): every algorithm */
+    MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC,
+    /* reduce with a commutative user-defined operation: it sees each rank's own datatype, which
+     * may differ between ranks, so the message must move whole (unsegmented, unsplit) */
+    MCA_COLL_MODELTUNED_KIND_REDUCE_USER,
+    /* reduce with a non-commutative (user-defined) operation: whole and order-preserving */
+    MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED,
+    MCA_COLL_MODELTUNED_KINDS
+};
+
 typedef struct mca_coll_modeltuned_choice_t {
     int32_t root;        /* -1: not decided yet */
     mt_decision decision;  /* algorithm 0: nothing can run, hand the call to the previous component */
 } mca_coll_modeltuned_choice_t;
 
 /* Decisions for roots other than the last one used per class, so programs that rotate the root
- * still pay a lookup: open addressing on (op, commutativity, size class, root + 1). */
+ * still pay a lookup: open addressing on (kind, size class, root + 1). */
 typedef struct mca_coll_modeltuned_remembered_t {
     uint64_t key;        /* 0: empty slot */
     mt_decision decision;
@@ -83,30 +112,57 @@ typedef struct mca_coll_modeltuned_module_t {
     mca_coll_base_module_reduce_fn_t previous_reduce;
     mca_coll_base_module_t *previous_reduce_module;
 
-    /* [op][commutative][size class] for the last root used; bcast uses commutative = 1 only. */
-    mca_coll_modeltuned_choice_t choices[2][2][MCA_COLL_MODELTUNED_SIZE_CLASSES];
+    /* [call kind][size class] for the last root used. */
+    mca_coll_modeltuned_choice_t choices[MCA_COLL_MODELTUNED_KINDS][MCA_COLL_MODELTUNED_SIZE_CLASSES];
     mca_coll_modeltuned_remembered_t *remembered;  /* every decision made, by root */
     size_t remembered_capacity, remembered_count;
 } mca_coll_modeltuned_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
 
-/* Component (coll_modeltuned_module.c) */
-void mca_coll_modeltuned_prepare(void);
+/* coll_modeltuned_component.c: parameters, open, close, table, version check, modex publishing;
+ * coll_modeltuned_module.c: comm_query, enable, disable; coll_modeltuned_setup.c: the placement
+ * exchange on a communicator's first bcast or reduce. mca_coll_modeltuned_show_help prints a
+ * topic of help-coll-modeltuned.txt on stderr if `here` (the rank that reports a problem). */
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads);
-mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm,
-                                                       int *priority);
+void mca_coll_modeltuned_show_help(bool here, const char *topic, ...);
+mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm, int *priority);
+int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module, struct ompi_communicator_t *comm);
 
-/* Placement exchange and decisions (coll_modeltuned_placement.c). mca_coll_modeltuned_decide
- * serves a primary-cache miss: from the decisions remembered for other roots, or by running the
- * model once; NULL when nothing can run (remembered too). */
-int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module,
-                              struct ompi_communicator_t *comm);
-const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module,
-                                              struct ompi_communicator_t *comm, int op,
-                                              size_t count, size_t type_size, int root,
-                                              int commutative);
+/* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a primary-cache miss: from the
+ * decisions remembered for other roots, or by running the model once; NULL when nothing can run
+ * (remembered too). mca_coll_modeltuned_trace: the level-20 line of what ran (d == NULL: fallback). */
+const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module, struct ompi_communicator_t *comm,
+                                              int kind, size_t count, size_t type_size, int root);
+void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
+                               const mt_decision *d);
 
-/* Collectives */
+/* coll_modeltuned_dispatch.c: the dispatch table, built at open from the model's registry, and the
+ * decided algorithm run through it with the decision's segment size and fan-out. */
+int mca_coll_modeltuned_dispatch_open(void);
+int mca_coll_modeltuned_run_bcast(const mt_decision *d, void *buf, int count,
+                                  struct ompi_datatype_t *dtype, int root,
+                                  struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_modeltuned_run_reduce(const mt_decision *d, const void *sbuf, void *rbuf, int count,
+                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                                   struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+
+/* coll_modeltuned_view.c: the byte view of a bcast buffer. mca_coll_modeltuned_bcast_view fills
+ * `v`; call mca_coll_modeltuned_bcast_view_done afterwards in every case (it unpacks and frees).
+ * OMPI_ERR_NOT_SUPPORTED: more than INT_MAX bytes (every rank alike: fall back). */
+typedef struct mca_coll_modeltuned_view_t {
+    void *buf;
+    int count;
+    struct ompi_datatype_t *dtype;
+    char *temp;                  /* packed copy of a non-contiguous layout */
+} mca_coll_modeltuned_view_t;
+/* Whether decision `d` cuts a message of `bytes` bytes into parts (segments, halves, blocks). */
+bool mca_coll_modeltuned_cuts(int op, const mt_decision *d, size_t bytes);
+int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf, int count,
+                                   struct ompi_datatype_t *dtype, size_t bytes, bool root);
+int mca_coll_modeltuned_bcast_view_done(mca_coll_modeltuned_view_t *v, void *buf, int count,
+                                        struct ompi_datatype_t *dtype, bool root, int rc);
+
+/* coll_modeltuned_bcast.c, coll_modeltuned_reduce.c: the call path. */
 int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
@@ -118,27 +174,24 @@ static inline int mca_coll_modeltuned_size_class(size_t bytes)
     return 0 == bytes ? 0 : 64 - __builtin_clzll((unsigned long long) bytes);
 }
 
-/* The hot path: the cached decision for this (op, commutativity, size class, root); on a miss the
- * model runs (and, on the communicator's first call, the placement is exchanged). NULL: hand the
- * call to the previous component. */
+/* The hot path: the cached decision for this (call kind, size class, root) of a call moving
+ * `count` elements of `type_size` bytes; on a miss the model runs (and, on the communicator's
+ * first call, the placement is exchanged). Callers pass an element every rank shares (bytes, or
+ * an intrinsic reduction's predefined type), never a rank's own derived datatype, which MPI lets
+ * differ between ranks of one type signature. NULL: hand the call to the previous component. */
 static inline const mt_decision *mca_coll_modeltuned_choice(mca_coll_modeltuned_module_t *m,
-                                                            struct ompi_communicator_t *comm,
-                                                            int op, int commutative, size_t count,
-                                                            size_t type_size, int root)
+                                                            struct ompi_communicator_t *comm, int kind,
+                                                            size_t count, size_t type_size, int root)
 {
     if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state) &&
         (MCA_COLL_MODELTUNED_UNPLACED != m->state || OMPI_SUCCESS != mca_coll_modeltuned_setup(m, comm)))
         return NULL;
     const mca_coll_modeltuned_choice_t *choice =
-        &m->choices[op][commutative][mca_coll_modeltuned_size_class(count * type_size)];
+        &m->choices[kind][mca_coll_modeltuned_size_class(count * type_size)];
     if (OPAL_UNLIKELY(choice->root != root))
-        return mca_coll_modeltuned_decide(m, comm, op, count, type_size, root, commutative);
+        return mca_coll_modeltuned_decide(m, comm, kind, count, type_size, root);
     return OPAL_LIKELY(0 != choice->decision.algorithm) ? &choice->decision : NULL;
 }
-
-/* Level-20 trace of what ran, on every rank; d == NULL: the previous component ran it. */
-void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
-                               const mt_decision *d);
 
 END_C_DECLS
 

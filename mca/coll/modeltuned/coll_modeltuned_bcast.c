@@ -1,49 +1,52 @@
 /*
- * MPI_Bcast: a cached lookup of the model's choice, then Open MPI's own implementation of it.
+ * MPI_Bcast: a cached lookup of the model's choice, then Open MPI's own implementation of it
+ * through the dispatch table (coll_modeltuned_dispatch.c), on a byte view of the buffer when the
+ * choice cuts the message (coll_modeltuned_view.c).
  */
 #include "ompi_config.h"
 
 #include "coll_modeltuned.h"
 #include "ompi/datatype/ompi_datatype.h"
-#include "ompi/mca/coll/base/coll_base_functions.h"
+
+static void count_call(struct ompi_communicator_t *comm, const mt_decision *d, size_t bytes, int root)
+{
+    ++mca_coll_modeltuned_component.calls[MT_OP_BCAST][NULL == d ? 0 : d->algorithm];
+    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
+        mca_coll_modeltuned_trace(comm, MT_OP_BCAST, bytes, root, d);
+}
 
 int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
-    const mt_decision *d;
     size_t type_size = 0;
 
     ompi_datatype_type_size(dtype, &type_size);
-    d = mca_coll_modeltuned_choice(m, comm, MT_OP_BCAST, 1, (size_t) count, type_size, root);
+    const size_t bytes = (size_t) count * type_size;
+    /* Every rank has the same type signature, so all see an empty message: nothing to move
+     * (Open MPI 4.1.4's k-nomial writes outside zero-size buffers). */
+    if (0 == bytes) return OMPI_SUCCESS;
+    /* Decided on bytes: the same on every rank whatever datatype it passed. */
+    const mt_decision *d = mca_coll_modeltuned_choice(m, comm, MCA_COLL_MODELTUNED_KIND_BCAST, bytes, 1, root);
     if (OPAL_UNLIKELY(NULL == d)) goto fallback;
-    ++mca_coll_modeltuned_component.calls[MT_OP_BCAST][d->algorithm];
-    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
-        mca_coll_modeltuned_trace(comm, MT_OP_BCAST, (size_t) count * type_size, root, d);
-
-    switch (d->algorithm) {
-    case 1: return ompi_coll_base_bcast_intra_basic_linear(buf, count, dtype, root, comm, module);
-    case 2: return ompi_coll_base_bcast_intra_chain(buf, count, dtype, root, comm, module,
-                                                    d->segsize, d->fanout);
-    case 3: return ompi_coll_base_bcast_intra_pipeline(buf, count, dtype, root, comm, module,
-                                                       d->segsize);
-    case 4: return ompi_coll_base_bcast_intra_split_bintree(buf, count, dtype, root, comm, module,
-                                                            d->segsize);
-    case 5: return ompi_coll_base_bcast_intra_bintree(buf, count, dtype, root, comm, module,
-                                                      d->segsize);
-    case 6: return ompi_coll_base_bcast_intra_binomial(buf, count, dtype, root, comm, module,
-                                                       d->segsize);
-    case 7: return ompi_coll_base_bcast_intra_knomial(buf, count, dtype, root, comm, module,
-                                                      d->segsize, d->fanout);
-    case 8: return ompi_coll_base_bcast_intra_scatter_allgather(buf, count, dtype, root, comm,
-                                                                module, d->segsize);
-    case 9: return ompi_coll_base_bcast_intra_scatter_allgather_ring(buf, count, dtype, root, comm,
-                                                                     module, d->segsize);
-    default: break;  /* unreachable: the model only returns Open MPI's algorithm numbers */
+    if (!mca_coll_modeltuned_cuts(MT_OP_BCAST, d, bytes)) {
+        count_call(comm, d, bytes, root);
+        return mca_coll_modeltuned_run_bcast(d, buf, count, dtype, root, comm, module);
     }
+    /* It cuts the message: every rank runs it on bytes. */
+    mca_coll_modeltuned_view_t v;
+    const bool is_root = ompi_comm_rank(comm) == root;
+    int rc = mca_coll_modeltuned_bcast_view(&v, buf, count, dtype, bytes, is_root);
+    if (OMPI_ERR_NOT_SUPPORTED == rc) {
+        mca_coll_modeltuned_bcast_view_done(&v, buf, count, dtype, is_root, rc);
+        goto fallback;
+    }
+    if (OMPI_SUCCESS == rc) {
+        count_call(comm, d, bytes, root);
+        rc = mca_coll_modeltuned_run_bcast(d, v.buf, v.count, v.dtype, root, comm, module);
+    }
+    return mca_coll_modeltuned_bcast_view_done(&v, buf, count, dtype, is_root, rc);
 fallback:
-    ++mca_coll_modeltuned_component.calls[MT_OP_BCAST][0];
-    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
-        mca_coll_modeltuned_trace(comm, MT_OP_BCAST, (size_t) count * type_size, root, NULL);
+    count_call(comm, NULL, bytes, root);
     return m->previous_bcast(buf, count, dtype, root, comm, m->previous_bcast_module);
 }

@@ -1,51 +1,41 @@
 /*
- * Registration only: the component structure, its MCA parameters, open and close.
+ * The component: its MCA parameters, open and close; at open (inside MPI_Init) the version check,
+ * the calibration table's search and loading, and what every process publishes in the modex.
  */
 #include "ompi_config.h"
 
+#include <dlfcn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "opal/mca/base/mca_base_pvar.h"
+#include <unistd.h>
 
 #include "coll_modeltuned.h"
+#include "ompi/mca/rte/rte.h"
+#include "ompi/runtime/mpiruntime.h"
+#include "opal/mca/base/mca_base_pvar.h"
+#include "opal/mca/hwloc/base/base.h"
+#include "opal/mca/pmix/pmix.h"
+#include "opal/util/show_help.h"
+
+#define HELP_FILE "help-coll-modeltuned.txt"
 
 const char *mca_coll_modeltuned_component_version_string =
     "Open MPI modeltuned collective MCA component version " PACKAGE_VERSION;
 
-static int modeltuned_register(void);
-static int modeltuned_open(void);
-static int modeltuned_close(void);
-
-mca_coll_modeltuned_component_t mca_coll_modeltuned_component = {
-    .super = {
-        .collm_version = {
-            MCA_COLL_BASE_VERSION_2_0_0,
-            .mca_component_name = "modeltuned",
-            MCA_BASE_MAKE_VERSION(component, 0, 1, 0),
-            .mca_open_component = modeltuned_open,
-            .mca_close_component = modeltuned_close,
-            .mca_register_component_params = modeltuned_register,
-        },
-        .collm_data = {
-            MCA_BASE_METADATA_PARAM_CHECKPOINT
-        },
-        .collm_init_query = mca_coll_modeltuned_init_query,
-        .collm_comm_query = mca_coll_modeltuned_comm_query,
-    },
-};
-
+/* The counters' context is their operation (MT_OP_*); sized after registration (below). */
 static int counters_get(const struct mca_base_pvar_t *pvar, void *value, void *obj)
 {
-    memcpy(value, pvar->ctx, sizeof(unsigned long long) * MCA_COLL_MODELTUNED_COUNTERS);
+    const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    memcpy(value, c->calls[(int) (intptr_t) pvar->ctx], sizeof(unsigned long long) * c->slots);
     return OMPI_SUCCESS;
 }
 
 static int counters_notify(struct mca_base_pvar_t *pvar, mca_base_pvar_event_t event, void *obj,
                            int *count)
 {
-    if (MCA_BASE_PVAR_HANDLE_BIND == event) *count = MCA_COLL_MODELTUNED_COUNTERS;
+    if (MCA_BASE_PVAR_HANDLE_BIND == event) *count = mca_coll_modeltuned_component.slots;
     return OMPI_SUCCESS;
 }
 
@@ -53,6 +43,9 @@ static int modeltuned_register(void)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const mca_base_component_t *v = &c->super.collm_version;
+    char name[32], description[1024];
+    static const char *const op_names[2] = {"bcast", "reduce"};
+    mt_algorithm_info info;
 
     /* Above tuned (30) so that, where it is loaded and has a table, it owns bcast and reduce.
      * Writable at run time (MPI_T): communicators created after a change follow it. */
@@ -79,23 +72,39 @@ static int modeltuned_register(void)
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_READONLY,
         &c->calibration_file);
 
-    c->bcast_algorithms = "";
-    (void) mca_base_component_var_register(v, "bcast_algorithms",
-        "Bcast algorithms modeltuned may choose, by name or tuned's number, comma-separated "
-        "(linear, chain, pipeline, split_bintree, bintree, binomial, knomial, scatter_allgather, "
-        "scatter_allgather_ring); empty or \"all\" = every one. Writable at run time (MPI_T): "
-        "communicators created afterwards follow it",
-        MCA_BASE_VAR_TYPE_STRING, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
-        MCA_BASE_VAR_SCOPE_ALL, &c->bcast_algorithms);
+    c->slots = 1;
+    for (int op = 0; op < 2; ++op) {
+        /* From the model's registry: "linear (1), chain (2), ..." for the parameter's help, and the
+         * largest algorithm number + 1, the size of the counters and of the dispatch table. */
+        char names[512] = "", **list = MT_OP_BCAST == op ? &c->bcast_algorithms : &c->reduce_algorithms;
+        size_t used = 0;
+        for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
+            if (info.id >= c->slots) c->slots = info.id + 1;
+            if (used < sizeof names)
+                used += snprintf(names + used, sizeof names - used, "%s%s (%d)", i ? ", " : "", info.name, info.id);
+        }
+        *list = "";
+        snprintf(name, sizeof name, "%s_algorithms", op_names[op]);
+        snprintf(description, sizeof description, "%c%s algorithms modeltuned may choose, by name or "
+                 "tuned's number, comma-separated: %s; empty or \"all\" = every one.%s Writable at run "
+                 "time (MPI_T): communicators created afterwards follow it", op_names[op][0] - 'a' + 'A',
+                 op_names[op] + 1, names, MT_OP_BCAST == op ? "" : " Non-commutative operations only "
+                 "ever get the order-preserving ones.");
+        (void) mca_base_component_var_register(v, name, description, MCA_BASE_VAR_TYPE_STRING, NULL, 0,
+            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_ALL, list);
 
-    c->reduce_algorithms = "";
-    (void) mca_base_component_var_register(v, "reduce_algorithms",
-        "Reduce algorithms modeltuned may choose, by name or tuned's number, comma-separated "
-        "(linear, chain, pipeline, binary, binomial, in_order_binary, rabenseifner); empty or "
-        "\"all\" = every one. Non-commutative operations only ever get linear or in_order_binary. "
-        "Writable at run time (MPI_T): communicators created afterwards follow it",
-        MCA_BASE_VAR_TYPE_STRING, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
-        MCA_BASE_VAR_SCOPE_ALL, &c->reduce_algorithms);
+        snprintf(name, sizeof name, "%s_calls", op_names[op]);
+        snprintf(description, sizeof description, "MPI_%c%s calls modeltuned ran, per tuned algorithm "
+                 "number (index 0: handed to the previous component)", op_names[op][0] - 'a' + 'A',
+                 op_names[op] + 1);
+        (void) mca_base_component_pvar_register(v, name, description, OPAL_INFO_LVL_4,
+            MPI_T_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MPI_T_BIND_NO_OBJECT,
+            MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
+            counters_notify, (void *) (intptr_t) op);
+    }
+    for (int op = 0; op < 2; ++op)
+        if (NULL == c->calls[op] && NULL == (c->calls[op] = calloc(c->slots, sizeof *c->calls[op])))
+            return OMPI_ERR_OUT_OF_RESOURCE;
 
     c->decision_file = NULL;
     (void) mca_base_component_var_register(v, "decision_file",
@@ -117,21 +126,137 @@ static int modeltuned_register(void)
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &c->oversubscribed);
 
-    static const char *const op_names[2] = {"bcast", "reduce"};
-    for (int op = 0; op < 2; ++op) {
-        char name[32], description[160];
-        snprintf(name, sizeof name, "%s_calls", op_names[op]);
-        snprintf(description, sizeof description, "MPI_%c%s calls modeltuned ran, per tuned algorithm "
-                 "number (index 0: handed to the previous component)", op_names[op][0] - 'a' + 'A',
-                 op_names[op] + 1);
-        (void) mca_base_component_pvar_register(v, name, description, OPAL_INFO_LVL_4,
-            MPI_T_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MPI_T_BIND_NO_OBJECT,
-            MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
-            counters_notify, c->calls[op]);
-    }
     return OMPI_SUCCESS;
 }
 
+/* Not opal_show_help, which under Open MPI 4.1's mpirun relays each rank's text through PMIx_Log:
+ * the daemon forwards it from the PMIx thread without a thread shift (pmix_server_log_fn), and
+ * messages sent by several ranks at once arrive corrupted or not at all ("ORTE_ERROR_LOG ...
+ * show_help.c"; Open MPI's own too). The rank's stderr is reliable, so one rank prints. */
+void mca_coll_modeltuned_show_help(bool here, const char *topic, ...)
+{
+    va_list ap;
+    if (!here) return;
+    va_start(ap, topic);
+    char *text = opal_show_help_vstring(HELP_FILE, topic, true, ap);
+    va_end(ap);
+    if (NULL != text) fputs(text, stderr);  /* not opal_output(0): it prefixes the first line */
+    free(text);
+}
+
+/* The library the program runs against must be the one whose internal headers we compiled
+ * with: the base algorithms' signatures and structures are not a stable ABI. */
+static bool runtime_version_matches(char *running, size_t len)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0, major = -1, minor = -1, release = -1;
+    MPI_Get_library_version(lib, &n);
+    const char *v = strstr(lib, "v");
+    if (NULL == v || 3 != sscanf(v, "v%d.%d.%d", &major, &minor, &release))
+        snprintf(running, len, "an unrecognised version (%.60s)", lib);  /* release stays -1 */
+    else snprintf(running, len, "%d.%d.%d", major, minor, release);
+    return major == OMPI_MAJOR_VERSION && minor == OMPI_MINOR_VERSION && release == OMPI_RELEASE_VERSION;
+}
+
+/* Search order of the calibration table when the parameter is empty. */
+static char *find_default_table(void)
+{
+    char path[4096] = "";
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if (NULL != xdg && '\0' != xdg[0]) snprintf(path, sizeof path, "%s/modeltuned/calibration.json", xdg);
+    else if (NULL != home) snprintf(path, sizeof path, "%s/.config/modeltuned/calibration.json", home);
+    if ('\0' != path[0] && 0 == access(path, F_OK)) return strdup(path);
+    snprintf(path, sizeof path, "%s/modeltuned/calibration.json", MODELTUNED_SYSCONFDIR);
+    return 0 == access(path, F_OK) ? strdup(path) : NULL;
+}
+
+/* NULL, or why modeltuned steps aside in this process. */
+static const char *load_table(mca_coll_modeltuned_component_t *c)
+{
+    const char *lists[2] = {c->bcast_algorithms, c->reduce_algorithms};
+    /* Every rank usually reads the same input: world rank 0 says what is wrong, every rank at verbose 1. */
+    const bool first = 0 == OMPI_PROC_MY_NAME->vpid || c->verbose >= 1;
+    char running[96], err[512];
+    uint32_t mask;
+
+    if (!runtime_version_matches(running, sizeof running)) {
+        mca_coll_modeltuned_show_help(first, "version-mismatch", OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+                                      OMPI_RELEASE_VERSION, running);
+        return "built for another Open MPI version";
+    }
+    for (int op = 0; op < 2; ++op)
+        if (0 != mt_parse_algorithms(op, lists[op], &mask, err, sizeof err)) {
+            mca_coll_modeltuned_show_help(first, "bad-algorithm-list", MT_OP_BCAST == op ? "bcast" : "reduce",
+                                          lists[op], err);
+            return "an algorithm list parameter is invalid";
+        }
+    if (NULL != c->calibration_file && '\0' != c->calibration_file[0]) {
+        c->table_path = strdup(c->calibration_file);
+    } else if (NULL == (c->table_path = find_default_table())) {
+        opal_output_verbose(1, c->output, "coll:modeltuned:open: no calibration table (set "
+                            "coll_modeltuned_calibration_file, or run modeltuned-calibrate); stepping aside");
+        return "no calibration table";
+    }
+    c->table = mt_table_load(c->table_path, err, sizeof err);
+    if (NULL == c->table) {
+        mca_coll_modeltuned_show_help(first, "calibration-file-unusable", c->table_path, err);
+        return "the calibration file cannot be used";
+    }
+    opal_output_verbose(10, c->output, "coll:modeltuned:open: calibration table '%s' (checksum %016llx)",
+                        c->table_path, (unsigned long long) mt_table_checksum(c->table));
+    return NULL;
+}
+
+/* Inside MPI_Init and before its modex exchange: load the table and publish its checksum and the
+ * oversubscription flag, so that comm_query sees every rank's without communicating. */
+static void prepare(mca_coll_modeltuned_component_t *c)
+{
+    const void *oversubscribe = NULL;  /* Open MPI sets it on the processes of an oversubscribed node */
+    const int index = mca_base_var_find("ompi", "mpi", NULL, "oversubscribe");
+    int rc;
+    if (NULL == c->disabled_reason) c->disabled_reason = load_table(c);
+    uint64_t published = NULL == c->table ? 0 : mt_table_checksum(c->table);
+    OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, MCA_COLL_MODELTUNED_TABLE_KEY, &published, OPAL_UINT64);
+    if (OPAL_SUCCESS != rc)
+        opal_output_verbose(1, c->output, "coll:modeltuned:open: cannot publish the table checksum (%d); "
+                            "modeltuned will step aside", rc);
+    if (index < 0 || OPAL_SUCCESS != mca_base_var_get_value(index, &oversubscribe, NULL, NULL)) oversubscribe = NULL;
+    uint64_t flag = !c->oversubscribed && NULL != oversubscribe && *(const bool *) oversubscribe ? 1 : 0;
+    OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, MCA_COLL_MODELTUNED_OVERSUBSCRIBED_KEY, &flag, OPAL_UINT64);
+}
+
+/* Where opal_show_help finds HELP_FILE (after Open MPI's own help directory): next to this shared
+ * object as it was loaded (the build tree's mca-components/ links it there), then where make
+ * install puts it. */
+static void add_help_dirs(void)
+{
+    Dl_info self;
+    char dir[4096], *slash;
+    if (0 != dladdr((void *) &mca_coll_modeltuned_component, &self) && NULL != self.dli_fname &&
+        (size_t) snprintf(dir, sizeof dir, "%s", self.dli_fname) < sizeof dir && NULL != (slash = strrchr(dir, '/'))) {
+        *slash = '\0';
+        opal_show_help_add_dir(dir);
+    }
+    opal_show_help_add_dir(MODELTUNED_PKGDATADIR);
+}
+
+/* A table measured on another kind of node may not hold here: say so, once per node, at verbose
+ * level 1 (the table is still used: a shipped or shared table is a legitimate choice). */
+#define OBJECTS(type) hwloc_get_nbobjs_by_type(opal_hwloc_topology, HWLOC_OBJ_##type)
+int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    char msg[512];
+    if (NULL == c->table || c->verbose < 1 || 0 != ompi_process_info.my_local_rank ||
+        OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology)
+        return OMPI_SUCCESS;
+    if (0 != mt_table_topology_mismatch(c->table, OBJECTS(PACKAGE), OBJECTS(NUMANODE), OBJECTS(L3CACHE),
+                                        OBJECTS(CORE), OBJECTS(PU), msg, sizeof msg))
+        opal_output(c->output, "coll:modeltuned:init_query: calibration file '%s': %s", c->table_path, msg);
+    return OMPI_SUCCESS;
+}
+
+/* ompi_info opens components too, outside MPI_Init: there only the dispatch table is built. */
 static int modeltuned_open(void)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
@@ -140,7 +265,9 @@ static int modeltuned_open(void)
     c->table = NULL;
     c->table_path = NULL;
     c->disabled_reason = NULL;
-    mca_coll_modeltuned_prepare();
+    add_help_dirs();
+    if (OMPI_SUCCESS != mca_coll_modeltuned_dispatch_open()) c->disabled_reason = "out of memory";
+    if (ompi_mpi_state >= OMPI_MPI_STATE_INIT_STARTED) prepare(c);
     return OMPI_SUCCESS;
 }
 
@@ -148,11 +275,29 @@ static int modeltuned_close(void)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     mt_table_free(c->table);
-    c->table = NULL;
     free(c->table_path);
-    c->table_path = NULL;
-    free(c->disabled_reason);
-    c->disabled_reason = NULL;
+    for (int op = 0; op < 2; ++op) {
+        free(c->algorithms[op]);
+        free(c->calls[op]);
+        c->algorithms[op] = NULL;
+        c->calls[op] = NULL;
+    }
     opal_output_close(c->output);
     return OMPI_SUCCESS;
 }
+
+mca_coll_modeltuned_component_t mca_coll_modeltuned_component = {
+    .super = {
+        .collm_version = {
+            MCA_COLL_BASE_VERSION_2_0_0,
+            .mca_component_name = "modeltuned",
+            MCA_BASE_MAKE_VERSION(component, 0, 1, 0),
+            .mca_open_component = modeltuned_open,
+            .mca_close_component = modeltuned_close,
+            .mca_register_component_params = modeltuned_register,
+        },
+        .collm_data = { MCA_BASE_METADATA_PARAM_CHECKPOINT },
+        .collm_init_query = mca_coll_modeltuned_init_query,
+        .collm_comm_query = mca_coll_modeltuned_comm_query,
+    },
+};

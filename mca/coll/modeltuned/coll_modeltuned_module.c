@@ -1,38 +1,25 @@
 /*
- * Query, enable, disable: whether modeltuned takes a communicator, and what it falls back to.
+ * The module: comm_query (whether modeltuned takes a communicator, from what every rank published
+ * at open), enable (what it falls back to) and disable.
  */
 #include "ompi_config.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "coll_modeltuned.h"
 #include "ompi/mca/coll/base/coll_base_functions.h"
 #include "ompi/mca/rte/rte.h"
-#include "opal/mca/hwloc/base/base.h"
-#include "opal/mca/pmix/pmix.h"
 #include "ompi/proc/proc.h"
-#include "ompi/runtime/mpiruntime.h"
-#include "opal/util/printf.h"
+#include "opal/mca/pmix/pmix.h"
 
 static void module_construct(mca_coll_modeltuned_module_t *m)
 {
-    m->state = MCA_COLL_MODELTUNED_UNPLACED;
-    m->model = NULL;
-    m->previous_bcast = NULL;
-    m->previous_bcast_module = NULL;
-    m->previous_reduce = NULL;
-    m->previous_reduce_module = NULL;
-    m->remembered = NULL;
-    m->remembered_capacity = m->remembered_count = 0;
-    for (int op = 0; op < 2; ++op)
-        for (int commute = 0; commute < 2; ++commute)
-            for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k)
-                m->choices[op][commute][k].root = -1;
+    /* Everything after the base: UNPLACED, no model, no fallback yet, nothing remembered. */
+    memset((char *) m + sizeof m->super, 0, sizeof *m - sizeof m->super);
+    mca_coll_modeltuned_choice_t *choice = &m->choices[0][0];
+    for (size_t k = 0; k < sizeof m->choices / sizeof *choice; ++k) choice[k].root = -1;  /* none decided */
 }
 
 static void module_destruct(mca_coll_modeltuned_module_t *m)
@@ -48,153 +35,10 @@ static void module_destruct(mca_coll_modeltuned_module_t *m)
 OBJ_CLASS_INSTANCE(mca_coll_modeltuned_module_t, mca_coll_base_module_t,
                    module_construct, module_destruct);
 
-/* Steps modeltuned aside for the whole process. The one line goes to stderr from world rank 0
- * only (every rank usually reads the same file), and to the verbose stream everywhere. */
-static void disable_everywhere(const char *fmt, ...)
-{
-    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
-    va_list ap;
-    char *reason = NULL;
-    va_start(ap, fmt);
-    if (opal_vasprintf(&reason, fmt, ap) < 0) reason = NULL;
-    va_end(ap);
-    if (NULL == reason) return;
-    if (0 == OMPI_PROC_MY_NAME->vpid) {
-        opal_output(0, "coll:modeltuned: %s; Open MPI's own decisions will be used", reason);
-    } else {
-        opal_output_verbose(1, c->output, "coll:modeltuned: %s; Open MPI's own decisions will be used",
-                            reason);
-    }
-    free(c->disabled_reason);
-    c->disabled_reason = reason;
-}
-
-/* The library the program runs against must be the one whose internal headers we compiled
- * with: the base algorithms' signatures and structures are not a stable ABI. */
-static bool runtime_version_matches(char *running, size_t len)
-{
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-    int n = 0, major = -1, minor = -1, release = -1;
-    MPI_Get_library_version(lib, &n);
-    const char *v = strstr(lib, "v");
-    if (NULL == v || 3 != sscanf(v, "v%d.%d.%d", &major, &minor, &release)) {
-        snprintf(running, len, "an unrecognised version (%.60s)", lib);
-        return false;
-    }
-    snprintf(running, len, "%d.%d.%d", major, minor, release);
-    return major == OMPI_MAJOR_VERSION && minor == OMPI_MINOR_VERSION &&
-           release == OMPI_RELEASE_VERSION;
-}
-
-/* Search order of the calibration table when the parameter is empty. */
-static char *find_default_table(void)
-{
-    char path[4096];
-    const char *xdg = getenv("XDG_CONFIG_HOME");
-    const char *home = getenv("HOME");
-    if (NULL != xdg && '\0' != xdg[0]) {
-        snprintf(path, sizeof path, "%s/modeltuned/calibration.json", xdg);
-    } else if (NULL != home) {
-        snprintf(path, sizeof path, "%s/.config/modeltuned/calibration.json", home);
-    } else {
-        path[0] = '\0';
-    }
-    if ('\0' != path[0] && 0 == access(path, F_OK)) return strdup(path);
-    snprintf(path, sizeof path, "%s/modeltuned/calibration.json", MODELTUNED_SYSCONFDIR);
-    if (0 == access(path, F_OK)) return strdup(path);
-    return NULL;
-}
-
-/* A table measured on another kind of node may not hold here: say so, once per node, at verbose
- * level 1 (the table is still used: a shipped or shared table is a legitimate choice). */
-static void warn_if_other_topology(mca_coll_modeltuned_component_t *c)
-{
-    char msg[512];
-    if (c->verbose < 1 || 0 != ompi_process_info.my_local_rank ||
-        OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology)
-        return;
-    hwloc_topology_t t = opal_hwloc_topology;
-    int rc = mt_table_topology_mismatch(c->table, hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE),
-                                        hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE),
-                                        hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L3CACHE),
-                                        hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE),
-                                        hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU), msg, sizeof msg);
-    if (0 != rc)
-        opal_output(c->output, "coll:modeltuned:init_query: calibration file '%s': %s", c->table_path, msg);
-}
-
-/* The key each process publishes its table's checksum under (0: no usable table). */
-#define TABLE_KEY "coll.modeltuned.table"
-/* 1: this process runs on an oversubscribed node and modeltuned must step aside there. */
-#define OVERSUBSCRIBED_KEY "coll.modeltuned.oversubscribed"
-
-/* Open MPI's runtime sets mpi_oversubscribe for the processes of an oversubscribed node. */
-static bool node_oversubscribed(void)
-{
-    const void *value = NULL;
-    const int index = mca_base_var_find("ompi", "mpi", NULL, "oversubscribe");
-    if (index < 0 || OPAL_SUCCESS != mca_base_var_get_value(index, &value, NULL, NULL) || NULL == value)
-        return false;
-    return *(const bool *) value;
-}
-
-static void load_table(mca_coll_modeltuned_component_t *c)
-{
-    char running[96], err[512];
-    uint32_t mask;
-
-    if (!runtime_version_matches(running, sizeof running)) {
-        disable_everywhere("built for Open MPI %d.%d.%d but running under %s; rebuild modeltuned "
-                           "against this Open MPI", OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                           OMPI_RELEASE_VERSION, running);
-        return;
-    }
-    if (0 != mt_parse_algorithms(MT_OP_BCAST, c->bcast_algorithms, &mask, err, sizeof err)) {
-        disable_everywhere("parameter coll_modeltuned_bcast_algorithms='%s': %s", c->bcast_algorithms, err);
-        return;
-    }
-    if (0 != mt_parse_algorithms(MT_OP_REDUCE, c->reduce_algorithms, &mask, err, sizeof err)) {
-        disable_everywhere("parameter coll_modeltuned_reduce_algorithms='%s': %s", c->reduce_algorithms, err);
-        return;
-    }
-    if (NULL != c->calibration_file && '\0' != c->calibration_file[0]) {
-        c->table_path = strdup(c->calibration_file);
-    } else if (NULL == (c->table_path = find_default_table())) {
-        opal_output_verbose(1, c->output, "coll:modeltuned:open: no calibration table (set "
-                            "coll_modeltuned_calibration_file, or run modeltuned-calibrate); stepping aside");
-        c->disabled_reason = strdup("no calibration table");
-        return;
-    }
-    c->table = mt_table_load(c->table_path, err, sizeof err);
-    if (NULL == c->table) {
-        disable_everywhere("calibration file '%s': %s", c->table_path, err);
-        return;
-    }
-    opal_output_verbose(10, c->output, "coll:modeltuned:open: calibration table '%s' (checksum %016llx)",
-                        c->table_path, (unsigned long long) mt_table_checksum(c->table));
-}
-
-/* At component open, inside MPI_Init and before its modex exchange: load the table and publish
- * its checksum, so that comm_query can see every rank's table without communicating (ompi_info
- * opens components too, outside MPI_Init: nothing to do there). */
-void mca_coll_modeltuned_prepare(void)
-{
-    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
-    if (ompi_mpi_state < OMPI_MPI_STATE_INIT_STARTED) return;
-    load_table(c);
-    uint64_t published = NULL == c->table ? 0 : mt_table_checksum(c->table);
-    int rc;
-    OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, TABLE_KEY, &published, OPAL_UINT64);
-    if (OPAL_SUCCESS != rc)
-        opal_output_verbose(1, c->output, "coll:modeltuned:open: cannot publish the table checksum (%d); "
-                            "modeltuned will step aside", rc);
-    uint64_t flag = !c->oversubscribed && node_oversubscribed() ? 1 : 0;
-    OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, OVERSUBSCRIBED_KEY, &flag, OPAL_UINT64);
-}
-
 /* What each process published at open, under these keys (both OPAL_UINT64). */
 enum published_key { PUBLISHED_TABLE, PUBLISHED_OVERSUBSCRIBED, PUBLISHED_KEYS };
-static const char *const published_key_names[PUBLISHED_KEYS] = {TABLE_KEY, OVERSUBSCRIBED_KEY};
+static const char *const published_key_names[PUBLISHED_KEYS] = {MCA_COLL_MODELTUNED_TABLE_KEY,
+                                                                  MCA_COLL_MODELTUNED_OVERSUBSCRIBED_KEY};
 
 /* The value a rank published under `key`; cached per rank of this job (the modex is read-only
  * after MPI_Init). OPAL_ERR_NOT_FOUND when it published none (modeltuned not loaded there). */
@@ -223,56 +67,33 @@ static int published_value(ompi_proc_t *proc, enum published_key key, uint64_t *
     return OPAL_SUCCESS;
 }
 
-/* Whether some rank of `comm` must step aside for oversubscription; every rank reads the same
- * published flags, so all decline alike. */
-static bool oversubscribed_somewhere(struct ompi_communicator_t *comm, int *which)
+/* What the ranks of `comm` published at open; every rank reads the same values, so all answer
+ * comm_query alike and no rank runs modeltuned's bcast while another runs Open MPI's. Returns the
+ * first rank without this rank's table, or -1 (*missing: it has none; *first_with_table: no lower
+ * rank has this table, the one that reports it); *oversubscribed: the first rank on an
+ * oversubscribed node, or -1. */
+static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool *first_with_table,
+                          int *oversubscribed)
 {
-    for (int r = 0; r < ompi_comm_size(comm); ++r) {
-        uint64_t flag = 0;
-        if (OPAL_SUCCESS == published_value(ompi_comm_peer_lookup(comm, r), PUBLISHED_OVERSUBSCRIBED, &flag) &&
-            0 != flag) {
-            *which = r;
-            return true;
-        }
-    }
-    return false;
-}
-
-int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads)
-{
-    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
-    if (NULL != c->table) warn_if_other_topology(c);
-    return OMPI_SUCCESS;
-}
-
-/* Every rank of `comm` published the table this rank loaded: all ranks answer comm_query alike
- * (each sees the same published values), so no rank runs modeltuned's bcast while another runs
- * Open MPI's. */
-static bool same_table_everywhere(struct ompi_communicator_t *comm, const char **why, bool *first_with_table)
-{
-    static char reason[160];
-    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
-    const uint64_t mine = mt_table_checksum(c->table);
+    const uint64_t mine = mt_table_checksum(mca_coll_modeltuned_component.table);
     const int me = ompi_comm_rank(comm);
-    bool same = true;
+    int other = -1;
     *first_with_table = true;
+    *oversubscribed = -1;
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
-        uint64_t theirs = 0;
+        ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
+        uint64_t theirs = 0, flag = 0;
+        if (*oversubscribed < 0 && OPAL_SUCCESS == published_value(proc, PUBLISHED_OVERSUBSCRIBED, &flag) && 0 != flag)
+            *oversubscribed = r;
         if (r == me) continue;
-        const bool published = OPAL_SUCCESS == published_value(ompi_comm_peer_lookup(comm, r), PUBLISHED_TABLE, &theirs);
-        if (r < me && published && theirs == mine) *first_with_table = false;
-        if (same && (!published || 0 == theirs)) {
-            snprintf(reason, sizeof reason, "rank %d of this communicator has no usable calibration table "
-                     "(check the file on every node)", r);
-            same = false;
-        } else if (same && theirs != mine) {
-            snprintf(reason, sizeof reason, "rank %d of this communicator uses another calibration table "
-                     "(use the same file on every node)", r);
-            same = false;
+        const bool none = OPAL_SUCCESS != published_value(proc, PUBLISHED_TABLE, &theirs) || 0 == theirs;
+        if (r < me && !none && theirs == mine) *first_with_table = false;
+        if (other < 0 && (none || theirs != mine)) {
+            other = r;
+            *missing = none;
         }
     }
-    if (!same) *why = reason;
-    return same;
+    return other;
 }
 
 static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
@@ -313,12 +134,12 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
                                                        int *priority)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
-    const char *why = NULL;
-    uint32_t allowed[2];
+    const char *why = NULL, *lists[2] = {c->bcast_algorithms, c->reduce_algorithms};
+    static char reason[256];
+    uint32_t allowed[2] = {0, 0};
     char err[512];
-    bool first_with_table = false;
-    int oversubscribed_rank = -1;
-    static char oversubscribed_why[200];
+    bool missing = false, first_with_table = false;
+    int other = -1, oversubscribed = -1;
 
     *priority = c->priority;
     if (c->priority < 0) {
@@ -329,25 +150,30 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
         why = "a single rank";
     } else if (NULL == c->table) {
         why = NULL != c->disabled_reason ? c->disabled_reason : "no calibration table";
-    } else if (!same_table_everywhere(comm, &why, &first_with_table)) {
-        if (!c->table_mismatch_reported && first_with_table) {  /* an installation problem: once */
+    } else if ((other = scan_published(comm, &missing, &first_with_table, &oversubscribed)) >= 0) {
+        if (!c->table_mismatch_reported) {  /* an installation problem: once per process */
             c->table_mismatch_reported = true;
-            opal_output(0, "coll:modeltuned: cid=%d name=%s: %s; Open MPI's own decisions will be "
-                        "used", ompi_comm_get_cid(comm), comm->c_name, why);
+            mca_coll_modeltuned_show_help(first_with_table, missing ? "table-missing-on-rank" : "table-differs-on-rank",
+                                          other, comm->c_name, ompi_comm_get_cid(comm), c->table_path);
         }
-    } else if (oversubscribed_somewhere(comm, &oversubscribed_rank)) {
-        snprintf(oversubscribed_why, sizeof oversubscribed_why, "rank %d of this communicator runs on "
-                 "an oversubscribed node (more ranks than cores), where the model does not hold; set "
-                 "coll_modeltuned_oversubscribed 1 to decide anyway", oversubscribed_rank);
-        why = oversubscribed_why;  /* not an installation problem: verbose only, as below */
-    } else if (0 != mt_parse_algorithms(MT_OP_BCAST, c->bcast_algorithms, &allowed[MT_OP_BCAST], err, sizeof err) ||
-               0 != mt_parse_algorithms(MT_OP_REDUCE, c->reduce_algorithms, &allowed[MT_OP_REDUCE], err, sizeof err)) {
-        /* Only reachable after an MPI_T write: the values at MPI_Init were checked there. Every
-         * rank must have written the same value (the variables' scope is "all"). */
-        opal_output(0, "coll:modeltuned: cid=%d name=%s: coll_modeltuned_{bcast,reduce}_algorithms: %s; "
-                    "Open MPI's own decisions will be used on this communicator",
-                    ompi_comm_get_cid(comm), comm->c_name, err);
-        return NULL;
+        snprintf(reason, sizeof reason, "rank %d of this communicator %s", other,
+                 missing ? "has no usable calibration table" : "uses another calibration table");
+        why = reason;
+    } else if (oversubscribed >= 0) {  /* not an installation problem: verbose only */
+        snprintf(reason, sizeof reason, "rank %d of this communicator runs on an oversubscribed node (more "
+                 "ranks than cores), where the model does not hold; set coll_modeltuned_oversubscribed 1 to "
+                 "decide anyway", oversubscribed);
+        why = reason;
+    }
+    /* The lists were checked at MPI_Init: only an MPI_T write makes them fail here, on every rank
+     * (the variables' scope is "all"). */
+    for (int op = 0; op < 2 && NULL == why; ++op) {
+        if (0 != mt_parse_algorithms(op, lists[op], &allowed[op], err, sizeof err)) {
+            mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "bad-algorithm-list-written",
+                MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], comm->c_name, ompi_comm_get_cid(comm), err);
+            why = "an algorithm list written at run time is invalid";
+        }
+        allowed[op] &= c->runnable[op];  /* what Open MPI's library cannot run is never allowed */
     }
     if (NULL != why) {
         opal_output_verbose(1, c->output, "coll:modeltuned:comm_query cid=%d name=%s: declining: %s",
@@ -357,8 +183,7 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
 
     mca_coll_modeltuned_module_t *m = OBJ_NEW(mca_coll_modeltuned_module_t);
     if (NULL == m) return NULL;
-    m->allowed[MT_OP_BCAST] = allowed[MT_OP_BCAST];
-    m->allowed[MT_OP_REDUCE] = allowed[MT_OP_REDUCE];
+    memcpy(m->allowed, allowed, sizeof allowed);
     m->super.coll_module_enable = module_enable;
     m->super.coll_module_disable = module_disable;
     m->super.coll_bcast = mca_coll_modeltuned_bcast;

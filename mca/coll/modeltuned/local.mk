@@ -4,23 +4,34 @@ mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = \
 	mca/coll/modeltuned/coll_modeltuned.h \
 	mca/coll/modeltuned/coll_modeltuned_component.c \
 	mca/coll/modeltuned/coll_modeltuned_module.c \
-	mca/coll/modeltuned/coll_modeltuned_placement.c \
+	mca/coll/modeltuned/coll_modeltuned_setup.c \
+	mca/coll/modeltuned/coll_modeltuned_decide.c \
+	mca/coll/modeltuned/coll_modeltuned_dispatch.c \
 	mca/coll/modeltuned/coll_modeltuned_bcast.c \
-	mca/coll/modeltuned/coll_modeltuned_reduce.c
+	mca/coll/modeltuned/coll_modeltuned_reduce.c \
+	mca/coll/modeltuned/coll_modeltuned_view.c
 # A C++ file forces libtool to link with g++ (the model library needs libstdc++).
 nodist_EXTRA_mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = mca/coll/modeltuned/force_cxx_link.cxx
-mca_coll_modeltuned_mca_coll_modeltuned_la_CPPFLAGS = $(AM_CPPFLAGS) $(OMPI_CPPFLAGS) $(HWLOC_CFLAGS) -DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"'
+mca_coll_modeltuned_mca_coll_modeltuned_la_CPPFLAGS = $(AM_CPPFLAGS) $(OMPI_CPPFLAGS) $(HWLOC_CFLAGS) -DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"' \
+	-DMODELTUNED_PKGDATADIR='"$(pkgdatadir)"'
 mca_coll_modeltuned_mca_coll_modeltuned_la_LDFLAGS = -module -avoid-version -shared -Wl,--no-undefined -Wl,--version-script=$(srcdir)/mca/coll/modeltuned/exports.map
 EXTRA_DIST += mca/coll/modeltuned/exports.map
 mca_coll_modeltuned_mca_coll_modeltuned_la_DEPENDENCIES = model/libmodeltuned_model.la mca/coll/modeltuned/exports.map
 mca_coll_modeltuned_mca_coll_modeltuned_la_LIBADD = model/libmodeltuned_model.la $(OMPI_LIBS) $(HWLOC_LIBS)
 
+# Its messages (opal_show_help topics). Installed in $(pkgdatadir); the component also looks next to
+# the .so it was loaded from, where the build tree links the file (coll_modeltuned_component.c).
+dist_pkgdata_DATA += mca/coll/modeltuned/help-coll-modeltuned.txt
+
 # The build tree is usable without installing: point OMPI_MCA_mca_base_component_path at
 # $(top_builddir)/mca-components (see README).
-all-local: mca-components/mca_coll_modeltuned.so
+all-local: mca-components/mca_coll_modeltuned.so mca-components/help-coll-modeltuned.txt
 mca-components/mca_coll_modeltuned.so: mca/coll/modeltuned/mca_coll_modeltuned.la
 	@mkdir -p mca-components
 	@ln -sf ../mca/coll/modeltuned/.libs/mca_coll_modeltuned.so $@
+mca-components/help-coll-modeltuned.txt: $(srcdir)/mca/coll/modeltuned/help-coll-modeltuned.txt
+	@mkdir -p mca-components
+	@ln -sf $(abs_top_srcdir)/mca/coll/modeltuned/help-coll-modeltuned.txt $@
 clean-local: clean-mca-components
 clean-mca-components:
 	rm -rf mca-components

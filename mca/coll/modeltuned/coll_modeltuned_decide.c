@@ -1,0 +1,143 @@
+/*
+ * Decisions: the per-module cache behind mca_coll_modeltuned_choice (the last root per size class,
+ * and a hash table of every decision made, by root), the decision file, and the verbose traces.
+ */
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coll_modeltuned.h"
+#include "ompi/mca/rte/rte.h"
+#include "opal/util/printf.h"
+
+/* One JSON line per decision: the model's own report plus which communicator and rank. Appended
+ * with a single write() so lines from several processes do not interleave. */
+static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                            const char *decision, bool per_rank)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    char path[4096], *line = NULL;
+    const char *file = c->decision_file;
+    const char *mark = strstr(file, "%r");
+    if (per_rank)
+        snprintf(path, sizeof path, "%.*s%u%s", (int) (mark - file), file, (unsigned) OMPI_PROC_MY_NAME->vpid,
+                 mark + 2);
+    else
+        snprintf(path, sizeof path, "%s", file);
+    char channels[64];
+    mt_comm_model_channels(m->model, channels, sizeof channels);
+    char name[2 * MPI_MAX_OBJECT_NAME];  /* the communicator's name, JSON-escaped */
+    size_t k = 0;
+    for (const char *p = comm->c_name; *p && k + 2 < sizeof name; ++p) {
+        if ('"' == *p || '\\' == *p) name[k++] = '\\';
+        name[k++] = (unsigned char) *p < 0x20 ? ' ' : *p;
+    }
+    name[k] = '\0';
+    /* decision is a JSON object: splice the communicator's fields in after its '{'. */
+    int n = opal_asprintf(&line, "{\"cid\":%d,\"comm\":\"%s\",\"world_rank\":%u,\"comm_rank\":%d,"
+                          "\"channels\":\"%s\",%s\n", ompi_comm_get_cid(comm), name,
+                          (unsigned) OMPI_PROC_MY_NAME->vpid, ompi_comm_rank(comm), channels, decision + 1);
+    if (n < 0) return;
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0 || write(fd, line, n) != n) {
+        if (!c->decision_file_warned) {  /* once per process; the calls still run */
+            c->decision_file_warned = true;
+            mca_coll_modeltuned_show_help(true, "decision-file-unwritable", path, strerror(errno));
+        }
+    }
+    if (fd >= 0) close(fd);
+    free(line);
+}
+
+static uint64_t remembered_key(int kind, int size_class, int root)
+{
+    return ((uint64_t) (uint32_t) (root + 1) << 16) | ((uint64_t) kind << 8) | (uint64_t) size_class;
+}
+
+static mca_coll_modeltuned_remembered_t *remembered_slot(mca_coll_modeltuned_module_t *m, uint64_t key)
+{
+    size_t mask = m->remembered_capacity - 1, i = (size_t) ((key * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+    while (0 != m->remembered[i].key && key != m->remembered[i].key) i = (i + 1) & mask;
+    return &m->remembered[i];
+}
+
+/* Keeps a decision; a full or missing table only costs a later recomputation, never a wrong one. */
+static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mt_decision *d)
+{
+    if (2 * (m->remembered_count + 1) > m->remembered_capacity) {
+        size_t old_capacity = m->remembered_capacity;
+        mca_coll_modeltuned_remembered_t *old = m->remembered;
+        size_t capacity = 0 == old_capacity ? 64 : 2 * old_capacity;
+        mca_coll_modeltuned_remembered_t *grown = calloc(capacity, sizeof *grown);
+        if (NULL == grown) return;
+        m->remembered = grown;
+        m->remembered_capacity = capacity;
+        for (size_t i = 0; i < old_capacity; ++i)
+            if (0 != old[i].key) *remembered_slot(m, old[i].key) = old[i];
+        free(old);
+    }
+    mca_coll_modeltuned_remembered_t *slot = remembered_slot(m, key);
+    if (0 == slot->key) ++m->remembered_count;
+    slot->key = key;
+    slot->decision = *d;
+}
+
+const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
+                                              struct ompi_communicator_t *comm, int kind,
+                                              size_t count, size_t type_size, int root)
+{
+    const int size_class = mca_coll_modeltuned_size_class(count * type_size);
+    mca_coll_modeltuned_choice_t *choice = &m->choices[kind][size_class];
+    const uint64_t key = remembered_key(kind, size_class, root);
+    const int op = MCA_COLL_MODELTUNED_KIND_BCAST == kind ? MT_OP_BCAST : MT_OP_REDUCE;
+    const bool ordered = MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED == kind;
+    const bool user_op = ordered || MCA_COLL_MODELTUNED_KIND_REDUCE_USER == kind;
+    if (NULL != m->remembered) {
+        const mca_coll_modeltuned_remembered_t *seen = remembered_slot(m, key);
+        if (0 != seen->key) {
+            choice->decision = seen->decision;
+            choice->root = root;
+            return 0 != choice->decision.algorithm ? &choice->decision : NULL;
+        }
+    }
+    const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    const char *file = c->decision_file;
+    const bool per_rank = NULL != file && NULL != strstr(file, "%r");
+    const bool record = NULL != file && '\0' != file[0] && (per_rank || 0 == ompi_comm_rank(comm));
+    const bool log = c->verbose >= 10 && 0 == ompi_comm_rank(comm);
+    mt_decision_report report = { .want_json = record };
+    const mt_call call = { .op = op, .root = root, .count = count, .type_size = type_size,
+                           .commutative = !ordered, .whole_message = user_op };
+    int rc = mt_decide(m->model, &call, &choice->decision, record || log ? &report : NULL);
+    if (NULL != report.json) {
+        record_decision(m, comm, report.json, per_rank);
+        free(report.json);
+    }
+    if (0 != rc) memset(&choice->decision, 0, sizeof choice->decision);  /* nothing can run */
+    choice->root = root;
+    remember(m, key, &choice->decision);
+    if (0 != rc) return NULL;
+    if (log)
+        opal_output(c->output, "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
+                    "predicted_us=%.3f runner_up=%s runner_up_us=%.3f", ompi_comm_get_cid(comm), comm->c_name,
+                    MT_OP_BCAST == op ? "bcast" : "reduce", count * type_size, root,
+                    ordered ? " noncommutative" : user_op ? " user_op" : "", report.pick, choice->decision.predicted_us,
+                    report.runner_up, choice->decision.runner_up_us);
+    return &choice->decision;
+}
+
+void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
+                               const mt_decision *d)
+{
+    char parameters[64] = "";  /* d == NULL: the previous component ran it */
+    if (NULL != d) snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);
+    opal_output(mca_coll_modeltuned_component.output,
+                "coll:modeltuned:%s cid=%d name=%s rank=%d bytes=%zu root=%d algorithm=%s%s",
+                MT_OP_BCAST == op ? "bcast" : "reduce", ompi_comm_get_cid(comm), comm->c_name,
+                ompi_comm_rank(comm), bytes, root,
+                NULL == d ? "fallback" : mca_coll_modeltuned_component.algorithms[op][d->algorithm].name, parameters);
+}
