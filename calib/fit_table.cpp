@@ -5,8 +5,8 @@
 #include <map>
 #include <span>
 
-#include "fit.hpp"
-#include "regression.hpp"
+#include "calib/fit.hpp"
+#include "calib/regression.hpp"
 
 namespace modeltuned::calib {
 namespace {
@@ -46,10 +46,12 @@ json quality(const std::vector<double> &predicted, const std::vector<double> &me
           {"max_abs_pct_error", *std::max_element(errors.begin(), errors.end())}};
 }
 
+// The provenance's "extrapolated" note, also printed by `modeltuned fit`.
 std::string fmt_single_p(size_t sizes, size_t of, double p) {
-  return std::to_string(sizes) + " of " + std::to_string(of) + " sizes measured at one group size only (P = " +
-         std::to_string(static_cast<int>(p)) + "): T(P) = T(P0) * (P - 1) / (P0 - 1), the serialized bound of eq. 1 for P0 = 2; "
-         "times beyond max_p are not measured";
+  const std::string group = "P = " + std::to_string(static_cast<int>(p));
+  return std::to_string(sizes) + " of " + std::to_string(of) + " sizes measured at " + group +
+         " only: times for more ranks are not measured but estimated, the " + group +
+         " time scaled by the number of peers";
 }
 
 // k-fold cross-validation of the robust line fits: the held-out figures say how well the table

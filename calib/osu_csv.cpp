@@ -7,7 +7,7 @@
 #include <map>
 
 #include "calib/csv.hpp"
-#include "fit.hpp"
+#include "calib/fit.hpp"
 
 namespace modeltuned::calib {
 

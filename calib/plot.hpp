@@ -1,7 +1,8 @@
 // Plots of a calibration, with gnuplot (pngcairo): per channel, the raw point-to-point samples
 // with the fitted pieces and breakpoints (log-log), and gamma = T_flat / T_p2p against P for a few
-// sizes, measured medians against the fits. Data files and one script per plot stay in `dir`
-// beside the PNGs. $GNUPLOT names the program (default: gnuplot). Throws FitError when it fails.
+// sizes, measured medians against the fits. Drawn through calib/gnuplot.hpp: data files and one
+// script per plot stay in `dir` beside the PNGs (without gnuplot, only they are written).
+// Prints one line to `out` saying where the plots are. Throws PlotError when drawing fails.
 #pragma once
 #include <ostream>
 #include <string>

@@ -1,4 +1,4 @@
-#include "regression.hpp"
+#include "calib/regression.hpp"
 
 #include <algorithm>
 #include <cmath>

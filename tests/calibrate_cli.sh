@@ -1,6 +1,6 @@
 #!/bin/sh
 # modeltuned-calibrate's command line: every bad flag gets one line naming it, on rank 0 only, and
-# the job ends with an error status instead of measuring (or hanging).
+# the job ends with exit status 2 instead of measuring (or hanging); --help exits 0.
 program="${MODELTUNED_CALIBRATE:-./calib/modeltuned-calibrate}"
 mpirun="${MPIRUN:-mpirun}"
 root_flag=""
@@ -11,7 +11,8 @@ expect_error() {  # expect_error "what the line must contain" args...
   want=$1; shift
   out=$(timeout 60 "$mpirun" $root_flag --oversubscribe -np 2 --mca coll ^modeltuned "$program" "$@" 2>&1); status=$?
   lines=$(printf '%s\n' "$out" | grep -c "^modeltuned-calibrate:")
-  if [ "$status" -ne 0 ] && [ "$status" -ne 124 ] && [ "$lines" -eq 1 ] && printf '%s' "$out" | grep -q -- "$want"; then
+  if [ "$status" -eq 2 ] && [ "$lines" -eq 1 ] && printf '%s' "$out" | grep -q -- "$want" &&
+     ! printf '%s' "$out" | grep -q '[0-9]\{20\}'; then
     passed=$((passed + 1))
   else
     echo "FAIL: modeltuned-calibrate $*: status $status, $lines lines from the program, wanted one with '$want':"
@@ -24,6 +25,17 @@ expect_error "--budget" --budget -3
 expect_error "--idle" --idle nap
 expect_error "not writable" -o /nonexistent/dir/table.json
 expect_error "--max-bytes" --max-bytes 0
+expect_error "--max-bytes: '2147483648' is not a whole number in 64..1073741824" --max-bytes 2GiB
+expect_error "--reps: '0' is not a whole number in 1..1000" --reps 0
+expect_error "--reps: 'abc'" --reps abc
+expect_error "--seed: '-1' is not a whole number >= 0" --seed -1
+expect_error "--budget: 'soon' is not a number >= 5" --budget soon
+expect_error "--output needs a value" --idle poll -o
+expect_error "--bogus" --bogus
+
+out=$(timeout 60 "$mpirun" $root_flag --oversubscribe -np 2 --mca coll ^modeltuned "$program" --help 2>/dev/null); status=$?
+if [ "$status" -eq 0 ] && [ "$(printf '%s\n' "$out" | grep -c '^Usage:')" -eq 1 ]; then passed=$((passed + 1)); else
+  echo "FAIL: modeltuned-calibrate --help: status $status, wanted 0 and the help once on stdout"; failures=$((failures + 1)); fi
 
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]

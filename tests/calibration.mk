@@ -12,3 +12,7 @@ tests_check_calibration_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned
 # modeltuned-calibrate's bad flags: one line each, an error status, no measuring.
 TESTS += tests/calibrate_cli.sh
 EXTRA_DIST += tests/calibrate_cli.sh
+
+# modeltuned fit --plot through the shared gnuplot driver, with and without gnuplot.
+TESTS += tests/fit_plot.sh
+EXTRA_DIST += tests/fit_plot.sh

@@ -1,7 +1,8 @@
 // Tests of modeltuned-bench: a tiny run under mpirun (np 3) must write a complete, consistent CSV,
 // a summary that agrees with the CSV's medians, and report which algorithm ran exactly as
-// modeltuned's own per-call trace (coll_modeltuned_verbose 20) shows it; a bad flag must end the
-// job quickly with one line and status 2.
+// modeltuned's own per-call trace (coll_modeltuned_verbose 20) shows it; --quick must measure
+// only the default and modeltuned; a bad flag must end the job quickly with one line naming it
+// and status 2.
 //
 // Paths come from the build (tests/bench.mk) and can be overridden from the environment:
 // MODELTUNED_TEST_BUILDDIR, MODELTUNED_TEST_SRCDIR, MODELTUNED_TEST_MPIRUN,
@@ -273,18 +274,77 @@ START_TEST(tiny_run_is_consistent) {
 }
 END_TEST
 
-// A bad flag ends every rank with status 2 and one line naming the flag, without hanging.
-START_TEST(bad_flag_exits_2) {
+// --quick (what modeltuned-demo measured): Open MPI's default and modeltuned only, at powers of
+// 4 up to --max-bytes, every repetition in the CSV, and no forced algorithm in the summary.
+START_TEST(quick_measures_default_and_modeltuned_only) {
   Scratch scratch("modeltuned-bench-test");
-  Run r = run_bench(scratch.dir, kRanks, {}, {"--root", "9"});
-  expect(!r.timed_out, r, "the bench hung on a bad flag");
-  expect(r.exit_status == 2, r, "the bench did not exit with status 2 on a bad flag");
-  int lines = 0;
-  for (const auto &[rank, text] : r.rank_stderr)
-    for (const auto &line : split(text, '\n')) lines += line.find("modeltuned-bench:") != std::string::npos;
-  expect(lines == 1 && r.rank_stderr[0].find("--root 9") != std::string::npos, r,
-         "expected exactly one line naming --root 9, got " + std::to_string(lines));
-  for (const auto &[rank, text] : r.rank_stdout) expect(text.empty(), r, "a rank printed output after a bad flag");
+  const fs::path csv = scratch.dir / "quick.csv";
+  Run r = run_bench(scratch.dir, 2, {}, {"--quick", "--max-bytes", "64", "--reps", "3", "--seed", "1", "--csv", csv.string()});
+  expect(!r.timed_out && r.exit_status == 0, r, "--quick did not finish cleanly");
+  std::map<std::pair<std::string, std::string>, std::set<long>> sizes;  // (op, variant) -> sizes
+  size_t rows = 0;
+  for (const auto &line : split(read_text(csv), '\n')) {
+    const auto f = split(line, ',');
+    if (f.size() != 5 || f[0] == "op") continue;
+    sizes[{f[0], f[2]}].insert(std::stol(f[1]));
+    ++rows;
+  }
+  const std::set<long> bcast = {1, 4, 16, 64}, reduce = {4, 16, 64};
+  const decltype(sizes) want = {{{"bcast", "default"}, bcast}, {{"bcast", "modeltuned"}, bcast},
+                                {{"reduce", "default"}, reduce}, {{"reduce", "modeltuned"}, reduce}};
+  expect(sizes == want && rows == 3 * (2 * bcast.size() + 2 * reduce.size()), r,
+         "--quick measured other variants or sizes than default and modeltuned at 1, 4, 16, 64 B");
+  size_t summary_rows = 0;
+  for (const auto &line : split(r.rank_stdout[0], '\n')) {
+    if (!starts_with(line, "bcast ") && !starts_with(line, "reduce ")) continue;
+    std::istringstream in(line);
+    std::vector<std::string> t;
+    for (std::string token; in >> token;) t.push_back(token);
+    expect(t.size() == 11 && t[7] == "-" && t[8] == "-", r, "--quick reported a forced algorithm: " + line);
+    ++summary_rows;
+  }
+  expect(summary_rows == bcast.size() + reduce.size(), r, "--quick summary has other sizes");
+}
+END_TEST
+
+// A bad flag ends every rank with status 2 and one line naming the flag, without hanging or
+// measuring; --help prints the help once and exits 0.
+START_TEST(bad_flag_exits_2) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--root", "9"}, "--root 9"},
+      {{"--variants", "nosuch"}, "--variants: 'nosuch' is not a variant"},
+      // The variant is named even where the sizes are wrong too.
+      {{"--variants", "default,nosuch", "--op", "reduce", "--sizes", "1"}, "'nosuch'"},
+      {{"--sizes", "1,12Q"}, "--sizes: '12Q'"},
+      {{"--reps", "0"}, "--reps: '0' is not a whole number in 1..1000000"},
+      {{"--seed", "-1"}, "--seed: '-1'"},
+      {{"--op", "scan"}, "--op: scan"},
+      {{"--max-bytes", "2GiB"}, "--max-bytes: '2GiB'"},
+      {{"--plot", "ab.jpg"}, "--plot ab.jpg"},
+      {{"--bogus"}, "--bogus"},
+      {{"--reps"}, "--reps needs a value"},
+  };
+  for (const auto &[args, want] : cases) {
+    Scratch scratch("modeltuned-bench-test");
+    Run r = run_bench(scratch.dir, kRanks, {}, args);
+    std::string what;
+    for (const auto &a : args) what += " " + a;
+    expect(!r.timed_out, r, "the bench hung on" + what);
+    expect(r.exit_status == 2, r, "the bench did not exit with status 2 on" + what);
+    int lines = 0;
+    for (const auto &[rank, text] : r.rank_stderr)
+      for (const auto &line : split(text, '\n')) lines += line.find("modeltuned-bench:") != std::string::npos;
+    expect(lines == 1 && r.rank_stderr[0].find(want) != std::string::npos, r,
+           "expected exactly one line with '" + want + "' for" + what + ", got " + std::to_string(lines) + " lines");
+    for (const auto &[rank, text] : r.rank_stdout) expect(text.empty(), r, "a rank printed output after" + what);
+  }
+  Scratch scratch("modeltuned-bench-test");
+  Run r = run_bench(scratch.dir, kRanks, {}, {"--help"});
+  expect(!r.timed_out && r.exit_status == 0, r, "--help did not exit with status 0");
+  size_t usage = 0;
+  for (const auto &[rank, text] : r.rank_stdout)
+    for (const auto &line : split(text, '\n')) usage += starts_with(line, "Usage:");
+  expect(usage == 1 && r.rank_stdout[0].find("--quick") != std::string::npos, r, "--help did not print the help once");
 }
 END_TEST
 
@@ -312,9 +372,13 @@ int main() {
   TCase *tc = tcase_create("bench");
   tcase_set_timeout(tc, 2 * run_timeout_seconds(kRunTimeoutSeconds) + 10);
   tcase_add_test(tc, median_interval);
-  tcase_add_test(tc, bad_flag_exits_2);
+  tcase_add_test(tc, quick_measures_default_and_modeltuned_only);
   tcase_add_test(tc, tiny_run_is_consistent);
   suite_add_tcase(s, tc);
+  TCase *cli = tcase_create("command line");  // a dozen short runs in one test
+  tcase_set_timeout(cli, 4 * run_timeout_seconds(kRunTimeoutSeconds));
+  tcase_add_test(cli, bad_flag_exits_2);
+  suite_add_tcase(s, cli);
   SRunner *runner = srunner_create(s);
   srunner_run_all(runner, CK_VERBOSE);
   const int failed = srunner_ntests_failed(runner);

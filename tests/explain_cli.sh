@@ -1,20 +1,31 @@
 #!/bin/sh
-# modeltuned explain from the command line: a what-if answers, and every bad flag gets exactly one
-# line naming it, with exit status 2 (CLI11's own parse errors: status 106-109 and a usage hint).
+# modeltuned's command line (explain, and the usage errors of every subcommand): a what-if
+# answers; every bad command, flag or value gets exactly one line on stderr naming it, with exit
+# status 2 (not CLI11's 105-109 and its usage hint), and --help exits 0.
 tool="${MODELTUNED_TOOL:-./tools/modeltuned}"
-table="${MODELTUNED_TABLE:-$(dirname "$0")/../calib/tables/orfeo-epyc.json}"
+top="$(dirname "$0")/.."
+table="${MODELTUNED_TABLE:-$top/calib/tables/orfeo-epyc.json}"
 failures=0 passed=0
 
-expect_error() {  # expect_error "what the line must contain" args...
+expect_usage() {  # expect_usage "what the line must contain" args...: modeltuned args...
   want=$1; shift
-  out=$("$tool" explain "$@" 2>&1); status=$?
+  out=$("$tool" "$@" 2>&1); status=$?
   lines=$(printf '%s\n' "$out" | grep -c .)
-  if [ "$status" -eq 2 ] && [ "$lines" -eq 1 ] && printf '%s' "$out" | grep -q -- "$want"; then
+  # A range is said in words, not as the limits of a type ("0 to 1797693134862315708145...").
+  if [ "$status" -eq 2 ] && [ "$lines" -eq 1 ] && printf '%s' "$out" | grep -q -- "$want" &&
+     ! printf '%s' "$out" | grep -q '[0-9]\{20\}'; then
     passed=$((passed + 1))
   else
-    echo "FAIL: modeltuned explain $*: status $status, $lines lines, wanted one line with '$want':"; echo "$out"
+    echo "FAIL: modeltuned $*: status $status, $lines lines, wanted one line with '$want':"; echo "$out"
     failures=$((failures + 1))
   fi
+}
+expect_error() { want=$1; shift; expect_usage "$want" explain "$@"; }  # modeltuned explain args...
+
+expect_help() {  # expect_help args...: the help on stdout, status 0
+  out=$("$tool" "$@" 2>/dev/null); status=$?
+  if [ "$status" -eq 0 ] && printf '%s' "$out" | grep -q .; then passed=$((passed + 1)); else
+    echo "FAIL: modeltuned $*: status $status, wanted 0 and text on stdout"; failures=$((failures + 1)); fi
 }
 
 expect_error "has 256 cores" --machine orfeo-epyc -np 600 --sizes 1
@@ -35,6 +46,33 @@ if "$tool" explain --synthetic "node:1 pack:2 core:2" -np 4 --sizes 1 >/dev/null
   echo "FAIL: explain did not find \$XDG_CONFIG_HOME/modeltuned/calibration.json"; failures=$((failures + 1)); fi
 rm -rf "$XDG_CONFIG_HOME"; unset XDG_CONFIG_HOME
 expect_error "not a decision record" --decisions "$0"
+# Numbers are checked with a readable range, and CLI11's own errors keep to one line.
+expect_error "--np: '-4' is not a whole number >= 2" --machine orfeo-epyc -np -4
+expect_error "--np: 'abc'" --machine orfeo-epyc -np abc
+expect_error "--np needs a value" --machine orfeo-epyc --sizes 1 -np
+expect_error "--top: '-1'" --machine orfeo-epyc -np 4 --top -1
+expect_error "--type-size: '0'" --machine orfeo-epyc -np 4 --type-size 0
+expect_error "--nodes: '0'" --machine orfeo-epyc -np 4 --nodes 0
+expect_error "--bogus" --machine orfeo-epyc -np 4 --bogus
+expect_error "--synthetic" --machine orfeo-epyc --synthetic "node:1 core:2" -np 4
+
+# The other subcommands and the tool itself.
+expect_usage "give a command"
+expect_usage "unknown command 'nosuch'" nosuch
+expect_usage "unknown option --bogus" --bogus
+data="$top/data/orfeo-epyc"
+out_table=$(mktemp); rm -f "$out_table"
+expect_usage "give --samples" fit -o "$out_table"
+# The input is checked before the reduction flags, which it lacks too.
+expect_usage "--osu-p2p /nonexistent/p2p.csv: cannot open" fit -o "$out_table" --osu-p2p /nonexistent/p2p.csv --osu-fanout "$data/nbft.csv"
+expect_usage "--reduce-us-per-byte is needed" fit -o "$out_table" --osu-p2p "$data/p2p.csv" --osu-fanout "$data/nbft.csv"
+expect_usage "--reduce-us-per-byte: '-1' is not a number >= 0" fit -o "$out_table" --osu-p2p "$data/p2p.csv" --osu-fanout "$data/nbft.csv" --reduce-us-per-byte -1
+expect_usage "--output is required" fit --samples "$0"
+expect_usage "--data is required" validate --out "$out_table"
+expect_usage "--reduce-us-per-byte: 'lots'" validate --data "$data" --out "$out_table" --reduce-us-per-byte lots
+if [ -e "$out_table" ]; then echo "FAIL: a failed fit wrote $out_table"; failures=$((failures + 1)); rm -rf "$out_table"; fi
+for command in "" explain fit validate; do expect_help $command --help; done
+expect_help --version
 
 # A what-if answers: JSON with a pick for each size, and the pick is the fastest candidate.
 json=$("$tool" explain --machine orfeo-epyc --map-by node -np 64 --op reduce --sizes 8,1M --json) || {

@@ -6,12 +6,6 @@ tools_lib_libmodeltuned_tools_la_SOURCES = tools/lib/emulate.hpp tools/lib/emula
 	tools/lib/stage_sum.hpp tools/lib/stage_sum.cpp tools/lib/explain.hpp tools/lib/explain.cpp
 tools_lib_libmodeltuned_tools_la_CXXFLAGS = $(AM_CXXFLAGS) $(FMT_CFLAGS)
 
-# modeltuned-demo: A/B latency of modeltuned against Open MPI's default, in one job (MPI, C).
-bin_PROGRAMS += tools/modeltuned-demo
-tools_modeltuned_demo_SOURCES = tools/modeltuned_demo.c
-tools_modeltuned_demo_CPPFLAGS = $(OMPI_CPPFLAGS)
-tools_modeltuned_demo_LDADD = $(OMPI_LIBS)
-
 # Overhead benchmarks (Google Benchmark): `make bench`.
 if HAVE_BENCHMARK
 noinst_PROGRAMS += tools/bench-decision
@@ -29,7 +23,7 @@ endif
 
 # modeltuned: the offline tool (fit; later explain, validate).
 bin_PROGRAMS += tools/modeltuned
-tools_modeltuned_SOURCES = tools/modeltuned.cpp tools/commands.hpp tools/modeltuned_fit.cpp \
+tools_modeltuned_SOURCES = tools/modeltuned.cpp tools/commands.hpp tools/cli.hpp tools/modeltuned_fit.cpp \
 	tools/modeltuned_explain.cpp
 tools_modeltuned_CPPFLAGS = $(AM_CPPFLAGS) $(HWLOC_CFLAGS) \
 	-DMODELTUNED_PKGDATADIR='"$(pkgdatadir)"' -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"' \

@@ -17,6 +17,7 @@
 #include <hwloc.h>
 #include <nlohmann/json.hpp>
 
+#include "tools/cli.hpp"
 #include "tools/commands.hpp"
 #include "tools/lib/emulate.hpp"
 #include "tools/lib/explain.hpp"
@@ -209,11 +210,11 @@ void add_explain_command(CLI::App &app) {
   machine->excludes(synthetic)->excludes(topology);
   synthetic->excludes(topology);
   cmd->add_option("--nodes", o->nodes, "number of identical nodes (default: 2 for orfeo-epyc, 1 for --topology)")
-      ->check(CLI::PositiveNumber);
+      ->check(cli::whole_number(1));
   cmd->add_option("--map-by", o->map_by, "mpirun --map-by: core, l3cache, numa, socket, node, or ppr:N:OBJ")->capture_default_str();
   cmd->add_option("--bind-to", o->bind_to, "mpirun --bind-to: auto (Open MPI 4.1's default), core, l3cache, numa, socket, none")
       ->capture_default_str();
-  cmd->add_option("-n,--np", o->np, "number of ranks")->check(CLI::PositiveNumber);
+  cmd->add_option("-n,--np", o->np, "number of ranks")->check(cli::whole_number(2));
   cmd->add_option("--decisions", o->decisions,
                   "print a real run's decisions (the file coll_modeltuned_decision_file wrote) instead");
   cmd->add_option("--table", o->table,
@@ -221,15 +222,17 @@ void add_explain_command(CLI::App &app) {
                   "component would use: $XDG_CONFIG_HOME/modeltuned/calibration.json, then SYSCONFDIR's)");
   cmd->add_option("--op", o->op, "bcast or reduce")->capture_default_str();
   cmd->add_option("--sizes", o->sizes, "message sizes in bytes, comma-separated; K, M, G suffixes")->capture_default_str();
-  cmd->add_option("--type-size", o->type_size, "datatype size in bytes (segment counts depend on it)")->capture_default_str();
-  cmd->add_option("--root", o->root, "root rank")->capture_default_str();
+  cmd->add_option("--type-size", o->type_size, "datatype size in bytes (segment counts depend on it)")
+      ->check(cli::whole_number<size_t>(1))->capture_default_str();
+  cmd->add_option("--root", o->root, "root rank")->check(cli::whole_number(0))->capture_default_str();
   cmd->add_flag("--noncommutative", o->noncommutative, "the reduction operation is not commutative");
   cmd->add_option("--algorithms", o->algorithms,
                   fmt::format("restrict candidates, like coll_modeltuned_{{bcast,reduce}}_algorithms: bcast {}; reduce {}",
                               algorithm_names(Op::bcast), algorithm_names(Op::reduce)));
   cmd->add_option("--variant", o->variant, "cost model: schedule (default, the component's) or stage_sum (the report's eq. 2-3)")
       ->capture_default_str();
-  cmd->add_option("--top", o->top, "show only the N best candidates per size (0: all)")->capture_default_str();
+  cmd->add_option("--top", o->top, "show only the N best candidates per size (0: all)")
+      ->check(cli::whole_number(0))->capture_default_str();
   cmd->add_flag("--json", o->json, "machine-readable output");
   cmd->callback([o]() {
     try {

@@ -1,23 +1,26 @@
 // `modeltuned fit`: OSU-style CSVs or modeltuned-calibrate's raw samples -> calibration table
 // (fitting rules in calib/fit.hpp), optionally with gnuplot plots of samples and fits.
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
+#include <utility>
 
 #include "calib/fit.hpp"
 #include "calib/plot.hpp"
 #include "calib/regression.hpp"
 #include "model/cost/channel_cost.hpp"
 #include "config.h"
+#include "tools/cli.hpp"
 #include "tools/commands.hpp"
 
 namespace modeltuned::tools {
@@ -54,11 +57,6 @@ std::string utc_now() {
   return text;
 }
 
-void require_readable(const std::string &option, const std::string &path) {
-  std::ifstream in(path);
-  if (!in) throw calib::FitError(option + " " + path + ": cannot open: " + std::strerror(errno));
-}
-
 void print_summary(const CalibrationTable &table, std::ostream &out) {
   for (int c = 0; c < kChannels; ++c) {
     const ChannelTable &ch = table.channels[c];
@@ -77,9 +75,15 @@ void print_summary(const CalibrationTable &table, std::ostream &out) {
         << q["fanout"]["median_abs_pct_error"].get<double>() << " %";
     if (!ch.fanin.empty()) out << "; fanin " << ch.fanin.size() << " sizes";
     out << "\n";
+    // One line per channel: fan-out and fan-in are usually estimated alike.
+    std::map<std::string, std::string> estimated;  // note -> kinds
     for (const char *kind : {"fanout", "fanin"})
-      if (q.contains(kind) && q[kind].contains("extrapolated"))
-        out << "  " << kind << " NOT MEASURED beyond max_p: " << q[kind]["extrapolated"].get<std::string>() << "\n";
+      if (q.contains(kind) && q[kind].contains("extrapolated")) {
+        std::string &kinds = estimated[q[kind]["extrapolated"].get<std::string>()];
+        kinds += (kinds.empty() ? "" : " and ") + std::string(kind);
+      }
+    for (const auto &[note, kinds] : estimated)
+      out << "  " << kinds << ": " << note << "; measure larger groups on this channel to replace the estimate\n";
   }
   out << "local reduction: " << table.reduce_us_per_byte * 1e3 << " ns/B (" << table.reduce_source << ")\n";
   if (table.fresh_memory_source.empty())
@@ -88,56 +92,78 @@ void print_summary(const CalibrationTable &table, std::ostream &out) {
     out << "fresh memory: " << table.fresh_memory_us_per_byte * 1e3 << " ns/B (" << table.fresh_memory_source << ")\n";
 }
 
-void run_fit(const FitCommandOptions &o) {
-  calib::Samples samples;
-  json inputs = json::object(), provenance = json::object();
-  double reduce_us_per_byte = o.reduce_us_per_byte;
-  std::string reduce_source = o.reduce_source;
-  double fresh_memory_us_per_byte = 0;
-  std::string fresh_memory_source;
-  if (!o.like_table.empty()) {
-    // Refit of a run: keep what the run recorded (host, topology, MPI, options, reduce cost).
-    const CalibrationTable like = load_calibration(o.like_table);
-    provenance = like.provenance;
-    provenance.erase("fit");
-    provenance["refit_of"] = describe_input(o.like_table);
-    if (reduce_us_per_byte < 0) reduce_us_per_byte = like.reduce_us_per_byte;
-    if (reduce_source.empty()) reduce_source = like.reduce_source;
-    fresh_memory_us_per_byte = like.fresh_memory_us_per_byte;
-    fresh_memory_source = like.fresh_memory_source;
-  }
-  if (!(reduce_us_per_byte >= 0) || !std::isfinite(reduce_us_per_byte))
-    throw calib::FitError("--reduce-us-per-byte must be a non-negative number of microseconds per byte "
-                          "(or give --like TABLE to take it from a table)");
-  if (reduce_source.empty())
-    throw calib::FitError("--reduce-source is needed: \"measured\" or \"estimate: <why>\" (or give --like TABLE)");
+// The inputs first: which files and whether each can be read, before any other flag is judged,
+// so that a missing file is what the user hears about.
+void check_inputs(const FitCommandOptions &o) {
   if (o.samples_csv.empty() && (o.p2p_csv.empty() || o.fanout_csv.empty()))
     throw calib::FitError("give --samples FILE.csv (modeltuned-calibrate's raw samples) or both --osu-p2p and "
                           "--osu-fanout");
-  json counts;
+  for (const auto &[option, path] : {std::pair<const char *, const std::string &>{"--samples", o.samples_csv},
+                                     {"--osu-p2p", o.p2p_csv}, {"--osu-fanout", o.fanout_csv},
+                                     {"--osu-fanin", o.fanin_csv}, {"--like", o.like_table}}) {
+    if (path.empty()) continue;
+    std::ifstream in(path);
+    if (!in) throw calib::FitError(std::string(option) + " " + path + ": cannot open: " + std::strerror(errno));
+  }
+}
+
+// What the table records besides the fits: the reduction and fresh-memory costs and the
+// provenance, from the flags or, for a refit (--like), from the run's own table.
+struct Recorded {
+  json provenance = json::object();
+  double reduce_us_per_byte;
+  std::string reduce_source;
+  double fresh_memory_us_per_byte = 0;
+  std::string fresh_memory_source;
+};
+
+Recorded recorded_costs(const FitCommandOptions &o) {
+  Recorded r{json::object(), o.reduce_us_per_byte, o.reduce_source, 0, ""};
+  if (!o.like_table.empty()) {
+    // Refit of a run: keep what the run recorded (host, topology, MPI, options, reduce cost).
+    const CalibrationTable like = load_calibration(o.like_table);
+    r.provenance = like.provenance;
+    r.provenance.erase("fit");
+    r.provenance["refit_of"] = describe_input(o.like_table);
+    if (r.reduce_us_per_byte < 0) r.reduce_us_per_byte = like.reduce_us_per_byte;
+    if (r.reduce_source.empty()) r.reduce_source = like.reduce_source;
+    r.fresh_memory_us_per_byte = like.fresh_memory_us_per_byte;
+    r.fresh_memory_source = like.fresh_memory_source;
+  }
+  if (!(r.reduce_us_per_byte >= 0) || !std::isfinite(r.reduce_us_per_byte))
+    throw calib::FitError("--reduce-us-per-byte is needed: the local reduction cost in microseconds per byte "
+                          "(or give --like TABLE to take it from a table)");
+  if (r.reduce_source.empty())
+    throw calib::FitError("--reduce-source is needed: \"measured\" or \"estimate: <why>\" (or give --like TABLE)");
+  return r;
+}
+
+// Reads every input into `samples`; returns their descriptions for the provenance.
+json read_inputs(const FitCommandOptions &o, calib::Samples &samples) {
+  json inputs = json::object();
   if (!o.samples_csv.empty()) {
-    require_readable("--samples", o.samples_csv);
     calib::read_samples_csv(o.samples_csv, samples);
     inputs["samples"] = describe_input(o.samples_csv);
   }
   if (!o.p2p_csv.empty()) {
-    require_readable("--osu-p2p", o.p2p_csv);
     calib::read_osu_p2p_csv(o.p2p_csv, samples);
     inputs["p2p"] = describe_input(o.p2p_csv);
   }
   if (!o.fanout_csv.empty()) {
-    require_readable("--osu-fanout", o.fanout_csv);
     calib::read_osu_flat_csv(o.fanout_csv, FlatTreeKind::fanout, samples);
     inputs["fanout"] = describe_input(o.fanout_csv);
   }
   if (!o.fanin_csv.empty()) {
-    require_readable("--osu-fanin", o.fanin_csv);
     calib::read_osu_flat_csv(o.fanin_csv, FlatTreeKind::fanin, samples);
     inputs["fanin"] = describe_input(o.fanin_csv);
   }
+  return inputs;
+}
+
+void complete_provenance(const FitCommandOptions &o, const calib::Samples &samples, json inputs, Recorded &r) {
+  json &provenance = r.provenance;
   size_t fanout_rows = 0;
   for (const auto &f : samples.flat) fanout_rows += f.kind == FlatTreeKind::fanout;
-
   if (!o.source_name.empty()) provenance["source"] = o.source_name;
   else if (!provenance.contains("source") && provenance.contains("host"))
     provenance["source"] = "modeltuned-calibrate run on " + provenance["host"].get<std::string>();
@@ -145,16 +171,24 @@ void run_fit(const FitCommandOptions &o) {
     throw calib::FitError("--source-name is needed: the platform or data set the measurements come from");
   provenance["generated_by"] = "modeltuned fit " PACKAGE_VERSION;
   provenance["date"] = utc_now();
-  provenance["inputs"] = inputs;
-  json options = {{"reduce_us_per_byte", reduce_us_per_byte}, {"reduce_source", reduce_source}};
+  provenance["inputs"] = std::move(inputs);
+  json options = {{"reduce_us_per_byte", r.reduce_us_per_byte}, {"reduce_source", r.reduce_source}};
   if (provenance.contains("options")) options = {{"fit", options}, {"run", provenance["options"]}};
   provenance["options"] = options;
   provenance["samples"] = {{"p2p", samples.p2p.size()}, {"fanout", fanout_rows}, {"fanin", samples.flat.size() - fanout_rows}};
   if (!o.topology_signature.empty())
     provenance["hwloc"] = {{"signature", o.topology_signature}, {"from", "--topology-signature (not measured)"}};
+}
 
+void run_fit(const FitCommandOptions &o) {
+  check_inputs(o);
+  calib::Samples samples;
+  json inputs = read_inputs(o, samples);
+  Recorded recorded = recorded_costs(o);
+  complete_provenance(o, samples, std::move(inputs), recorded);
   const CalibrationTable table = calib::fit_table(
-      samples, {reduce_us_per_byte, reduce_source, provenance, fresh_memory_us_per_byte, fresh_memory_source});
+      samples, {recorded.reduce_us_per_byte, recorded.reduce_source, recorded.provenance,
+                recorded.fresh_memory_us_per_byte, recorded.fresh_memory_source});
   save_calibration(table, o.output);
   print_summary(table, std::cout);
   std::printf("wrote %s (checksum %016llx)\n", o.output.c_str(), static_cast<unsigned long long>(table.checksum));
@@ -175,7 +209,8 @@ void add_fit_command(CLI::App &app) {
   fit->add_option("--osu-fanout", options->fanout_csv, "linear bcast flat trees (mapby,p,size,latency,...)");
   fit->add_option("--osu-fanin", options->fanin_csv, "linear reduce flat trees (optional; default: use fanout)");
   fit->add_option("--reduce-us-per-byte", options->reduce_us_per_byte,
-                  "local reduction cost, microseconds per byte (default with --like: the table's)");
+                  "local reduction cost, microseconds per byte (default with --like: the table's)")
+      ->check(cli::number(0));
   fit->add_option("--reduce-source", options->reduce_source,
                   "where the reduction cost comes from: \"measured\" or \"estimate: <why>\"");
   fit->add_option("-o,--output", options->output, "calibration table to write (JSON)")->required();

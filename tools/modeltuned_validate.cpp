@@ -24,9 +24,11 @@
 
 #include "calib/csv.hpp"
 #include "calib/fit.hpp"
+#include "calib/gnuplot.hpp"
 #include "calib/regression.hpp"
 #include "model/registry/predict.hpp"
 #include "model/select/ompi_fixed.hpp"
+#include "tools/cli.hpp"
 #include "tools/commands.hpp"
 #include "tools/lib/emulate.hpp"
 #include "tools/lib/stage_sum.hpp"
@@ -484,6 +486,13 @@ std::string cell(const AccuracyRow *r, double AccuracyRow::*field, int digits = 
   return r ? num(r->*field, digits) : "-";
 }
 
+// Report sections, in the order they appear (defined below write_report).
+void write_r2_section(std::ostream &out, const std::vector<AccuracyRow> &acc);
+void write_all_sizes_section(std::ostream &out, const std::vector<AccuracyRow> &acc);
+void write_selection_section(std::ostream &out, const std::vector<SelectionRow> &sel);
+void write_fixed_rules_section(std::ostream &out, const std::vector<FixedRulesRow> &fixed);
+void write_targets(std::ostream &out, const std::vector<AccuracyRow> &acc, const std::vector<SelectionRow> &sel);
+
 void write_report(const fs::path &path, const ValidateOptions &o, const CalibrationTable &table,
                   const std::vector<AccuracyRow> &acc, const std::vector<SelectionRow> &sel,
                   const std::vector<FixedRulesRow> &fixed, const std::vector<std::string> &plots) {
@@ -496,7 +505,21 @@ void write_report(const fs::path &path, const ValidateOptions &o, const Calibrat
       << "`--map-by core|socket|node` on two emulated 2 x EPYC 7H12 nodes, default binding. Forced algorithms "
       << "as tuned ran them: no segmentation, chain fan-out 4, root 0, MPI_CHAR, MPI_SUM. Repeated (P, size) "
       << "points: median. `default` is Open MPI's fixed decision, predicted with the algorithm it runs.\n\n";
+  write_r2_section(out, acc);
+  write_all_sizes_section(out, acc);
+  write_selection_section(out, sel);
+  write_fixed_rules_section(out, fixed);
+  write_targets(out, acc, sel);
 
+  if (!plots.empty()) {
+    out << "\n## Plots (measured vs predicted against P; left 1 B, right 64 KiB)\n\n";
+    for (const auto &p : plots) out << "![" << p << "](plots/" << p << ")\n";
+  }
+  if (!out) throw ValidateError(fmt::format("{}: cannot write; check --out", path.string()));
+}
+
+// R^2 at 1 B per algorithm and mapping, beside the seed report's tables.
+void write_r2_section(std::ostream &out, const std::vector<AccuracyRow> &acc) {
   out << "## R^2 at 1 B beside the seed report\n\n"
       << "`p2p` = modeltuned (schedule variant), `stage-sum` = the report's eq. 2-3 on modeltuned's "
       << "calibration, `report p2p` = report Tables 1/3; `linear-in` = eq. 12 fitted on all P (as the report), "
@@ -533,7 +556,10 @@ void write_report(const fs::path &path, const ValidateOptions &o, const Calibrat
           << cell(find_row(acc, "p2p-completion", Op::bcast, alg, m), &AccuracyRow::r2_1b) << " | "
           << cell(p, &AccuracyRow::r2_1b_no_spikes) << " | " << cell(li, &AccuracyRow::r2_1b_no_spikes) << " |\n";
     }
+}
 
+// Accuracy over all sizes per algorithm and mapping.
+void write_all_sizes_section(std::ostream &out, const std::vector<AccuracyRow> &acc) {
   out << "\n## All sizes (1 B - 1 MiB): R^2 of log latency / median absolute percentage error\n\n"
       << "`p2p rank-mean` = the schedule model predicting each rank's own time averaged over ranks, "
       << "which is what OSU's `latency` column is (docs/model.md, Metric::rank_mean).\n\n"
@@ -553,7 +579,9 @@ void write_report(const fs::path &path, const ValidateOptions &o, const Calibrat
             << " | " << both(find_row(acc, "p2p-completion", op, alg, m)) << " | "
             << both(find_row(acc, "p2p-rank-mean", op, alg, m)) << " |\n";
       }
+}
 
+void write_selection_section(std::ostream &out, const std::vector<SelectionRow> &sel) {
   out << "\n## Selection among the measured algorithms\n\n"
       << "For every (P, size) where all forced algorithms were measured, the model picks the one it predicts "
       << "fastest; regret = measured latency of the pick / measured best; speedup = measured default / "
@@ -566,7 +594,9 @@ void write_report(const fs::path &path, const ValidateOptions &o, const Calibrat
     out << "| " << r.model << " | " << op_name(r.op) << " | " << kMappings[r.mapping] << " | " << r.cases << " | "
         << num(r.regret_geomean) << " | " << num(r.regret_p95) << " | " << num(r.regret_worst) << " | "
         << num(r.speedup_vs_default) << " | " << num(r.oracle_speedup_vs_default) << " |\n";
+}
 
+void write_fixed_rules_section(std::ostream &out, const std::vector<FixedRulesRow> &fixed) {
   out << "\n## What Open MPI 4.1's fixed rules pick\n\n"
       << "`in measured set`: cases where the fixed rule runs one of the measured configurations (its regret "
       << "is then measured). `default / best`: the measured default against the best forced algorithm "
@@ -580,7 +610,10 @@ void write_report(const fs::path &path, const ValidateOptions &o, const Calibrat
         << " | " << num(r.in_measured_regret_geomean) << " | " << num(r.default_vs_best_geomean) << " | " << picks
         << " |\n";
   }
+}
 
+// The targets of docs/validation.md, checked.
+void write_targets(std::ostream &out, const std::vector<AccuracyRow> &acc, const std::vector<SelectionRow> &sel) {
   out << "\n## Targets\n\n";
   auto target = [&](bool ok, const std::string &what) { out << "- [" << (ok ? "x" : " ") << "] " << what << "\n"; };
   for (Op op : {Op::bcast, Op::reduce}) {
@@ -606,67 +639,72 @@ void write_report(const fs::path &path, const ValidateOptions &o, const Calibrat
                                    num(r.regret_worst));
   target(regret_misses.empty(), "selection regret geomean <= 1.05 and worst <= 1.5" +
                                     (regret_misses.empty() ? std::string() : ": misses" + regret_misses));
-
-  if (!plots.empty()) {
-    out << "\n## Plots (measured vs predicted against P; left 1 B, right 64 KiB)\n\n";
-    for (const auto &p : plots) out << "![" << p << "](plots/" << p << ")\n";
-  }
-  if (!out) throw ValidateError(fmt::format("{}: cannot write; check --out", path.string()));
 }
 
 // One PNG per op x algorithm x mapping: measured and every model against P, at 1 B and 64 KiB.
+calib::Figure validation_figure(const std::string &stem, Op op, int alg, int m, const Measured &measured,
+                                const Predictions &pred, const std::vector<std::string> &models) {
+  std::ostringstream dat;
+  for (double bytes : kPlotSizes) {
+    dat << "# bytes " << bytes << "\n# P measured";
+    for (const auto &name : models) dat << ' ' << name;
+    dat << '\n';
+    for (const auto &[k, us] : measured) {
+      if (k.op != static_cast<int>(op) || k.algorithm != alg || k.mapping != m || k.bytes != bytes) continue;
+      dat << k.p << ' ' << us;
+      for (const auto &name : models) {
+        auto mit = pred.find(name);
+        auto it = mit == pred.end() ? decltype(mit->second.end()){} : mit->second.find(k);
+        dat << ' ' << (mit != pred.end() && it != mit->second.end() ? num(it->second, 4) : "?");
+      }
+      dat << '\n';
+    }
+    dat << "\n\n";
+  }
+  std::ostringstream script;
+  script << "set terminal pngcairo size 1100,420 font ',9'\nset output '" << stem << ".png"
+         << "'\nset datafile missing '?'\nset key top left\nset xlabel 'P'\nset ylabel 'latency (us)'\n"
+         << "set grid\nset multiplot layout 1,2 title '" << op_name(op) << " " << algorithm_label(op, alg)
+         << ", map-by " << kMappings[m] << "'\n";
+  for (int block = 0; block < 2; ++block) {
+    script << "set title '" << (block == 0 ? "1 B" : "64 KiB") << "'\nplot '" << stem << ".dat"
+           << "' index " << block << " using 1:2 with points pt 7 ps 0.6 lc rgb 'black' title 'measured'";
+    const char *colors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
+    for (size_t i = 0; i < models.size(); ++i)
+      script << ", '' index " << block << " using 1:" << i + 3 << " with lines lw 2 lc rgb '" << colors[i % 4]
+             << "' title '" << models[i] << "'";
+    script << '\n';
+  }
+  script << "unset multiplot\n";
+  return {stem, stem + ".png", script.str(), {{stem + ".dat", dat.str()}}};
+}
+
+// The figures of every measured op x algorithm x mapping. Returns the PNGs drawn (none without
+// gnuplot: then only the scripts and data are written).
 std::vector<std::string> write_plots(const fs::path &dir, const Measured &measured, const Predictions &pred,
                                      const std::vector<std::string> &models) {
-  fs::create_directories(dir);
-  const char *gnuplot = std::getenv("GNUPLOT");
-  const std::string gp = gnuplot && *gnuplot ? gnuplot : "gnuplot";
-  std::vector<std::string> written;
+  std::vector<calib::Figure> figures;
   for (Op op : {Op::bcast, Op::reduce})
     for (int alg : measured_algorithms(op))
       for (int m = 0; m < kMappingCount; ++m) {
-        const std::string stem = fmt::format("{}_{}_{}", op_name(op), algorithm_label(op, alg), kMappings[m]);
-        std::ofstream dat(dir / (stem + ".dat"));
-        bool any = false;
-        for (double bytes : kPlotSizes) {
-          dat << "# bytes " << bytes << "\n# P measured";
-          for (const auto &name : models) dat << ' ' << name;
-          dat << '\n';
-          for (const auto &[k, us] : measured) {
-            if (k.op != static_cast<int>(op) || k.algorithm != alg || k.mapping != m || k.bytes != bytes) continue;
-            any = true;
-            dat << k.p << ' ' << us;
-            for (const auto &name : models) {
-              auto mit = pred.find(name);
-              auto it = mit == pred.end() ? decltype(mit->second.end()){} : mit->second.find(k);
-              dat << ' ' << (mit != pred.end() && it != mit->second.end() ? num(it->second, 4) : "?");
-            }
-            dat << '\n';
-          }
-          dat << "\n\n";
-        }
-        dat.close();
-        if (!any) continue;
-        std::ofstream script(dir / (stem + ".gp"));
-        script << "set terminal pngcairo size 1100,420 font ',9'\nset output '" << (dir / (stem + ".png")).string()
-               << "'\nset datafile missing '?'\nset key top left\nset xlabel 'P'\nset ylabel 'latency (us)'\n"
-               << "set grid\nset multiplot layout 1,2 title '" << op_name(op) << " " << algorithm_label(op, alg)
-               << ", map-by " << kMappings[m] << "'\n";
-        for (int block = 0; block < 2; ++block) {
-          script << "set title '" << (block == 0 ? "1 B" : "64 KiB") << "'\nplot '" << (dir / (stem + ".dat")).string()
-                 << "' index " << block << " using 1:2 with points pt 7 ps 0.6 lc rgb 'black' title 'measured'";
-          const char *colors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
-          for (size_t i = 0; i < models.size(); ++i)
-            script << ", '' index " << block << " using 1:" << i + 3 << " with lines lw 2 lc rgb '" << colors[i % 4]
-                   << "' title '" << models[i] << "'";
-          script << '\n';
-        }
-        script << "unset multiplot\n";
-        script.close();
-        const std::string cmd = gp + " '" + (dir / (stem + ".gp")).string() + "'";
-        if (std::system(cmd.c_str()) != 0)
-          throw ValidateError(fmt::format("{} failed on {}.gp; install gnuplot-nox (pngcairo) or use --no-plots", gp, stem));
-        written.push_back(stem + ".png");
+        bool any = false;  // a measured point at one of the plotted sizes
+        for (const auto &[k, us] : measured)
+          any = any || (k.op == static_cast<int>(op) && k.algorithm == alg && k.mapping == m &&
+                        std::find(std::begin(kPlotSizes), std::end(kPlotSizes), k.bytes) != std::end(kPlotSizes));
+        if (any)
+          figures.push_back(validation_figure(fmt::format("{}_{}_{}", op_name(op), algorithm_label(op, alg), kMappings[m]),
+                                              op, alg, m, measured, pred, models));
       }
+  calib::Drawn drawn;
+  try {
+    drawn = calib::draw_figures(dir, figures);
+  } catch (const calib::PlotError &e) {
+    throw ValidateError(fmt::format("{}; install gnuplot-nox (pngcairo) or use --no-plots", e.what()));
+  }
+  std::printf("%s\n", drawn.summary.c_str());
+  std::vector<std::string> written;
+  if (drawn.images)
+    for (const auto &f : figures) written.push_back(f.image);
   return written;
 }
 
@@ -761,7 +799,8 @@ void add_validate_command(CLI::App &app) {
   cmd->add_flag("--plots,!--no-plots", options->plots, "write gnuplot PNGs (default on)");
   cmd->add_flag("--quick", options->quick, "no plots (for the regression guard)");
   cmd->add_option("--reduce-us-per-byte", options->reduce_us_per_byte,
-                  "local reduction cost, us per byte (default: the shipped table's estimate)")->capture_default_str();
+                  "local reduction cost, us per byte (default: the shipped table's estimate)")
+      ->check(cli::number(0))->capture_default_str();
   cmd->callback([options] {
     try {
       run_validate(*options);

@@ -1,4 +1,4 @@
-#include "fit_input.hpp"
+#include "calib/calibrate/fit_input.hpp"
 
 #include <map>
 #include <set>
@@ -21,28 +21,26 @@ FitInput select_fittable(const calib::Samples &measured, const std::array<int, k
       if (s.channel == channel) ps[s.kind][s.bytes].insert(s.p);
     if (p2p_sizes.empty() && ps.empty()) continue;
 
-    // A size measured at one P only is fitted as an extrapolated bound (calib/fit_table.cpp);
-    // say so, because the table then holds no measured gamma for P > max_p.
+    // A size measured at one P only is fitted as an estimate (calib/fit_table.cpp). Where rank 0
+    // has a single peer on the channel the calibrator said so before measuring; where the budget
+    // ran out first, say it here, once for both kinds.
     std::map<FlatTreeKind, std::set<double>> usable;
+    std::string short_kinds;
     for (const auto &[kind, by_bytes] : ps) {
       size_t single = 0;
       for (const auto &[bytes, p_values] : by_bytes) {
         usable[kind].insert(bytes);
         if (p_values.size() < 2) ++single;
       }
-      const char *kind_name = kind == FlatTreeKind::fanout ? "fan-out" : "fan-in";
-      if (single && offered_max_p[c] <= 2)
-        input.notes.push_back(fmt::format(
-            "channel {}: {} measured at P = 2 only (rank 0 has a single peer on it): the table holds "
-            "T(P) = (P-1) T(2), the serialized bound of eq. 1, with max_p = 2; run with more ranks on "
-            "this channel to measure gamma",
-            name, kind_name));
-      else if (single)
-        input.notes.push_back(fmt::format("channel {}: {} of {} {} message sizes measured at one P only (the "
-                                          "budget ran out first): fitted as T(P) proportional to P-1 through that "
-                                          "point; give a larger --budget",
-                                          name, single, by_bytes.size(), kind_name));
+      if (single && offered_max_p[c] > 2)
+        short_kinds += fmt::format("{}{} of {} {} sizes", short_kinds.empty() ? "" : " and ", single, by_bytes.size(),
+                                   kind == FlatTreeKind::fanout ? "fan-out" : "fan-in");
     }
+    if (!short_kinds.empty())
+      input.notes.push_back(fmt::format("channel {}: the budget ran out before {} were timed with more than one "
+                                        "group size; larger groups are estimated from that one; give a larger "
+                                        "--budget to measure them",
+                                        name, short_kinds));
 
     std::string reason;
     if (p2p_sizes.size() < 2)

@@ -1,14 +1,14 @@
 // Which of the measured samples fit_table can use. A run may end with a channel that cannot be
 // fitted (the budget or an interrupt came before two p2p sizes or any flat tree): it is left out
 // of the table, with a note saying why, instead of failing the whole fit; flat trees measured at
-// a single P (rank 0 has one peer on the channel) are kept, with a note that the table
-// extrapolates them. The raw CSV keeps everything.
+// a single P are kept (the table estimates larger groups from them), with a note when the budget,
+// not the placement, was the cause. The raw CSV keeps everything.
 #pragma once
 #include <array>
 #include <string>
 #include <vector>
 
-#include "fit.hpp"
+#include "calib/fit.hpp"
 
 namespace modeltuned::calibrate {
 

@@ -1,4 +1,4 @@
-#include "measurements.hpp"
+#include "calib/calibrate/measurements.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -306,6 +306,113 @@ double Calibrator::run_flat(MPI_Comm comm, FlatTreeKind kind, int bytes) {
   return slowest * 1e6;
 }
 
+// Peers of rank 0: run the flat trees rank 0 commands until it says stop.
+void Calibrator::serve_flat_trees(MPI_Comm channel_comm, const std::vector<MPI_Comm> &comms) {
+  int64_t command[3];
+  for (;;) {
+    MPI_Bcast(command, 3, MPI_INT64_T, 0, channel_comm);
+    if (command[0] == kStop) break;
+    MPI_Comm comm = comms[command[1]];
+    if (comm != MPI_COMM_NULL)
+      run_flat(comm, command[0] == kFanout ? FlatTreeKind::fanout : FlatTreeKind::fanin, static_cast<int>(command[2]));
+  }
+}
+
+// Sizes 1 B .. 1 MiB (or --max-bytes), powers of two, as the ORFEO nbft data, and every group;
+// then the plan shrinks to the time available: thin sizes, then group sizes, then repetitions.
+Calibrator::FlatPlan Calibrator::plan_flat_trees(const std::vector<int> &all_ps, const LatencyEstimate &estimate,
+                                                 double deadline) const {
+  FlatPlan plan;
+  plan.cap = static_cast<int>(std::min<uint64_t>(settings_.max_bytes, 1 << 20));
+  for (int m = 1; m < plan.cap; m *= 2) plan.sizes.push_back(m);
+  plan.sizes.push_back(plan.cap);
+  plan.groups.resize(all_ps.size());
+  for (size_t i = 0; i < plan.groups.size(); ++i) plan.groups[i] = i;
+
+  auto round_seconds = [&] {
+    double us = 0;
+    for (size_t g : plan.groups)
+      for (int m : plan.sizes) {
+        const int p = all_ps[g];
+        us += 2 * ((3 * log2_ceil(p) + 2) * estimate.small_us + (p - 1) * estimate.at(m));
+      }
+    return us * 1e-6;
+  };
+  auto thin = [](auto &v) {  // keep every other element and the last one
+    if (v.size() <= 3) return false;
+    auto last = v.back();
+    size_t kept = 0;
+    for (size_t i = 0; i < v.size(); i += 2) v[kept++] = v[i];
+    v.resize(kept);
+    if (v.back() != last) v.push_back(last);
+    return true;
+  };
+  const double warmup_seconds = round_seconds() * 2 / plan.sizes.size();
+  const double available = 0.9 * std::max(0.0, deadline - MPI_Wtime()) - warmup_seconds;
+  for (;;) {
+    const int fitting = static_cast<int>(available / round_seconds());
+    plan.reps = settings_.reps > 0 ? settings_.reps : std::clamp(fitting, 3, 20);
+    if (plan.reps <= fitting) break;
+    if (plan.sizes.size() > 8 ? thin(plan.sizes) : thin(plan.groups)) continue;
+    if (!thin(plan.sizes)) break;  // nothing left to thin: the deadline will cut the run
+  }
+  return plan;
+}
+
+// Rank 0: commands every flat tree of the plan, in random order per repetition, and stores the
+// times; then tells the peers to stop.
+void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline,
+                                  const std::vector<int> &all_ps, MPI_Comm channel_comm,
+                                  const std::vector<MPI_Comm> &comms) {
+  auto run = [&](size_t comm_index, FlatTreeKind kind, int bytes) {
+    int64_t command[3] = {kind == FlatTreeKind::fanout ? kFanout : kFanin,
+                          static_cast<int64_t>(comm_index), bytes};
+    MPI_Bcast(command, 3, MPI_INT64_T, 0, channel_comm);
+    return run_flat(comms[comm_index], kind, bytes);
+  };
+  const FlatPlan plan = plan_flat_trees(all_ps, estimate, deadline);
+
+  struct Experiment { FlatTreeKind kind; size_t group; int bytes; };
+  std::vector<Experiment> experiments;
+  for (FlatTreeKind kind : {FlatTreeKind::fanout, FlatTreeKind::fanin})
+    for (size_t g : plan.groups)
+      for (int m : plan.sizes) experiments.push_back({kind, g, m});
+  std::string ps_text;
+  for (size_t g : plan.groups) ps_text += fmt::format("{}{}", ps_text.empty() ? "" : ",", all_ps[g]);
+  progress_.note(fmt::format("  {} channel: fan-out/fan-in, P = {}, {} sizes 1 B - {} B x {} reps",
+                             channel_name(channel.channel), ps_text, plan.sizes.size(), plan.cap, plan.reps));
+
+  for (size_t g : plan.groups)  // warm-up of every group, both kinds, both extreme sizes
+    for (FlatTreeKind kind : {FlatTreeKind::fanout, FlatTreeKind::fanin})
+      for (int m : {1, plan.cap})
+        if (MPI_Wtime() < deadline) run(g, kind, m);
+
+  const long total = static_cast<long>(experiments.size()) * plan.reps;
+  long done = 0;
+  double last_flush = MPI_Wtime();
+  bool out_of_time = false;
+  for (int rep = 0; rep < plan.reps && !out_of_time; ++rep) {
+    std::shuffle(experiments.begin(), experiments.end(), rng_);
+    for (const Experiment &e : experiments) {
+      if ((out_of_time = MPI_Wtime() >= deadline)) break;
+      const double us = run(e.group, e.kind, e.bytes);
+      store_->add_flat(channel.channel, e.kind, all_ps[e.group], e.bytes, rep, us);
+      ++done;
+      if (MPI_Wtime() - last_flush > 0.25) {
+        store_->flush();
+        last_flush = MPI_Wtime();
+        progress_.update(double(done) / total);
+      }
+    }
+  }
+  store_->flush();
+  int64_t stop[3] = {kStop, 0, 0};
+  MPI_Bcast(stop, 3, MPI_INT64_T, 0, channel_comm);
+  if (out_of_time)
+    progress_.note(fmt::format("  {} channel: flat trees cut by the time budget after {} of {} runs",
+                               channel_name(channel.channel), done, total));
+}
+
 void Calibrator::flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline) {
   constexpr int kMaxGroupSizes = 12;
   const std::vector<int> all_ps = flat_tree_sizes(channel.max_p(), kMaxGroupSizes);
@@ -320,102 +427,8 @@ void Calibrator::flat_trees(const ChannelPeers &channel, const LatencyEstimate &
   // Commands go to the channel's ranks only (the largest group); the others wait in the final
   // barrier as the idle mode says (--idle).
   MPI_Comm channel_comm = comms.back();
-  if (rank_ != 0 && channel_comm != MPI_COMM_NULL) {
-    int64_t command[3];
-    for (;;) {
-      MPI_Bcast(command, 3, MPI_INT64_T, 0, channel_comm);
-      if (command[0] == kStop) break;
-      MPI_Comm comm = comms[command[1]];
-      if (comm != MPI_COMM_NULL)
-        run_flat(comm, command[0] == kFanout ? FlatTreeKind::fanout : FlatTreeKind::fanin,
-                 static_cast<int>(command[2]));
-    }
-  } else if (rank_ == 0) {
-    auto run = [&](size_t comm_index, FlatTreeKind kind, int bytes) {
-      int64_t command[3] = {kind == FlatTreeKind::fanout ? kFanout : kFanin,
-                            static_cast<int64_t>(comm_index), bytes};
-      MPI_Bcast(command, 3, MPI_INT64_T, 0, channel_comm);
-      return run_flat(comms[comm_index], kind, bytes);
-    };
-
-    // Sizes 1 B .. 1 MiB (or --max-bytes), powers of two, as the ORFEO nbft data.
-    const int cap = static_cast<int>(std::min<uint64_t>(settings_.max_bytes, 1 << 20));
-    std::vector<int> sizes;
-    for (int m = 1; m < cap; m *= 2) sizes.push_back(m);
-    sizes.push_back(cap);
-    std::vector<size_t> groups(all_ps.size());
-    for (size_t i = 0; i < groups.size(); ++i) groups[i] = i;
-
-    // Shrink the plan to the time available: thin sizes, then group sizes, then repetitions.
-    auto round_seconds = [&] {
-      double us = 0;
-      for (size_t g : groups)
-        for (int m : sizes) {
-          const int p = all_ps[g];
-          us += 2 * ((3 * log2_ceil(p) + 2) * estimate.small_us + (p - 1) * estimate.at(m));
-        }
-      return us * 1e-6;
-    };
-    auto thin = [](auto &v) {  // keep every other element and the last one
-      if (v.size() <= 3) return false;
-      auto last = v.back();
-      size_t kept = 0;
-      for (size_t i = 0; i < v.size(); i += 2) v[kept++] = v[i];
-      v.resize(kept);
-      if (v.back() != last) v.push_back(last);
-      return true;
-    };
-    const double warmup_seconds = round_seconds() * 2 / sizes.size();
-    const double available = 0.9 * std::max(0.0, deadline - MPI_Wtime()) - warmup_seconds;
-    int reps = 0;
-    for (;;) {
-      const int fitting = static_cast<int>(available / round_seconds());
-      reps = settings_.reps > 0 ? settings_.reps : std::clamp(fitting, 3, 20);
-      if (reps <= fitting) break;
-      if (sizes.size() > 8 ? thin(sizes) : thin(groups)) continue;
-      if (!thin(sizes)) break;  // nothing left to thin: the deadline will cut the run
-    }
-
-    struct Experiment { FlatTreeKind kind; size_t group; int bytes; };
-    std::vector<Experiment> experiments;
-    for (FlatTreeKind kind : {FlatTreeKind::fanout, FlatTreeKind::fanin})
-      for (size_t g : groups)
-        for (int m : sizes) experiments.push_back({kind, g, m});
-    std::string ps_text;
-    for (size_t g : groups) ps_text += fmt::format("{}{}", ps_text.empty() ? "" : ",", all_ps[g]);
-    progress_.note(fmt::format("  {} channel: fan-out/fan-in, P = {}, {} sizes 1 B - {} B x {} reps",
-                               channel_name(channel.channel), ps_text, sizes.size(), cap, reps));
-
-    for (size_t g : groups)  // warm-up of every group, both kinds, both extreme sizes
-      for (FlatTreeKind kind : {FlatTreeKind::fanout, FlatTreeKind::fanin})
-        for (int m : {1, cap})
-          if (MPI_Wtime() < deadline) run(g, kind, m);
-
-    const long total = static_cast<long>(experiments.size()) * reps;
-    long done = 0;
-    double last_flush = MPI_Wtime();
-    bool out_of_time = false;
-    for (int rep = 0; rep < reps && !out_of_time; ++rep) {
-      std::shuffle(experiments.begin(), experiments.end(), rng_);
-      for (const Experiment &e : experiments) {
-        if ((out_of_time = MPI_Wtime() >= deadline)) break;
-        const double us = run(e.group, e.kind, e.bytes);
-        store_->add_flat(channel.channel, e.kind, all_ps[e.group], e.bytes, rep, us);
-        ++done;
-        if (MPI_Wtime() - last_flush > 0.25) {
-          store_->flush();
-          last_flush = MPI_Wtime();
-          progress_.update(double(done) / total);
-        }
-      }
-    }
-    store_->flush();
-    int64_t stop[3] = {kStop, 0, 0};
-    MPI_Bcast(stop, 3, MPI_INT64_T, 0, channel_comm);
-    if (out_of_time)
-      progress_.note(fmt::format("  {} channel: flat trees cut by the time budget after {} of {} runs",
-                                 channel_name(channel.channel), done, total));
-  }
+  if (rank_ != 0 && channel_comm != MPI_COMM_NULL) serve_flat_trees(channel_comm, comms);
+  else if (rank_ == 0) drive_flat_trees(channel, estimate, deadline, all_ps, channel_comm, comms);
   for (MPI_Comm &comm : comms)
     if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
   idle_barrier(MPI_COMM_WORLD);

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "progress.hpp"
-#include "rank_placement.hpp"
-#include "sample_store.hpp"
+#include "calib/calibrate/progress.hpp"
+#include "calib/calibrate/rank_placement.hpp"
+#include "calib/calibrate/sample_store.hpp"
 
 namespace modeltuned::calibrate {
 
@@ -56,6 +56,16 @@ class Calibrator {
   void ping_pong_peer();
   void fresh_memory(double deadline, ReduceLocalResult &result);
   double run_flat(MPI_Comm comm, FlatTreeKind kind, int bytes);
+  struct FlatPlan {
+    int cap = 0;                // largest message
+    std::vector<int> sizes;     // messages measured
+    std::vector<size_t> groups;  // indices of the group sizes measured
+    int reps = 0;
+  };
+  FlatPlan plan_flat_trees(const std::vector<int> &all_ps, const LatencyEstimate &estimate, double deadline) const;
+  void serve_flat_trees(MPI_Comm channel_comm, const std::vector<MPI_Comm> &comms);
+  void drive_flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline,
+                        const std::vector<int> &all_ps, MPI_Comm channel_comm, const std::vector<MPI_Comm> &comms);
 
   MeasureSettings settings_;
   SampleStore *store_;

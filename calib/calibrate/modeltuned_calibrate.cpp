@@ -27,14 +27,15 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include "calib/calibrate/fit_input.hpp"
+#include "calib/calibrate/measurements.hpp"
+#include "calib/calibrate/progress.hpp"
+#include "calib/calibrate/rank_placement.hpp"
+#include "calib/calibrate/sample_store.hpp"
+#include "calib/fit.hpp"
+#include "calib/plot.hpp"
 #include "model/calibration/table.hpp"
-#include "fit.hpp"
-#include "plot.hpp"
-#include "fit_input.hpp"
-#include "measurements.hpp"
-#include "progress.hpp"
-#include "rank_placement.hpp"
-#include "sample_store.hpp"
+#include "tools/cli.hpp"
 
 namespace mc = modeltuned::calibrate;
 using modeltuned::Channel;
@@ -75,20 +76,6 @@ double seconds_since_start() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_run.steady_start).count();
 }
 
-CLI::Validator at_least(double minimum, const std::string &example) {
-  return CLI::Validator(
-      [minimum, example](std::string &value) -> std::string {
-        try {
-          size_t used = 0;
-          const double v = std::stod(value, &used);
-          if (used == value.size() && v >= minimum) return {};
-        } catch (const std::exception &) {
-        }
-        return fmt::format("'{}' is not a number >= {:g}; give e.g. {}", value, minimum, example);
-      },
-      fmt::format(">={:g}", minimum));
-}
-
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -113,6 +100,26 @@ enum class Write {
   interrupted,  // signalled: the best table from what was measured
 };
 
+// The run's provenance as of now, and the local costs it measured. Caller holds g_run.mutex.
+modeltuned::calib::FitOptions fit_options_now(const mc::FitInput &input, Write mode) {
+  nlohmann::json provenance = g_run.provenance;
+  if (!input.notes.empty()) provenance["left_out"] = input.notes;
+  provenance["date"] = utc_now();
+  provenance["elapsed_s"] = seconds_since_start();
+  provenance["complete"] = mode == Write::final;
+  provenance["interrupted"] = mode == Write::interrupted;
+  provenance["samples"] = g_run.store->counts();
+  const mc::ReduceLocalResult &reduce = *g_run.reduce;
+  return {reduce.double_us_per_byte,
+          fmt::format("measured MPI_Reduce_local(MPI_SUM, MPI_DOUBLE) on rank 0, 4 KiB - 4 MiB, "
+                      "least-squares slope ({:.3g} us/B; MPI_INT {:.3g} us/B)",
+                      reduce.double_us_per_byte, reduce.int_us_per_byte),
+          provenance, reduce.fresh_us_per_byte,
+          reduce.fresh_samples == 0 ? std::string()
+              : fmt::format("measured on rank 0: mmap, one write per page, munmap of 256 KiB - 4 MiB, "
+                            "least-squares slope over {} samples", reduce.fresh_samples)};
+}
+
 // Fits the samples measured so far and saves the table. Caller holds g_run.mutex. Returns the
 // exit status: 0 when the table was written. Checkpoints print nothing.
 int write_outputs(Write mode) {
@@ -134,23 +141,7 @@ int write_outputs(Write mode) {
                  kProgram, samples_path);
     return 1;
   }
-  nlohmann::json provenance = g_run.provenance;
-  if (!input.notes.empty()) provenance["left_out"] = input.notes;
-  provenance["date"] = utc_now();
-  provenance["elapsed_s"] = seconds_since_start();
-  provenance["complete"] = mode == Write::final;
-  provenance["interrupted"] = mode == Write::interrupted;
-  provenance["samples"] = g_run.store->counts();
-  const mc::ReduceLocalResult &reduce = *g_run.reduce;
-  modeltuned::calib::FitOptions fit_options{
-      reduce.double_us_per_byte,
-      fmt::format("measured MPI_Reduce_local(MPI_SUM, MPI_DOUBLE) on rank 0, 4 KiB - 4 MiB, "
-                  "least-squares slope ({:.3g} us/B; MPI_INT {:.3g} us/B)",
-                  reduce.double_us_per_byte, reduce.int_us_per_byte),
-      provenance, reduce.fresh_us_per_byte,
-      reduce.fresh_samples == 0 ? std::string()
-          : fmt::format("measured on rank 0: mmap, one write per page, munmap of 256 KiB - 4 MiB, "
-                        "least-squares slope over {} samples", reduce.fresh_samples)};
+  const modeltuned::calib::FitOptions fit_options = fit_options_now(input, mode);
   const char *when = mode == Write::interrupted ? " from what was measured before the interrupt" : "";
   try {
     const modeltuned::CalibrationTable table = modeltuned::calib::fit_table(input.samples, fit_options);
@@ -242,28 +233,25 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
   app.add_option("--max-bytes", options.max_bytes,
                  "largest point-to-point message, bytes (suffixes KiB, MiB accepted)")
       ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::Range(uint64_t{64}, uint64_t{1} << 30, "64 B - 1 GiB"))
+      ->check(modeltuned::cli::whole_number<uint64_t>(64, uint64_t{1} << 30))
       ->capture_default_str();
   app.add_option("--budget", options.budget_s, "time budget for the whole run, seconds")
-      ->check(at_least(5, "--budget 60"))
+      ->check(modeltuned::cli::number(5))
       ->capture_default_str();
   app.add_option("--reps", options.reps,
                  "repetitions of every measurement (default: as many as fit in the budget, 3-20)")
-      ->check(CLI::Range(1, 1000));
+      ->check(modeltuned::cli::whole_number(1, 1000));
   app.add_option("--idle", options.idle,
                  "how ranks not being measured wait: poll (inside MPI, as in a real collective) or sleep "
                  "(leave the cores to the measured ranks)")
       ->check(CLI::IsMember({"poll", "sleep"}))
       ->capture_default_str();
-  auto *seed = app.add_option("--seed", options.seed, "random seed for sizes and order (default: random)");
+  auto *seed = app.add_option("--seed", options.seed, "random seed for sizes and order (default: random)")
+                   ->check(modeltuned::cli::whole_number<uint64_t>(0));
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &) {
-    if (rank == 0) fmt::print("{}", app.help());
-    return 0;
   } catch (const CLI::ParseError &e) {
-    if (rank == 0) fmt::print(stderr, "{}: {} (see {} --help)\n", kProgram, e.what(), kProgram);
-    return 2;
+    return modeltuned::cli::handle(app, e, kProgram, rank == 0);
   }
   options.seed_given = seed->count() > 0;
   mc::set_idle_mode(options.idle == "sleep" ? mc::IdleMode::sleep : mc::IdleMode::poll);
@@ -313,73 +301,67 @@ nlohmann::json placement_provenance(const mc::WorldPlacement &world,
   return j;
 }
 
-int run(int rank, int size) {
+// Where to add ranks so that rank 0 has more peers on a channel.
+const char *more_ranks_where(Channel c) {
+  switch (c) {
+    case Channel::cache: return "sharing rank 0's L3 cache";
+    case Channel::core: return "on rank 0's socket outside its L3 cache";
+    case Channel::socket: return "on the other sockets of rank 0's node";
+    case Channel::node: return "on other nodes";
+  }
+  return "on it";
+}
+
+// Rank 0: what the run will measure and what it cannot (printed before measuring, so that a user
+// can stop and rerun), and the provenance of the table.
+void announce(const mc::WorldPlacement &world, const std::vector<mc::ChannelPeers> &channels, int size,
+              uint64_t seed, mc::Progress &progress) {
   const Options &options = g_run.options;
-  if (size < 2) {
-    if (rank == 0)
-      fmt::print(stderr, "{}: needs at least 2 ranks; run it as mpirun -np 2 (or more) {}\n", kProgram, kProgram);
-    return 2;
-  }
-  if (!outputs_usable(rank)) return 2;
+  if (world.topology.emulated)
+    progress.note(fmt::format("note: emulated topology ({}, HWLOC_XMLFILE); ranks placed as map-by {}, "
+                              "bind-to core: channels are emulated, timings are this machine's",
+                              world.topology.signature(), world.topology.mapping_policy));
+  if (!world.unbound_ranks.empty())
+    progress.note(fmt::format("warning: ranks {} are not bound to one core, their channels are guesses; "
+                              "run mpirun with --bind-to core",
+                              describe_ranks(world.unbound_ranks)));
+  if (!world.core_sharing_ranks.empty())
+    progress.note(fmt::format("warning: ranks {} share a core, which distorts every timing; "
+                              "use at most one rank per core",
+                              describe_ranks(world.core_sharing_ranks)));
+  for (const auto &c : channels)
+    if (c.max_p() < 3)
+      progress.note(fmt::format("note: {} channel: rank 0 has one peer there, so flat trees (one rank sending to "
+                                "or receiving from several) are timed with 2 ranks only and the table estimates "
+                                "larger ones from that; run with more ranks {} to measure them",
+                                modeltuned::channel_name(c.channel), more_ranks_where(c.channel)));
+  std::string plan;
+  for (const auto &c : channels)
+    plan += fmt::format("{}{} ({})", plan.empty() ? "" : ", ", modeltuned::channel_name(c.channel),
+                        describe_peers(c.peers));
+  progress.note(fmt::format("{} ranks on {} host(s), topology {}; channels from rank 0: {}", size,
+                            world.hosts.size(), world.topology.signature(), plan));
+  std::lock_guard lock(g_run.mutex);
+  for (const auto &c : channels) g_run.offered_max_p[static_cast<int>(c.channel)] = c.max_p();
+  g_run.provenance = {
+      {"tool", fmt::format("{} {}", kProgram, PACKAGE_VERSION)},
+      {"host", world.hosts.front()},
+      {"mpi_library", mpi_library_version()},
+      {"hwloc", world.topology.to_json()},
+      {"placement", placement_provenance(world, channels)},
+      {"wtick_s", MPI_Wtick()},
+      {"options",
+       {{"output", options.output}, {"samples", options.samples}, {"max_bytes", options.max_bytes},
+        {"budget_s", options.budget_s}, {"idle", options.idle}, {"reps", options.reps > 0 ? nlohmann::json(options.reps) : "auto"},
+        {"seed", seed}}}};
+}
 
-  // Rank 0 draws every random choice; the seed is only recorded for reproducibility.
-  uint64_t seed = options.seed;
-  if (!options.seed_given && rank == 0) seed = std::random_device{}() * 0x9E3779B97F4A7C15ull ^ std::random_device{}();
-  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-
-  mc::WorldPlacement world;
-  try {
-    world = mc::discover_world_placement();
-  } catch (const std::exception &e) {
-    if (rank == 0) fmt::print(stderr, "{}: cannot read the machine topology: {}\n", kProgram, e.what());
-    return 1;
-  }
-  const std::vector<mc::ChannelPeers> channels = mc::channels_from_rank0(world.placement);
-
-  mc::Progress progress(rank == 0, g_run.start, options.budget_s);
-  if (rank == 0) {
-    if (world.topology.emulated)
-      progress.note(fmt::format("note: emulated topology ({}, HWLOC_XMLFILE); ranks placed as map-by {}, "
-                                "bind-to core: channels are emulated, timings are this machine's",
-                                world.topology.signature(), world.topology.mapping_policy));
-    if (!world.unbound_ranks.empty())
-      progress.note(fmt::format("warning: ranks {} are not bound to one core, their channels are guesses; "
-                                "run mpirun with --bind-to core",
-                                describe_ranks(world.unbound_ranks)));
-    if (!world.core_sharing_ranks.empty())
-      progress.note(fmt::format("warning: ranks {} share a core, which distorts every timing; "
-                                "use at most one rank per core",
-                                describe_ranks(world.core_sharing_ranks)));
-    for (const auto &c : channels)
-      if (c.max_p() < 3)
-        progress.note(fmt::format("note: rank 0 has a single peer on the {} channel: flat trees there exist "
-                                  "only at P = 2, so the table will hold the serialized bound T(P) = (P-1) T(2) "
-                                  "for larger P; run with more ranks on it to measure gamma",
-                                  modeltuned::channel_name(c.channel)));
-    std::string plan;
-    for (const auto &c : channels)
-      plan += fmt::format("{}{} ({})", plan.empty() ? "" : ", ", modeltuned::channel_name(c.channel),
-                          describe_peers(c.peers));
-    progress.note(fmt::format("{} ranks on {} host(s), topology {}; channels from rank 0: {}", size,
-                              world.hosts.size(), world.topology.signature(), plan));
-    std::lock_guard lock(g_run.mutex);
-    for (const auto &c : channels) g_run.offered_max_p[static_cast<int>(c.channel)] = c.max_p();
-    g_run.provenance = {
-        {"tool", fmt::format("{} {}", kProgram, PACKAGE_VERSION)},
-        {"host", world.hosts.front()},
-        {"mpi_library", mpi_library_version()},
-        {"hwloc", world.topology.to_json()},
-        {"placement", placement_provenance(world, channels)},
-        {"wtick_s", MPI_Wtick()},
-        {"options",
-         {{"output", options.output}, {"samples", options.samples}, {"max_bytes", options.max_bytes},
-          {"budget_s", options.budget_s}, {"idle", options.idle}, {"reps", options.reps > 0 ? nlohmann::json(options.reps) : "auto"},
-          {"seed", seed}}}};
-  }
-
-  // Time plan: measurements end early enough for the fit and MPI_Finalize to fit in the budget.
-  // The point-to-point phases get 35% of the time, flat trees 65% (they have many more
-  // combinations), split evenly between channels; time a phase leaves unused goes to the next.
+// The measurements, phase by phase. Time plan: measurements end early enough for the fit and
+// MPI_Finalize to fit in the budget. The point-to-point phases get 35% of the time, flat trees
+// 65% (they have many more combinations), split evenly between channels; time a phase leaves
+// unused goes to the next.
+void measure(int rank, const std::vector<mc::ChannelPeers> &channels, uint64_t seed, mc::Progress &progress) {
+  const Options &options = g_run.options;
   const double reserve = std::clamp(0.08 * options.budget_s, 1.5, 10.0);
   const double end = g_run.start + options.budget_s - reserve;
   const double nch = static_cast<double>(channels.size());
@@ -424,6 +406,34 @@ int run(int rank, int size) {
     }
   }
   progress.end_phase();
+}
+
+int run(int rank, int size) {
+  const Options &options = g_run.options;
+  if (size < 2) {
+    if (rank == 0)
+      fmt::print(stderr, "{}: needs at least 2 ranks; run it as mpirun -np 2 (or more) {}\n", kProgram, kProgram);
+    return 2;
+  }
+  if (!outputs_usable(rank)) return 2;
+
+  // Rank 0 draws every random choice; the seed is only recorded for reproducibility.
+  uint64_t seed = options.seed;
+  if (!options.seed_given && rank == 0) seed = std::random_device{}() * 0x9E3779B97F4A7C15ull ^ std::random_device{}();
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+
+  mc::WorldPlacement world;
+  try {
+    world = mc::discover_world_placement();
+  } catch (const std::exception &e) {
+    if (rank == 0) fmt::print(stderr, "{}: cannot read the machine topology: {}\n", kProgram, e.what());
+    return 1;
+  }
+  const std::vector<mc::ChannelPeers> channels = mc::channels_from_rank0(world.placement);
+
+  mc::Progress progress(rank == 0, g_run.start, options.budget_s);
+  if (rank == 0) announce(world, channels, size, seed, progress);
+  measure(rank, channels, seed, progress);
 
   int status = 0;
   if (rank == 0) {

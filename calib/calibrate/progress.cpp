@@ -1,4 +1,4 @@
-#include "progress.hpp"
+#include "calib/calibrate/progress.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

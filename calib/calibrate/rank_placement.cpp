@@ -1,4 +1,4 @@
-#include "rank_placement.hpp"
+#include "calib/calibrate/rank_placement.hpp"
 
 #include <algorithm>
 #include <cctype>

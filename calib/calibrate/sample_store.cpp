@@ -1,4 +1,4 @@
-#include "sample_store.hpp"
+#include "calib/calibrate/sample_store.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

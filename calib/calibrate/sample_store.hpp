@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fit.hpp"
+#include "calib/fit.hpp"
 
 namespace modeltuned::calibrate {
 

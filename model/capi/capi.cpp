@@ -4,6 +4,11 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
 
 #include "model/select/decision_json.hpp"
 #include "model/select/selector.hpp"
@@ -19,8 +24,53 @@ static_assert(static_cast<int>(CallingConvention::bcast) == MT_CALL_BCAST &&
               static_cast<int>(CallingConvention::reduce_segsize_fanout_requests) ==
                   MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS);
 
-struct mt_comm_model {
+namespace {
+
+// The model of every communicator of this process with the same table, placement and allowed
+// algorithms: a new communicator (MPI_Comm_dup in a loop) reuses the plans and decisions of an
+// earlier one instead of running the model again. Decisions are kept per exact call, not per size
+// class, so a reused decision is the one this rank would compute afresh, as every other rank
+// does: sharing cannot make the ranks of a communicator disagree.
+struct SharedModel {
+  SharedModel(const mt_table *t, Placement p, uint32_t bcast, uint32_t reduce)
+      : table(t), masks{bcast, reduce}, selector(t->table, std::move(p), bcast, reduce) {}
+  using CallKey = std::tuple<Op, size_t, size_t, int, bool, bool>;  // op, count, type size, root, commutative, whole
+  const mt_table *table;
+  uint32_t masks[2];
+  std::mutex mutex;  // MPI_THREAD_MULTIPLE: communicators of several threads share it
   Selector selector;
+  std::map<CallKey, std::optional<Decision>> decisions;
+};
+
+// Call shapes remembered per shared model (one per size, root and operation kind): a bound, so a
+// program calling with ever new sizes does not grow without limit (the component keeps its own
+// per-communicator cache in front of this one).
+constexpr size_t kRememberedCalls = 4096;
+// Models kept after their last communicator is freed, most recently used first.
+constexpr size_t kKeptModels = 16;
+std::mutex models_mutex;
+std::list<std::shared_ptr<SharedModel>> models;
+
+std::shared_ptr<SharedModel> shared_model(const mt_table *table, Placement placement, uint32_t bcast,
+                                          uint32_t reduce) {
+  std::lock_guard<std::mutex> lock(models_mutex);
+  for (auto it = models.begin(); it != models.end(); ++it) {
+    const SharedModel &m = **it;
+    if (m.table == table && m.masks[0] == bcast && m.masks[1] == reduce &&
+        m.selector.placement().ranks() == placement.ranks()) {
+      models.splice(models.begin(), models, it);
+      return models.front();
+    }
+  }
+  models.push_front(std::make_shared<SharedModel>(table, std::move(placement), bcast, reduce));
+  if (models.size() > kKeptModels) models.pop_back();  // communicators still using it keep it alive
+  return models.front();
+}
+
+}  // namespace
+
+struct mt_comm_model {
+  std::shared_ptr<SharedModel> shared;
 };
 
 static void set_error(char *err, size_t len, const char *msg) {
@@ -42,7 +92,13 @@ mt_table *mt_table_load(const char *path, char *err, size_t errlen) {
   return nullptr;
 }
 
-void mt_table_free(mt_table *table) { delete table; }
+void mt_table_free(mt_table *table) {
+  {  // kept models refer to the table; communicators using them are gone by now
+    std::lock_guard<std::mutex> lock(models_mutex);
+    models.remove_if([table](const std::shared_ptr<SharedModel> &m) { return m->table == table; });
+  }
+  delete table;
+}
 
 uint64_t mt_table_checksum(const mt_table *table) { return table->table.checksum; }
 
@@ -91,7 +147,7 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
         return nullptr;
       }
     }
-    return new mt_comm_model{Selector(table->table, std::move(placement), bcast_mask, reduce_mask)};
+    return new mt_comm_model{shared_model(table, std::move(placement), bcast_mask, reduce_mask)};
   } catch (const std::exception &e) {
     set_error(err, errlen, e.what());
   }
@@ -102,7 +158,7 @@ void mt_comm_model_free(mt_comm_model *model) { delete model; }
 
 void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len) {
   std::string names;
-  const unsigned used = model->selector.placement().channels_used();
+  const unsigned used = model->shared->selector.placement().channels_used();
   for (int c = 0; c < kChannels; ++c)
     if (used & (1u << c)) names += (names.empty() ? "" : ",") + std::string(kChannelNames[c]);
   set_error(buf, len, names.c_str());
@@ -152,7 +208,15 @@ int mt_decide(mt_comm_model *model, const mt_call *c, mt_decision *out, mt_decis
     CallShape call{to_op(c->op), static_cast<size_t>(c->count), static_cast<size_t>(c->type_size),
                    c->root, c->commutative != 0};
     call.whole_message = c->whole_message != 0;
-    auto decision = model->selector.decide(call);
+    SharedModel &shared = *model->shared;
+    std::lock_guard<std::mutex> lock(shared.mutex);
+    const SharedModel::CallKey key{call.op, call.count, call.type_size, call.root, call.commutative, call.whole_message};
+    auto known = shared.decisions.find(key);
+    if (known == shared.decisions.end()) {
+      if (shared.decisions.size() >= kRememberedCalls) shared.decisions.clear();
+      known = shared.decisions.emplace(key, shared.selector.decide(call)).first;
+    }
+    const std::optional<Decision> &decision = known->second;
     if (decision) {
       *out = mt_decision{};
       out->algorithm = decision->pick.algorithm;
@@ -169,7 +233,7 @@ int mt_decide(mt_comm_model *model, const mt_call *c, mt_decision *out, mt_decis
         break;
       }
     }
-    if (report) fill_report(model->selector, call, decision, *out, report);
+    if (report) fill_report(shared.selector, call, decision, *out, report);
     return decision ? 0 : -1;
   } catch (...) {
     return -1;

@@ -2,10 +2,9 @@
  * Makes a known sequence of MPI_Bcast (MPI_BYTE) and MPI_Reduce (MPI_INT, MPI_SUM) calls at root
  * 0 on MPI_COMM_WORLD, then prints what modeltuned's MPI_T counters say ran, one line per
  * non-zero counter: "pvar <op> <algorithm number> <calls>" (0 = handed to the previous component).
- * Usage: observe [--mismatched-lists] [--rotate-roots] [bytes ...]   (default 1 100 4096 65536
- * 1048576), 3 calls of each op per size. --mismatched-lists: every rank allows a different bcast
- * algorithm (through MPI_T) before duplicating the communicator the calls run on, which modeltuned
- * must refuse. --rotate-roots: the root of each call is the next rank, twice round, instead of 0.
+ * Usage: observe [--rotate-roots] [bytes ...]   (default 1 100 4096 65536 1048576), 3 calls of
+ * each op per size. --rotate-roots: the root of each call is the next rank, twice round, instead
+ * of 0.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -33,27 +32,6 @@ static int open_counter(MPI_T_pvar_session session, const char *name, MPI_T_pvar
     return -1;
 }
 
-static int set_string_cvar(const char *name, const char *value)
-{
-    int n = 0;
-    MPI_T_cvar_get_num(&n);
-    for (int i = 0; i < n; ++i) {
-        char cname[256], desc[1024];
-        int cname_len = sizeof cname, desc_len = sizeof desc, verbosity, binding, scope, count;
-        MPI_Datatype type;
-        MPI_T_enum enumtype;
-        MPI_T_cvar_handle handle;
-        if (MPI_SUCCESS != MPI_T_cvar_get_info(i, cname, &cname_len, &verbosity, &type, &enumtype,
-                                               desc, &desc_len, &binding, &scope) ||
-            0 != strcmp(cname, name) || MPI_SUCCESS != MPI_T_cvar_handle_alloc(i, NULL, &handle, &count))
-            continue;
-        int rc = MPI_T_cvar_write(handle, value);
-        MPI_T_cvar_handle_free(&handle);
-        return rc;
-    }
-    return -1;
-}
-
 int main(int argc, char **argv)
 {
     int provided, rank;
@@ -68,12 +46,6 @@ int main(int argc, char **argv)
     if (argc > first && 0 == strcmp(argv[first], "--rotate-roots")) {
         rotate = 1;
         ++first;
-    }
-    if (argc > first && 0 == strcmp(argv[first], "--mismatched-lists")) {
-        ++first;
-        if (0 != set_string_cvar("coll_modeltuned_bcast_algorithms", rank % 2 ? "linear" : "binomial"))
-            printf("cvar write failed\n");
-        MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     }
     if (argc > first) {
         nsizes = 0;

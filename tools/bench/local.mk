@@ -1,10 +1,10 @@
 # modeltuned-bench: A/B benchmark of Open MPI's default, modeltuned and every forced
-# algorithm in one job (MPI, C++20). Links the model library only for its algorithm table.
+# algorithm in one job (MPI, C++20). Links the model library only for its algorithm table, the
+# calibration library only for its gnuplot driver (calib/gnuplot.hpp).
 bin_PROGRAMS += tools/bench/modeltuned-bench
 tools_bench_modeltuned_bench_SOURCES = tools/bench/modeltuned_bench.cpp tools/bench/plot.cpp \
 	tools/bench/plot.hpp tools/bench/stats.hpp
 # OMPI_SKIP_MPICXX: the C API only, no libmpi_cxx.
-tools_bench_modeltuned_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(OMPI_CPPFLAGS) -DOMPI_SKIP_MPICXX=1 \
-	-DMODELTUNED_GNUPLOT='"$(GNUPLOT)"'
+tools_bench_modeltuned_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(OMPI_CPPFLAGS) -DOMPI_SKIP_MPICXX=1
 tools_bench_modeltuned_bench_CXXFLAGS = $(AM_CXXFLAGS) $(FMT_CFLAGS)
-tools_bench_modeltuned_bench_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIBS)
+tools_bench_modeltuned_bench_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIBS)

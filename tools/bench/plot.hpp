@@ -1,11 +1,13 @@
-// Gnuplot output of modeltuned-bench: per operation, latency against message size (log-log, one
+// Gnuplot figure of modeltuned-bench: per operation, latency against message size (log-log, one
 // line per variant, Open MPI's default and modeltuned drawn heavy with their confidence
-// intervals) above modeltuned's ratio to the default and to the best forced algorithm.
+// intervals) above modeltuned's ratio to the default and to the best forced algorithm. Drawn
+// through calib/gnuplot.hpp: --plot DIR/NAME.png also leaves DIR/NAME.gp and DIR/NAME.dat.
 #pragma once
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "calib/gnuplot.hpp"
 #include "tools/bench/stats.hpp"
 
 namespace modeltuned::bench {
@@ -26,10 +28,10 @@ struct PlotRatios {
   std::vector<std::pair<double, double>> versus_default, versus_best;  // (bytes, ratio of medians)
 };
 
-// Why the plot cannot be drawn to `path` (gnuplot missing, directory not writable), or "".
+// Why the plot cannot be written to `path` (its directory is not writable), or "".
 std::string plot_preflight(const std::string &path);
-// Draws the plot; returns "" or why it failed.
-std::string draw_plot(const std::string &path, const std::vector<PlotSeries> &series,
-                      const std::vector<PlotRatios> &ratios, const std::string &subtitle);
+// The figure drawing `path` (NAME.png or NAME.svg), for calib::draw_figures in its directory.
+calib::Figure plot_figure(const std::string &path, const std::vector<PlotSeries> &series,
+                          const std::vector<PlotRatios> &ratios, const std::string &subtitle);
 
 }  // namespace modeltuned::bench

@@ -22,9 +22,15 @@ BEGIN_C_DECLS
  * bytes, class 0 the empty message. */
 #define MCA_COLL_MODELTUNED_SIZE_CLASSES 65
 
-/* Published at open (OPAL_UINT64): the table's checksum (0: none), 1 on an oversubscribed node. */
-#define MCA_COLL_MODELTUNED_TABLE_KEY "coll.modeltuned.table"
-#define MCA_COLL_MODELTUNED_OVERSUBSCRIBED_KEY "coll.modeltuned.oversubscribed"
+/* What each process publishes at open (OPAL_UINT64 values, coll_modeltuned_setup.c). */
+enum {
+    MCA_COLL_MODELTUNED_PUBLISHED_TABLE = 0,       /* the table's checksum, 0: none */
+    MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED,  /* 1: on an oversubscribed node, step aside */
+    MCA_COLL_MODELTUNED_PUBLISHED_HOST,            /* hash of the node name */
+    MCA_COLL_MODELTUNED_PUBLISHED_PLACE,           /* package, numa, l3, core of its binding */
+    MCA_COLL_MODELTUNED_PUBLISHED_LISTS,           /* allowed bcast | reduce algorithms << 32 at start */
+    MCA_COLL_MODELTUNED_PUBLISHED_KEYS
+};
 
 /* Dispatch table entry: the ompi_coll_base_* function of a registry algorithm, resolved at open. */
 typedef struct mca_coll_modeltuned_algorithm_t {
@@ -47,6 +53,8 @@ typedef struct mca_coll_modeltuned_component_t {
     bool oversubscribed;         /* decide on oversubscribed nodes too */
     bool decision_file_warned;   /* its write error is reported once per process */
     bool table_mismatch_reported;  /* ranks without the same table: reported once per process */
+    bool lists_mismatch_reported;  /* ranks that started with other algorithm lists: the same */
+    uint64_t start_lists;        /* what this process published under MCA_COLL_MODELTUNED_PUBLISHED_LISTS */
 
     /* [op], indexed by tuned's algorithm number: slots = the registry's largest number + 1 (one width
      * for both operations, as MPI_T readers such as modeltuned-bench expect). */
@@ -66,7 +74,7 @@ typedef struct mca_coll_modeltuned_component_t {
 OMPI_MODULE_DECLSPEC extern mca_coll_modeltuned_component_t mca_coll_modeltuned_component;
 
 typedef enum {
-    MCA_COLL_MODELTUNED_UNPLACED = 0,  /* placement not exchanged yet: done on first use */
+    MCA_COLL_MODELTUNED_UNPLACED = 0,  /* no model yet: built on first use */
     MCA_COLL_MODELTUNED_READY,
     MCA_COLL_MODELTUNED_FALLBACK       /* setup failed on some rank: the previous component runs */
 } mca_coll_modeltuned_state_t;
@@ -127,6 +135,10 @@ int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi
 void mca_coll_modeltuned_show_help(bool here, const char *topic, ...);
 mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm, int *priority);
 int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module, struct ompi_communicator_t *comm);
+/* Publishes `values` (place and host are filled in here); what `proc` published under `key`
+ * (OPAL_ERR_NOT_FOUND: nothing, modeltuned is not loaded there). */
+int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS]);
+int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out);
 
 /* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a primary-cache miss: from the
  * decisions remembered for other roots, or by running the model once; NULL when nothing can run

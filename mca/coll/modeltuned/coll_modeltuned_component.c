@@ -207,22 +207,30 @@ static const char *load_table(mca_coll_modeltuned_component_t *c)
     return NULL;
 }
 
-/* Inside MPI_Init and before its modex exchange: load the table and publish its checksum and the
- * oversubscription flag, so that comm_query sees every rank's without communicating. */
+/* Inside MPI_Init and before its modex exchange: load the table and publish its checksum, the
+ * oversubscription flag, the start-up algorithm lists and where this process sits, so that
+ * comm_query and setup see every rank's without communicating. */
 static void prepare(mca_coll_modeltuned_component_t *c)
 {
     const void *oversubscribe = NULL;  /* Open MPI sets it on the processes of an oversubscribed node */
     const int index = mca_base_var_find("ompi", "mpi", NULL, "oversubscribe");
     int rc;
     if (NULL == c->disabled_reason) c->disabled_reason = load_table(c);
-    uint64_t published = NULL == c->table ? 0 : mt_table_checksum(c->table);
-    OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, MCA_COLL_MODELTUNED_TABLE_KEY, &published, OPAL_UINT64);
-    if (OPAL_SUCCESS != rc)
-        opal_output_verbose(1, c->output, "coll:modeltuned:open: cannot publish the table checksum (%d); "
-                            "modeltuned will step aside", rc);
+    uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] = {0};
+    values[MCA_COLL_MODELTUNED_PUBLISHED_TABLE] = NULL == c->table ? 0 : mt_table_checksum(c->table);
     if (index < 0 || OPAL_SUCCESS != mca_base_var_get_value(index, &oversubscribe, NULL, NULL)) oversubscribe = NULL;
-    uint64_t flag = !c->oversubscribed && NULL != oversubscribe && *(const bool *) oversubscribe ? 1 : 0;
-    OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, MCA_COLL_MODELTUNED_OVERSUBSCRIBED_KEY, &flag, OPAL_UINT64);
+    values[MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED] =
+        !c->oversubscribed && NULL != oversubscribe && *(const bool *) oversubscribe ? 1 : 0;
+    uint32_t lists[2] = {0, 0};
+    for (int op = 0; op < 2 && NULL != c->table; ++op)
+        (void) mt_parse_algorithms(op, MT_OP_BCAST == op ? c->bcast_algorithms : c->reduce_algorithms, &lists[op],
+                                   NULL, 0);  /* valid: checked by load_table */
+    c->start_lists = values[MCA_COLL_MODELTUNED_PUBLISHED_LISTS] =
+        (uint64_t) (lists[MT_OP_BCAST] & c->runnable[MT_OP_BCAST]) |
+        (uint64_t) (lists[MT_OP_REDUCE] & c->runnable[MT_OP_REDUCE]) << 32;
+    if (OPAL_SUCCESS != (rc = mca_coll_modeltuned_publish(values)))
+        opal_output_verbose(1, c->output, "coll:modeltuned:open: cannot publish in the modex (%d); "
+                            "modeltuned will step aside", rc);
 }
 
 /* Where opal_show_help finds HELP_FILE (after Open MPI's own help directory): next to this shared

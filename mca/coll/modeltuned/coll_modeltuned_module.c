@@ -35,58 +35,31 @@ static void module_destruct(mca_coll_modeltuned_module_t *m)
 OBJ_CLASS_INSTANCE(mca_coll_modeltuned_module_t, mca_coll_base_module_t,
                    module_construct, module_destruct);
 
-/* What each process published at open, under these keys (both OPAL_UINT64). */
-enum published_key { PUBLISHED_TABLE, PUBLISHED_OVERSUBSCRIBED, PUBLISHED_KEYS };
-static const char *const published_key_names[PUBLISHED_KEYS] = {MCA_COLL_MODELTUNED_TABLE_KEY,
-                                                                  MCA_COLL_MODELTUNED_OVERSUBSCRIBED_KEY};
-
-/* The value a rank published under `key`; cached per rank of this job (the modex is read-only
- * after MPI_Init). OPAL_ERR_NOT_FOUND when it published none (modeltuned not loaded there). */
-static int published_value(ompi_proc_t *proc, enum published_key key, uint64_t *out)
-{
-    static uint64_t *cache[PUBLISHED_KEYS];  /* per vpid of this job: value + 1, 0 = not looked up */
-    static uint32_t cached_procs;
-    const bool same_job = proc->super.proc_name.jobid == OMPI_PROC_MY_NAME->jobid;
-    const uint32_t vpid = proc->super.proc_name.vpid;
-    if (same_job && 0 == cached_procs && ompi_process_info.num_procs > 0) {
-        cached_procs = ompi_process_info.num_procs;
-        for (int k = 0; k < PUBLISHED_KEYS; ++k) cache[k] = calloc(cached_procs, sizeof *cache[k]);
-    }
-    uint64_t *slot = same_job && NULL != cache[key] && vpid < cached_procs ? &cache[key][vpid] : NULL;
-    if (NULL != slot && 0 != *slot) {
-        if (UINT64_MAX == *slot) return OPAL_ERR_NOT_FOUND;
-        *out = *slot - 1;
-        return OPAL_SUCCESS;
-    }
-    uint64_t value = 0, *ptr = &value;
-    int rc;
-    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, published_key_names[key], &proc->super.proc_name, &ptr, OPAL_UINT64);
-    if (NULL != slot) *slot = OPAL_SUCCESS == rc && value != UINT64_MAX ? value + 1 : UINT64_MAX;
-    if (OPAL_SUCCESS != rc) return OPAL_ERR_NOT_FOUND;
-    *out = value;
-    return OPAL_SUCCESS;
-}
-
 /* What the ranks of `comm` published at open; every rank reads the same values, so all answer
  * comm_query alike and no rank runs modeltuned's bcast while another runs Open MPI's. Returns the
  * first rank without this rank's table, or -1 (*missing: it has none; *first_with_table: no lower
  * rank has this table, the one that reports it); *oversubscribed: the first rank on an
  * oversubscribed node, or -1. */
 static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool *first_with_table,
-                          int *oversubscribed)
+                          int *oversubscribed, int *other_lists)
 {
     const uint64_t mine = mt_table_checksum(mca_coll_modeltuned_component.table);
     const int me = ompi_comm_rank(comm);
     int other = -1;
     *first_with_table = true;
-    *oversubscribed = -1;
+    *oversubscribed = *other_lists = -1;
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
         ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
-        uint64_t theirs = 0, flag = 0;
-        if (*oversubscribed < 0 && OPAL_SUCCESS == published_value(proc, PUBLISHED_OVERSUBSCRIBED, &flag) && 0 != flag)
+        uint64_t theirs = 0, flag = 0, lists = 0;
+        if (*oversubscribed < 0 && OPAL_SUCCESS == mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED, &flag) &&
+            0 != flag)
             *oversubscribed = r;
         if (r == me) continue;
-        const bool none = OPAL_SUCCESS != published_value(proc, PUBLISHED_TABLE, &theirs) || 0 == theirs;
+        if (*other_lists < 0 && OPAL_SUCCESS == mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_LISTS, &lists) &&
+            lists != mca_coll_modeltuned_component.start_lists)
+            *other_lists = r;
+        const bool none = OPAL_SUCCESS != mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_TABLE, &theirs) ||
+                          0 == theirs;
         if (r < me && !none && theirs == mine) *first_with_table = false;
         if (other < 0 && (none || theirs != mine)) {
             other = r;
@@ -139,7 +112,7 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
     uint32_t allowed[2] = {0, 0};
     char err[512];
     bool missing = false, first_with_table = false;
-    int other = -1, oversubscribed = -1;
+    int other = -1, oversubscribed = -1, other_lists = -1;
 
     *priority = c->priority;
     if (c->priority < 0) {
@@ -150,7 +123,7 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
         why = "a single rank";
     } else if (NULL == c->table) {
         why = NULL != c->disabled_reason ? c->disabled_reason : "no calibration table";
-    } else if ((other = scan_published(comm, &missing, &first_with_table, &oversubscribed)) >= 0) {
+    } else if ((other = scan_published(comm, &missing, &first_with_table, &oversubscribed, &other_lists)) >= 0) {
         if (!c->table_mismatch_reported) {  /* an installation problem: once per process */
             c->table_mismatch_reported = true;
             mca_coll_modeltuned_show_help(first_with_table, missing ? "table-missing-on-rank" : "table-differs-on-rank",
@@ -159,14 +132,22 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
         snprintf(reason, sizeof reason, "rank %d of this communicator %s", other,
                  missing ? "has no usable calibration table" : "uses another calibration table");
         why = reason;
+    } else if (other_lists >= 0) {  /* parameters set differently per rank: once per process */
+        if (!c->lists_mismatch_reported) {
+            c->lists_mismatch_reported = true;
+            mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "algorithm-lists-differ", other_lists,
+                                          comm->c_name, ompi_comm_get_cid(comm));
+        }
+        why = "ranks started with different algorithm lists";
     } else if (oversubscribed >= 0) {  /* not an installation problem: verbose only */
         snprintf(reason, sizeof reason, "rank %d of this communicator runs on an oversubscribed node (more "
                  "ranks than cores), where the model does not hold; set coll_modeltuned_oversubscribed 1 to "
                  "decide anyway", oversubscribed);
         why = reason;
     }
-    /* The lists were checked at MPI_Init: only an MPI_T write makes them fail here, on every rank
-     * (the variables' scope is "all"). */
+    /* The lists were checked at MPI_Init: only an MPI_T write makes them fail here. Such writes
+     * must be the same on every rank (the variables' scope is "all"): communicators created
+     * afterwards follow them without another agreement. */
     for (int op = 0; op < 2 && NULL == why; ++op) {
         if (0 != mt_parse_algorithms(op, lists[op], &allowed[op], err, sizeof err)) {
             mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "bad-algorithm-list-written",

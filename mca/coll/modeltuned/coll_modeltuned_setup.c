@@ -1,6 +1,8 @@
 /*
- * The placement exchange, once per communicator on its first bcast or reduce: where every rank
- * sits and what it may run; from the gathered map each rank builds the same model.
+ * What every process publishes in the modex at component open (inside MPI_Init, before its
+ * exchange) and how a communicator's placement follows from it without communicating: where each
+ * rank sits (node, package, NUMA, L3, core), its table's checksum, whether its node is
+ * oversubscribed, and the algorithm lists it started with.
  */
 #include "ompi_config.h"
 
@@ -8,20 +10,14 @@
 #include <string.h>
 
 #include "coll_modeltuned.h"
+#include "ompi/mca/rte/rte.h"
 #include "opal/mca/hwloc/base/base.h"
+#include "opal/mca/pmix/pmix.h"
 #include "opal/util/proc.h"
 
-/* What each rank contributes, exchanged as MPI_INTs (all fields are 32 bits). The masks make every
- * rank fall back together if their algorithm parameters (writable through MPI_T) or the functions
- * their Open MPI library resolved differ; that every rank has the same table was settled by
- * comm_query. */
-typedef struct exchange_t {
-    uint32_t host_hash[2];             /* FNV-1a of the node name: low, high 32 bits */
-    int32_t package, numa, l3, core;   /* hwloc logical indices of the objects containing the
-                                          binding; -1 = spans several or unknown */
-    uint32_t allowed[2];               /* [op] algorithms this rank may run */
-} exchange_t;
-#define EXCHANGE_INTS ((int) (sizeof(exchange_t) / sizeof(int32_t)))
+static char *const published_key_names[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] = {  /* the modex macros take char * */
+    "coll.modeltuned.table", "coll.modeltuned.oversubscribed", "coll.modeltuned.host",
+    "coll.modeltuned.place", "coll.modeltuned.lists"};
 
 static int logical_index_of(hwloc_obj_t covering, hwloc_obj_type_t type)
 {
@@ -33,7 +29,7 @@ static int logical_index_of(hwloc_obj_t covering, hwloc_obj_type_t type)
 
 /* Binding from Open MPI's mapping (honours hwloc_base_topo_file emulation, where nothing is
  * really bound) or, failing that, the actual binding. */
-static void my_place(exchange_t *place)
+static void my_place(mt_place *place)
 {
     place->package = place->numa = place->l3 = place->core = -1;
     if (OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology) return;
@@ -56,64 +52,108 @@ static void my_place(exchange_t *place)
     hwloc_bitmap_free(set);
 }
 
+/* A place packed in 64 bits: package, numa, l3, core + 1 in 16 bits each (0: unknown). */
+static uint64_t pack_place(const mt_place *p)
+{
+    const int32_t v[4] = {p->package, p->numa, p->l3, p->core};
+    uint64_t packed = 0;
+    for (int i = 0; i < 4; ++i) packed |= (uint64_t) (v[i] < 0 || v[i] >= 0xffff ? 0 : v[i] + 1) << (16 * i);
+    return packed;
+}
+
+static void unpack_place(uint64_t packed, mt_place *p)
+{
+    int32_t v[4];
+    for (int i = 0; i < 4; ++i) v[i] = (int32_t) ((packed >> (16 * i)) & 0xffff) - 1;
+    *p = (mt_place){ .node = -1, .package = v[0], .numa = v[1], .l3 = v[2], .core = v[3] };
+}
+
+int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS])
+{
+    mt_place place;
+    uint64_t all[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
+    memcpy(all, values, sizeof all);
+    my_place(&place);
+    all[MCA_COLL_MODELTUNED_PUBLISHED_PLACE] = pack_place(&place);
+    uint64_t host = 1469598103934665603ULL;  /* FNV-1a of the node name */
+    for (const char *s = opal_process_info.nodename; NULL != s && *s; ++s)
+        host = (host ^ (unsigned char) *s) * 1099511628211ULL;
+    all[MCA_COLL_MODELTUNED_PUBLISHED_HOST] = host;
+    int rc = OPAL_SUCCESS;
+    for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS && OPAL_SUCCESS == rc; ++k)
+        OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, published_key_names[k], &all[k], OPAL_UINT64);
+    return rc;
+}
+
+/* Cached per rank of this job (the modex is read-only after MPI_Init). */
+int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out)
+{
+    static uint64_t *cache[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];  /* per vpid: value + 1, 0 = not looked up */
+    static uint32_t cached_procs;
+    const bool same_job = proc->super.proc_name.jobid == OMPI_PROC_MY_NAME->jobid;
+    const uint32_t vpid = proc->super.proc_name.vpid;
+    if (same_job && 0 == cached_procs && ompi_process_info.num_procs > 0) {
+        cached_procs = ompi_process_info.num_procs;
+        for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k) cache[k] = calloc(cached_procs, sizeof *cache[k]);
+    }
+    uint64_t *slot = same_job && NULL != cache[key] && vpid < cached_procs ? &cache[key][vpid] : NULL;
+    if (NULL != slot && 0 != *slot) {
+        if (UINT64_MAX == *slot) return OPAL_ERR_NOT_FOUND;
+        *out = *slot - 1;
+        return OPAL_SUCCESS;
+    }
+    uint64_t value = 0, *ptr = &value;
+    int rc;
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, published_key_names[key], &proc->super.proc_name, &ptr, OPAL_UINT64);
+    if (NULL != slot) *slot = OPAL_SUCCESS == rc && value != UINT64_MAX ? value + 1 : UINT64_MAX;
+    if (OPAL_SUCCESS != rc) return OPAL_ERR_NOT_FOUND;
+    *out = value;
+    return OPAL_SUCCESS;
+}
+
+/* From what the ranks published: no communication, and every rank reads the same values, so
+ * every rank builds the same model. comm_query has checked that all published a table, the same
+ * one, and the same start-up algorithm lists. */
 int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const int size = ompi_comm_size(comm);
-    exchange_t mine;
     char err[512];
-    int rc;
 
-    /* The allgather below may itself call bcast (ours): it must fall back, not recurse. */
     m->state = MCA_COLL_MODELTUNED_FALLBACK;
-
-    my_place(&mine);
-    uint64_t host = 1469598103934665603ULL;  /* FNV-1a of the node name */
-    for (const char *s = opal_process_info.nodename; NULL != s && *s; ++s)
-        host = (host ^ (unsigned char) *s) * 1099511628211ULL;
-    mine.host_hash[0] = (uint32_t) host;
-    mine.host_hash[1] = (uint32_t) (host >> 32);
-    memcpy(mine.allowed, m->allowed, sizeof mine.allowed);
-
-    exchange_t *all = malloc(sizeof *all * size);
     mt_place *places = malloc(sizeof *places * size);
-    rc = NULL == all || NULL == places ? OMPI_ERR_OUT_OF_RESOURCE  /* every rank may not agree: see design.md */
-         : comm->c_coll->coll_allgather(&mine, EXCHANGE_INTS, MPI_INT, all, EXCHANGE_INTS, MPI_INT, comm,
-                                        comm->c_coll->coll_allgather_module);
-    if (OMPI_SUCCESS != rc) goto out;
-
-    /* From here on every rank computes from the same gathered data: same outcome everywhere. */
+    uint64_t *hosts = malloc(sizeof *hosts * size);
+    if (NULL == places || NULL == hosts) {
+        free(places);
+        free(hosts);
+        return OMPI_ERR_OUT_OF_RESOURCE;  /* a rank out of memory at setup: see design.md */
+    }
     for (int r = 0; r < size; ++r) {
-        const exchange_t *e = &all[r];
-        if (0 != memcmp(e->allowed, all[0].allowed, sizeof e->allowed)) {
-            mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "algorithm-lists-differ", r, comm->c_name,
-                                          ompi_comm_get_cid(comm));
-            rc = OMPI_ERROR;
-            goto out;
-        }
-        /* Node id: the first rank on the same host. */
-        int node = r;
+        struct ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
+        uint64_t packed = 0;
+        hosts[r] = r;  /* unknown host: a node of its own */
+        (void) mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_HOST, &hosts[r]);
+        (void) mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_PLACE, &packed);
+        unpack_place(packed, &places[r]);
+        places[r].node = r;  /* node id: the first rank on the same host */
         for (int q = 0; q < r; ++q)
-            if (0 == memcmp(all[q].host_hash, e->host_hash, sizeof e->host_hash)) { node = q; break; }
-        places[r] = (mt_place){ .node = node, .package = e->package, .numa = e->numa, .l3 = e->l3, .core = e->core };
+            if (hosts[q] == hosts[r]) { places[r].node = places[q].node; break; }
     }
     m->model = mt_comm_model_create(c->table, size, places, m->allowed[MT_OP_BCAST],
                                     m->allowed[MT_OP_REDUCE], err, sizeof err);
+    free(places);
+    free(hosts);
     if (NULL == m->model) {
         opal_output_verbose(1, c->output, "coll:modeltuned:setup cid=%d name=%s: %s; falling back to "
                             "the previous component", ompi_comm_get_cid(comm), comm->c_name, err);
-        rc = OMPI_ERROR;
-        goto out;
+        return OMPI_ERROR;
     }
     m->state = MCA_COLL_MODELTUNED_READY;
     if (c->verbose >= 10) {
         char channels[64];
         mt_comm_model_channels(m->model, channels, sizeof channels);
-        opal_output(c->output, "coll:modeltuned:setup cid=%d name=%s: placement of %d ranks exchanged, "
-                    "channels=%s", ompi_comm_get_cid(comm), comm->c_name, size, channels);
+        opal_output(c->output, "coll:modeltuned:setup cid=%d name=%s: placement of %d ranks from what "
+                    "they published, channels=%s", ompi_comm_get_cid(comm), comm->c_name, size, channels);
     }
-out:
-    free(all);
-    free(places);
-    return rc;
+    return OMPI_SUCCESS;
 }

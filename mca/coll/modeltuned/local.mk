@@ -17,7 +17,7 @@ mca_coll_modeltuned_mca_coll_modeltuned_la_CPPFLAGS = $(AM_CPPFLAGS) $(OMPI_CPPF
 mca_coll_modeltuned_mca_coll_modeltuned_la_LDFLAGS = -module -avoid-version -shared -Wl,--no-undefined -Wl,--version-script=$(srcdir)/mca/coll/modeltuned/exports.map
 EXTRA_DIST += mca/coll/modeltuned/exports.map
 mca_coll_modeltuned_mca_coll_modeltuned_la_DEPENDENCIES = model/libmodeltuned_model.la mca/coll/modeltuned/exports.map
-mca_coll_modeltuned_mca_coll_modeltuned_la_LIBADD = model/libmodeltuned_model.la $(OMPI_LIBS) $(HWLOC_LIBS)
+mca_coll_modeltuned_mca_coll_modeltuned_la_LIBADD = model/libmodeltuned_model.la $(OMPI_LIBS) $(HWLOC_LIBS) $(SANITIZER_LIBS)
 
 # Its messages (opal_show_help topics). Installed in $(pkgdatadir); the component also looks next to
 # the .so it was loaded from, where the build tree links the file (coll_modeltuned_component.c).
