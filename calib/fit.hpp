@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "calibration/table.hpp"
-#include "cost/channel_cost.hpp"
-#include "topology/placement.hpp"
+#include "model/calibration/table.hpp"
+#include "model/cost/channel_cost.hpp"
+#include "model/topology/placement.hpp"
 
 namespace modeltuned::calib {
 

@@ -8,7 +8,7 @@
 
 #include "calib/gnuplot.hpp"
 #include "calib/regression.hpp"
-#include "cost/channel_cost.hpp"
+#include "model/cost/channel_cost.hpp"
 
 namespace modeltuned::calib {
 namespace {

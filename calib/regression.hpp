@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "calibration/table.hpp"
+#include "model/calibration/table.hpp"
 
 namespace modeltuned::calib {
 

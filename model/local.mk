@@ -1,18 +1,24 @@
-# The model library: pure C++20, no MPI. Layers: topology -> calibration -> cost -> schedule ->
-# simulate -> select, and a C API for the component.
+# The model library: pure C++20, no MPI; the component links it, so what only the tools use lives
+# in tools/lib. Layers: topology -> calibration -> cost -> schedule -> simulate (one file per
+# algorithm family, each with its plan type) -> registry (one spec per algorithm) -> select, and a
+# C API for the component.
 noinst_LTLIBRARIES += model/libmodeltuned_model.la
 model_libmodeltuned_model_la_SOURCES = \
 	model/topology/placement.hpp model/topology/placement.cpp \
-	model/topology/emulate.hpp model/topology/emulate.cpp \
 	model/calibration/table.hpp model/calibration/table.cpp \
 	model/cost/channel_cost.hpp model/cost/channel_cost.cpp \
 	model/schedule/trees.hpp model/schedule/trees.cpp \
-	model/schedule/algorithms.hpp model/schedule/algorithms.cpp \
-	model/simulate/predict.hpp model/simulate/predict.cpp model/simulate/tree_algorithms.cpp \
-	model/simulate/split_bintree.cpp model/simulate/scatter_allgather.cpp model/simulate/rabenseifner.cpp \
+	model/simulate/call.hpp model/simulate/evaluation.hpp model/simulate/evaluation.cpp \
+	model/simulate/tree_algorithms.hpp model/simulate/tree_algorithms.cpp \
+	model/simulate/split_bintree.hpp model/simulate/split_bintree.cpp \
+	model/simulate/scatter_allgather.hpp model/simulate/scatter_allgather.cpp \
+	model/simulate/rabenseifner.hpp model/simulate/rabenseifner.cpp \
+	model/simulate/plan.hpp \
+	model/registry/registry.hpp model/registry/registry.cpp model/registry/builtin.cpp \
+	model/registry/predict.hpp model/registry/predict.cpp \
 	model/select/selector.hpp model/select/selector.cpp \
 	model/select/ompi_fixed.hpp model/select/ompi_fixed.cpp \
-	model/select/report.hpp model/select/report.cpp \
+	model/select/decision_json.hpp model/select/decision_json.cpp \
 	model/capi/modeltuned_model.h model/capi/capi_internal.hpp model/capi/capi.cpp model/capi/table_info.cpp
 model_libmodeltuned_model_la_CXXFLAGS = $(AM_CXXFLAGS) -fPIC $(FMT_CFLAGS)
 model_libmodeltuned_model_la_LIBADD = $(FMT_LIBS)

@@ -28,7 +28,7 @@
 #include <tuple>
 #include <vector>
 
-#include "schedule/algorithms.hpp"
+#include "model/registry/registry.hpp"
 #include "tests/support/mpi_launch.hpp"
 #include "tools/bench/stats.hpp"
 
@@ -100,8 +100,8 @@ const std::vector<long> kReduceSizes = {100, 4096, 65536};  // 1 B holds no MPI_
 
 std::vector<std::string> variants_of(Op op) {
   std::vector<std::string> v = {"default", "modeltuned"};
-  for (const auto &a : modeltuned::algorithm_table())
-    if (a.op == op && a.modelled) v.emplace_back(a.name);
+  for (const auto &a : modeltuned::algorithm_registry())
+    if (a.op == op) v.emplace_back(a.name);
   return v;
 }
 

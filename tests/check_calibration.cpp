@@ -17,7 +17,7 @@
 
 #include "calib/fit.hpp"
 #include "calib/regression.hpp"
-#include "calibration/table.hpp"
+#include "model/calibration/table.hpp"
 
 // Last: check.h defines macros (fail, ...) that clash with the standard library.
 #include <check.h>

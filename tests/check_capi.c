@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capi/modeltuned_model.h"
+#include "model/capi/modeltuned_model.h"
 
 static const char *orfeo = MODELTUNED_SRCDIR "/calib/tables/orfeo-epyc.json";
 
@@ -125,11 +125,40 @@ START_TEST(algorithm_lists)
     ck_assert_int_eq(mt_parse_algorithms(MT_OP_BCAST, "binomial, 2", &mask, err, sizeof err), 0);
     ck_assert_uint_eq(mask, (1u << 6) | (1u << 2));
     ck_assert_int_eq(mt_parse_algorithms(MT_OP_BCAST, "bogus", &mask, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "bogus") && strstr(err, "binomial (6)"), "message: %s", err);
+    ck_assert_msg(strstr(err, "bogus") && strstr(err, "binomial (6)") && strstr(err, "linear or basic_linear (1)"),
+                  "message: %s", err);
+    /* tuned's names are accepted too. */
+    ck_assert_int_eq(mt_parse_algorithms(MT_OP_BCAST, "basic_linear,split_binary_tree", &mask, err, sizeof err), 0);
+    ck_assert_uint_eq(mask, (1u << 1) | (1u << 4));
+    ck_assert_int_eq(mt_parse_algorithms(MT_OP_REDUCE, "in-order_binary", &mask, err, sizeof err), 0);
+    ck_assert_uint_eq(mask, 1u << 6);
     ck_assert_str_eq(mt_algorithm_name(MT_OP_REDUCE, 6), "in_order_binary");
     char label[64];
     mt_describe(MT_OP_BCAST, 2, 16384, 4, label, sizeof label);
     ck_assert_str_eq(label, "chain(fanout=4,segsize=16KiB)");
+}
+END_TEST
+
+/* The registry's listing, from which the component builds its dispatch table. */
+START_TEST(algorithm_listing)
+{
+    ck_assert_int_eq(mt_algorithm_count(MT_OP_BCAST), 9);
+    ck_assert_int_eq(mt_algorithm_count(MT_OP_REDUCE), 7);
+    mt_algorithm_info a;
+    ck_assert_int_eq(mt_algorithm_at(MT_OP_BCAST, 3, &a), 0);
+    ck_assert_int_eq(a.id, 4);
+    ck_assert_str_eq(a.name, "split_bintree");
+    ck_assert_str_eq(a.tuned_name, "split_binary_tree");
+    ck_assert_str_eq(a.ompi_function, "ompi_coll_base_bcast_intra_split_bintree");
+    ck_assert_int_eq(a.convention, MT_CALL_BCAST_SEGSIZE);
+    ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 1, &a), 0);
+    ck_assert_str_eq(a.ompi_function, "ompi_coll_base_reduce_intra_chain");
+    ck_assert_int_eq(a.convention, MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS);
+    ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 6, &a), 0);
+    ck_assert_str_eq(a.name, "rabenseifner");
+    ck_assert_str_eq(a.ompi_function, "ompi_coll_base_reduce_intra_redscat_gather");
+    ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 7, &a), -1);
+    ck_assert_int_eq(mt_algorithm_at(MT_OP_BCAST, -1, &a), -1);
 }
 END_TEST
 
@@ -152,6 +181,7 @@ int main(void)
     tcase_add_test(tc, decide_and_explain);
     tcase_add_test(tc, missing_channel_is_refused);
     tcase_add_test(tc, algorithm_lists);
+    tcase_add_test(tc, algorithm_listing);
     tcase_add_test(tc, topology_signature);
     suite_add_tcase(s, tc);
     SRunner *runner = srunner_create(s);

@@ -1,12 +1,18 @@
-// Unit tests of the model library alone (no MPI): channels, costs against hand-computed values,
-// the stage sums of report eq. 2-3, Open MPI's segmentation rule, and the selector's rules.
+// Unit tests of the model library (no MPI): channels, costs against hand-computed values, the
+// stage sums of report eq. 2-3, Open MPI's segmentation rule, the registry and the selector's
+// rules; and the tools library's emulated placements and stage-sum variant.
 #include <cmath>
+#include <string>
+#include <utility>
 
-#include "cost/channel_cost.hpp"
-#include "schedule/trees.hpp"
-#include "select/ompi_fixed.hpp"
-#include "topology/emulate.hpp"
-#include "select/selector.hpp"
+#include <fmt/format.h>
+
+#include "model/cost/channel_cost.hpp"
+#include "model/schedule/trees.hpp"
+#include "model/select/ompi_fixed.hpp"
+#include "model/select/selector.hpp"
+#include "tools/lib/emulate.hpp"
+#include "tools/lib/stage_sum.hpp"
 
 // Last: check.h defines a `fail` macro that breaks the standard streams.
 #include <check.h>
@@ -40,6 +46,9 @@ RankPlace place(int node, int package, int l3) { return RankPlace{node, package,
 Placement one_cache(int p) { return Placement(std::vector<RankPlace>(p, place(0, 0, 0))); }
 
 bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
+
+// tuned's number of a registered algorithm.
+int id(Op op, std::string_view name) { return find_algorithm(op, name)->id; }
 
 }  // namespace
 
@@ -139,13 +148,13 @@ START_TEST(pipeline_stage_sum_eq2) {
   CalibrationTable t = synthetic_table();
   const int p = 6;
   CallShape call{Op::bcast, 4096, 4, 0, true};  // 16 KiB in 4 KiB segments: 4 segments
-  Candidate c{Op::bcast, static_cast<int>(BcastAlgorithm::pipeline), 4096, 0};
+  Candidate c{Op::bcast, id(Op::bcast, "pipeline"), 4096, 0};
   double expected = (p + 4 - 2) * p2p_us(t[Channel::cache], 4096);
   ck_assert(near(*predict_us(t, one_cache(p), c, call), expected));
   // Reduce adds the local reduction of each segment received.
   call.op = Op::reduce;
   c.op = Op::reduce;
-  c.algorithm = static_cast<int>(ReduceAlgorithm::pipeline);
+  c.algorithm = id(Op::reduce, "pipeline");
   double reduce_expected = (p + 4 - 2) * (p2p_us(t[Channel::cache], 4096) + 4096 * 1e-3);
   ck_assert(near(*predict_us(t, one_cache(p), c, call), reduce_expected));
 }
@@ -158,7 +167,7 @@ START_TEST(binary_tree_stage_sum_eq3) {
   std::vector<RankPlace> ranks{place(0, 0, 0), place(0, 0, 0), place(0, 0, 0), place(1, 0, 0),
                                place(1, 0, 0), place(1, 0, 0), place(1, 0, 0)};
   CallShape call{Op::bcast, 100, 1, 0, true};
-  Candidate c{Op::bcast, static_cast<int>(BcastAlgorithm::bintree), 0, 0};
+  Candidate c{Op::bcast, id(Op::bcast, "bintree"), 0, 0};
   double expected = flat_tree_us(t[Channel::cache], FlatTreeKind::fanout, 3, 100) +
                     flat_tree_us(t[Channel::node], FlatTreeKind::fanout, 3, 100);
   ck_assert(near(*predict_us(t, Placement(ranks), c, call), expected));
@@ -175,7 +184,7 @@ END_TEST
 START_TEST(linear_is_one_flat_tree) {
   CalibrationTable t = synthetic_table();
   CallShape call{Op::reduce, 10, 8, 2, true};
-  Candidate c{Op::reduce, static_cast<int>(ReduceAlgorithm::linear), 0, 0};
+  Candidate c{Op::reduce, id(Op::reduce, "linear"), 0, 0};
   double expected = flat_tree_us(t[Channel::cache], FlatTreeKind::fanin, 5, 80) + 4 * 80 * 1e-3;
   ck_assert(near(*predict_us(t, one_cache(5), c, call), expected));
 }
@@ -209,7 +218,7 @@ END_TEST
 START_TEST(in_order_binary_sends_to_root) {
   // The in-order tree is rooted at P-1; with another root the result travels on once more.
   CalibrationTable t = synthetic_table();
-  Candidate c{Op::reduce, static_cast<int>(ReduceAlgorithm::in_order_binary), 0, 0};
+  Candidate c{Op::reduce, id(Op::reduce, "in_order_binary"), 0, 0};
   CallShape at_last{Op::reduce, 10, 8, 3, true};
   CallShape at_zero{Op::reduce, 10, 8, 0, true};
   double diff = *predict_us(t, one_cache(4), c, at_zero) - *predict_us(t, one_cache(4), c, at_last);
@@ -233,7 +242,7 @@ START_TEST(fresh_memory_charges) {
   // Bcast allocates nothing.
   for (int alg : {1, 2, 5, 6, 8}) ck_assert(near(extra(Op::bcast, alg, 8, 1000, 0, 2), 0));
   // Rabenseifner at P = 2: a result buffer copied in (the whole message) and half received.
-  const int rabenseifner = static_cast<int>(ReduceAlgorithm::rabenseifner);
+  const int rabenseifner = id(Op::reduce, "rabenseifner");
   ck_assert(near(extra(Op::reduce, rabenseifner, 2, 1000), ft * bytes * 1.5));
   ck_assert(near(extra(Op::reduce, rabenseifner, 8, 1000), ft * bytes * (2 - 1.0 / 8)));
   // Linear: at P = 2 the root receives straight into its buffer; above, into one fresh buffer.
@@ -241,11 +250,11 @@ START_TEST(fresh_memory_charges) {
   ck_assert(near(extra(Op::reduce, 1, 5, 1000), ft * bytes));
   // Binary tree of 3, one segment: the root only, two segment buffers (two children), no
   // accumulator of its own.
-  const int binary = static_cast<int>(ReduceAlgorithm::binary);
+  const int binary = id(Op::reduce, "binary");
   ck_assert(near(extra(Op::reduce, binary, 3, 1000), 2 * ft * bytes));
   // Pipeline of 3 (0 <- 1 <- 2), one segment: rank 1 has an accumulator and one buffer, the root
   // one buffer.
-  const int pipeline = static_cast<int>(ReduceAlgorithm::pipeline);
+  const int pipeline = id(Op::reduce, "pipeline");
   ck_assert(near(extra(Op::reduce, pipeline, 3, 1000), 3 * ft * bytes));
   // Segmented, the two segment buffers are reused: the charge tends to the accumulator's.
   const double segmented = extra(Op::reduce, pipeline, 3, 100000, 8000);
@@ -259,10 +268,10 @@ END_TEST
 // partner 4 and 5 (2 blocks) and ranks 2 and 3 have nobody: 0 sends those 2 blocks to 2, 1 to 3.
 START_TEST(scatter_allgather_non_power_of_two) {
   for (int p : {2, 4, 8, 16}) {
-    const PhasePlan plan = scatter_allgather_plan(one_cache(p), 0, false);
+    const ScatterAllgatherPlan plan = scatter_allgather_plan(one_cache(p), 0);
     for (const auto &extra : plan.doubling_extra) ck_assert(extra.empty());
   }
-  const PhasePlan six = scatter_allgather_plan(one_cache(6), 0, false);
+  const ScatterAllgatherPlan six = scatter_allgather_plan(one_cache(6), 0);
   ck_assert_uint_eq(six.doubling_extra.size(), 3);
   ck_assert(six.doubling_extra[0].empty() && six.doubling_extra[1].empty());
   ck_assert_uint_eq(six.doubling_extra[2].size(), 1);
@@ -271,15 +280,15 @@ START_TEST(scatter_allgather_non_power_of_two) {
   // The prediction adds that one step of 2 blocks (count 600 of 8 B: blocks of 100 elements).
   CalibrationTable t = synthetic_table();
   const CallShape call{Op::bcast, 600, 8, 0, true};
-  const Candidate c{Op::bcast, static_cast<int>(BcastAlgorithm::scatter_allgather), 0, 0};
-  PhasePlan without = six;
+  const Candidate c{Op::bcast, id(Op::bcast, "scatter_allgather"), 0, 0};
+  ScatterAllgatherPlan without = six;
   for (auto &extra : without.doubling_extra) extra.clear();
   const double added = *evaluate_plan(t, Plan{six}, call, c) - *evaluate_plan(t, Plan{without}, call, c);
   ck_assert(near(added, p2p_us(t[Channel::cache], 2 * 100 * 8)));
   // Every extra step of P = 3..33 sends at most the blocks of one subtree, and nothing follows
   // the last round of a power of two.
   for (int p = 3; p <= 33; ++p) {
-    const PhasePlan plan = scatter_allgather_plan(one_cache(p), 0, false);
+    const ScatterAllgatherPlan plan = scatter_allgather_plan(one_cache(p), 0);
     int mask = 1;
     for (const auto &extra : plan.doubling_extra) {
       for (auto [channels, blocks] : extra) ck_assert(channels != 0 && blocks > 0 && blocks < mask);
@@ -293,7 +302,7 @@ END_TEST
 // rank 0's share of the result before the gather (coll_base_reduce.c, "Case 1").
 START_TEST(rabenseifner_odd_root_hop) {
   CalibrationTable t = synthetic_table();
-  const Candidate c{Op::reduce, static_cast<int>(ReduceAlgorithm::rabenseifner), 0, 0};
+  const Candidate c{Op::reduce, id(Op::reduce, "rabenseifner"), 0, 0};
   auto predict = [&](int root) { return *predict_us(t, one_cache(3), c, CallShape{Op::reduce, 1000, 8, root, true}); };
   ck_assert(rabenseifner_plan(one_cache(3), 1).odd_root != 0);
   ck_assert(rabenseifner_plan(one_cache(3), 0).odd_root == 0 && rabenseifner_plan(one_cache(3), 2).odd_root == 0);
@@ -366,9 +375,9 @@ START_TEST(schedule_reduces_to_stage_sum) {
   CalibrationTable t = synthetic_table();
   for (int p : {3, 7, 15, 31}) {
     CallShape call{Op::bcast, 1000, 1, 0, true};
-    Candidate c{Op::bcast, static_cast<int>(BcastAlgorithm::bintree), 0, 0};
-    double schedule = *predict_us(t, one_cache(p), c, call, ModelVariant::schedule);
-    double stages = *predict_us(t, one_cache(p), c, call, ModelVariant::stage_sum);
+    Candidate c{Op::bcast, id(Op::bcast, "bintree"), 0, 0};
+    double schedule = *predict_us(t, one_cache(p), c, call);
+    double stages = *predict_us(t, one_cache(p), c, call, tools::stage_sum_us);
     ck_assert(near(schedule, stages));
     int levels = 0;
     while ((2 << levels) - 1 < p) ++levels;
@@ -385,10 +394,10 @@ START_TEST(schedule_follows_paths) {
   CalibrationTable t = synthetic_table();
   std::vector<RankPlace> ranks{place(0, 0, 0), place(0, 0, 0), place(0, 0, 0), place(0, 0, 0), place(1, 0, 0)};
   CallShape call{Op::bcast, 4096, 1, 0, true};
-  Candidate c{Op::bcast, static_cast<int>(BcastAlgorithm::chain), 1024, 2};
+  Candidate c{Op::bcast, id(Op::bcast, "chain"), 1024, 2};
   double root = flat_tree_us(t[Channel::cache], FlatTreeKind::fanout, 3, 1024);
   double slow = p2p_us(t[Channel::node], 1024);
-  ck_assert(near(*predict_us(t, Placement(ranks), c, call, ModelVariant::schedule), root + slow + 3 * slow));
+  ck_assert(near(*predict_us(t, Placement(ranks), c, call), root + slow + 3 * slow));
 }
 END_TEST
 
@@ -431,6 +440,14 @@ START_TEST(tuned_fixed_rules) {
   ck_assert_int_eq(ompi_fixed_decision(Op::reduce, 10000, 300, true).algorithm, 6);
   ck_assert_int_eq(ompi_fixed_decision(Op::reduce, 20, 5000, true).algorithm, 6);
   ck_assert_uint_eq(ompi_fixed_decision(Op::bcast, 1 << 22, 2, true).segsize, 0);
+  // Every rule names a registered algorithm.
+  for (int p : {2, 3, 5, 9, 17, 33, 65, 129, 300, 600, 1500, 3000, 5000})
+    for (size_t bytes = 1; bytes <= (size_t{1} << 22); bytes *= 2)
+      for (Op op : {Op::bcast, Op::reduce})
+        for (bool commutative : {true, false}) {
+          const Candidate fixed = ompi_fixed_decision(op, bytes, p, commutative);
+          ck_assert_msg(find_algorithm(op, fixed.algorithm), "%d", fixed.algorithm);
+        }
   // What really runs: the fixed rule's chain (fan-out 0) is a pipeline; scatter-allgather with
   // fewer elements than ranks is linear; Rabenseifner for a non-commutative op is linear.
   ck_assert_int_eq(what_runs(ompi_fixed_decision(Op::bcast, 200000, 3, true), 200000, 1, 3, true).algorithm, 3);
@@ -441,7 +458,61 @@ START_TEST(tuned_fixed_rules) {
 }
 END_TEST
 
+// The registry against Open MPI 4.1.4: tuned's numbers and names (coll_tuned_{bcast,reduce}_
+// decision.c) and base functions, modeltuned's own names, and every spec's plan is one its
+// evaluator reads.
+START_TEST(registry_matches_tuned) {
+  const std::pair<int, const char *> bcast[] = {{1, "basic_linear"}, {2, "chain"}, {3, "pipeline"},
+                                                {4, "split_binary_tree"}, {5, "binary_tree"}, {6, "binomial"},
+                                                {7, "knomial"}, {8, "scatter_allgather"}, {9, "scatter_allgather_ring"}};
+  const std::pair<int, const char *> reduce[] = {{1, "linear"}, {2, "chain"}, {3, "pipeline"}, {4, "binary"},
+                                                 {5, "binomial"}, {6, "in-order_binary"}, {7, "rabenseifner"}};
+  for (auto [number, name] : bcast) ck_assert_int_eq(find_algorithm(Op::bcast, name)->id, number);
+  for (auto [number, name] : reduce) ck_assert_int_eq(find_algorithm(Op::reduce, name)->id, number);
+  ck_assert_int_eq(find_algorithm(Op::bcast, "bintree")->id, 5);
+  ck_assert_int_eq(find_algorithm(Op::reduce, "in_order_binary")->id, 6);
+  ck_assert(find_algorithm(Op::bcast, "binary") == nullptr && find_algorithm(Op::reduce, "0") == nullptr);
+  CalibrationTable t = synthetic_table();
+  int specs = 0;
+  for (const AlgorithmSpec &a : algorithm_registry()) {
+    ++specs;
+    const std::string prefix = fmt::format("ompi_coll_base_{}_intra_", op_name(a.op));
+    ck_assert_msg(a.ompi_function.starts_with(prefix), "%s", a.ompi_function.data());
+    const Candidate c{a.op, a.id, 0, a.parameters.fanouts.empty() ? 0 : a.parameters.fanouts.front()};
+    const auto us = predict_us(t, one_cache(5), c, CallShape{a.op, 1000, 8, 1, true});
+    ck_assert_msg(us && *us > 0, "%s %s", op_name(a.op).data(), a.name.data());
+  }
+  ck_assert_int_eq(specs, 9 + 7);
+}
+END_TEST
+
+START_TEST(registry_refuses_clashes) {
+  AlgorithmSpec spec = *find_algorithm(Op::reduce, "binomial");
+  auto refused = [](const AlgorithmSpec &s, const char *why) {
+    try {
+      register_algorithm(s);
+    } catch (const std::invalid_argument &e) {
+      return std::string(e.what()).find(why) != std::string::npos;
+    }
+    return false;
+  };
+  ck_assert(refused(spec, "clashes with binomial (5)"));
+  spec.id = 12;
+  ck_assert(refused(spec, "clashes with binomial (5)"));  // the same name
+  spec.name = "binomial2";
+  spec.tuned_name = "in-order_binary";
+  ck_assert(refused(spec, "clashes with in_order_binary (6)"));
+  spec.tuned_name = "";
+  spec.id = 32;
+  ck_assert(refused(spec, "1..31"));
+  spec.id = 12;
+  spec.evaluate = nullptr;
+  ck_assert(refused(spec, "evaluator"));
+}
+END_TEST
+
 START_TEST(emulated_orfeo_placements) {
+  using namespace modeltuned::tools;
   // Channels of data/orfeo-epyc/README.md under Open MPI 4.1's mapping and binding.
   const MachineShape orfeo = orfeo_epyc(2);
   Placement by_core = emulate_placement(orfeo, 256, MapBy::core);
@@ -499,6 +570,8 @@ int main() {
   tcase_add_test(tc, schedule_follows_paths);
   tcase_add_test(tc, fallbacks_are_never_predicted);
   tcase_add_test(tc, tuned_fixed_rules);
+  tcase_add_test(tc, registry_matches_tuned);
+  tcase_add_test(tc, registry_refuses_clashes);
   tcase_add_test(tc, emulated_orfeo_placements);
   suite_add_tcase(s, tc);
   SRunner *runner = srunner_create(s);

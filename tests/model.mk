@@ -1,9 +1,10 @@
-# Unit tests of the model library alone (no MPI).
+# Unit tests of the model library (no MPI), and of the tools library's parts it is compared with.
 check_PROGRAMS += tests/check_model
 TESTS += tests/check_model
 tests_check_model_SOURCES = tests/check_model.cpp
-tests_check_model_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
-tests_check_model_LDADD = model/libmodeltuned_model.la $(CHECK_LIBS)
+tests_check_model_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
+# The tools library: emulated placements, and the stage-sum variant the schedule is compared with.
+tests_check_model_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
 
 # The explain command line: answers and bad flags.
 TESTS += tests/explain_cli.sh
@@ -18,3 +19,16 @@ nodist_EXTRA_tests_check_capi_SOURCES = tests/force_cxx_link.cxx
 tests_check_capi_CPPFLAGS = $(AM_CPPFLAGS) -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"'
 tests_check_capi_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_capi_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+
+# The component links the model library only: no tool-only symbol may reach it.
+TESTS += tests/component_symbols.sh
+EXTRA_DIST += tests/component_symbols.sh
+
+# Adding an algorithm is one registry entry: a test-only one reaches the selector, explain and
+# the C API listing the component dispatches from.
+check_PROGRAMS += tests/check_registry
+TESTS += tests/check_registry
+tests_check_registry_SOURCES = tests/check_registry.cpp
+tests_check_registry_CPPFLAGS = $(AM_CPPFLAGS) -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"'
+tests_check_registry_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
+tests_check_registry_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "schedule/trees.hpp"
+#include "model/schedule/trees.hpp"
 
 struct mt_tree {
   modeltuned::Tree tree;

@@ -3,8 +3,8 @@
 // Run: make bench (or build/tools/bench-decision --benchmark_filter=...).
 #include <benchmark/benchmark.h>
 
-#include "calibration/table.hpp"
-#include "select/selector.hpp"
+#include "model/calibration/table.hpp"
+#include "model/select/selector.hpp"
 
 extern "C" {
 void *bench_lookup_module(int classes_filled);

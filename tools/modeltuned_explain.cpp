@@ -17,12 +17,11 @@
 #include <hwloc.h>
 #include <nlohmann/json.hpp>
 
-#include "select/ompi_fixed.hpp"
-#include "select/report.hpp"
-#include "select/selector.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
-#include "topology/emulate.hpp"
+#include "tools/lib/emulate.hpp"
+#include "tools/lib/explain.hpp"
+#include "tools/lib/stage_sum.hpp"
 
 namespace modeltuned::tools {
 namespace {
@@ -136,34 +135,6 @@ std::string default_table(const ExplainOptions &o) {
                               MODELTUNED_SYSCONFDIR "/modeltuned/calibration.json (calibrate with modeltuned-calibrate)");
 }
 
-// The table for one decision, from its JSON (decision_json), so that a what-if and a real run's
-// decision file read the same.
-void print_decision(const nlohmann::json &d, int top) {
-  const bool commutative = d.value("commutative", true);
-  fmt::print("{} of {} B ({} x {} B) on {} ranks, root {}{}\n", d["op"].get<std::string>(),
-             d["bytes"].get<size_t>(), d["count"].get<size_t>(), d["type_size"].get<size_t>(),
-             d["comm_size"].get<int>(), d["root"].get<int>(), commutative ? "" : ", non-commutative op");
-  auto us = [](const nlohmann::json &c) { return c["predicted_us"].is_number() ? c["predicted_us"].get<double>() : NAN; };
-  if (d["pick"].is_null()) {
-    fmt::print("  no allowed candidate can be predicted: modeltuned falls back to Open MPI's decision\n\n");
-    return;
-  }
-  const double best = us(d["pick"]);
-  fmt::print("  modeltuned picks   {:<34} {:>12.2f} us\n", d["pick"]["label"].get<std::string>(), best);
-  const nlohmann::json &fixed = d["ompi_default"];
-  if (fixed.is_object() && fixed["predicted_us"].is_number())
-    fmt::print("  Open MPI default   {:<34} {:>12.2f} us  ({:.2f}x the pick)\n", fixed["label"].get<std::string>(),
-               us(fixed), us(fixed) / best);
-  const auto &all = d["candidates"];
-  size_t shown = top > 0 ? std::min<size_t>(top, all.size()) : all.size();
-  fmt::print("  {:>4}  {:<34} {:>12}  {:>8}\n", "rank", "candidate", "predicted_us", "vs pick");
-  for (size_t i = 0; i < shown; ++i)
-    fmt::print("  {:>4}  {:<34} {:>12.2f}  {:>7.2f}x\n", i + 1, all[i]["label"].get<std::string>(), us(all[i]),
-               us(all[i]) / best);
-  if (shown < all.size()) fmt::print("  ... {} more (--top 0 shows all)\n", all.size() - shown);
-  fmt::print("\n");
-}
-
 // `--decisions FILE`: a real run's decisions (coll_modeltuned_decision_file), printed like a what-if.
 int print_decision_file(const std::string &path, int top, bool json) {
   std::ifstream in(path);
@@ -190,7 +161,7 @@ int print_decision_file(const std::string &path, int top, bool json) {
     }
     fmt::print("communicator {} (cid {}, {} ranks, channels {}), world rank {}:\n", d.value("comm", std::string("?")),
                d.value("cid", -1), d.value("comm_size", 0), d.value("channels", std::string("?")), d.value("world_rank", -1));
-    print_decision(d, top);
+    fmt::print("{}", format_decision(d, top));
   }
   if (json) std::cout << all.dump(2) << "\n";
   if (n == 0) throw std::invalid_argument(fmt::format("--decisions {}: no decisions in it", path));
@@ -208,8 +179,8 @@ int run_explain(const ExplainOptions &o) {
       : throw std::invalid_argument(fmt::format("--op '{}': use bcast or reduce", o.op));
   if (o.type_size < 1) throw std::invalid_argument("--type-size must be at least 1");
   if (o.root < 0 || o.root >= o.np) throw std::invalid_argument(fmt::format("--root {}: must be in 0..{}", o.root, o.np - 1));
-  const ModelVariant variant = o.variant == "schedule" ? ModelVariant::schedule
-      : o.variant == "stage_sum" ? ModelVariant::stage_sum
+  const TreeSchedule schedule = o.variant == "schedule" ? TreeSchedule{nullptr}
+      : o.variant == "stage_sum" ? stage_sum_us
       : throw std::invalid_argument(fmt::format("--variant '{}': use schedule or stage_sum", o.variant));
   const AlgorithmMask allowed = parse_algorithm_list(op, o.algorithms);
   for (int c = 0; c < kChannels; ++c)
@@ -217,15 +188,11 @@ int run_explain(const ExplainOptions &o) {
       throw std::invalid_argument(fmt::format("{}: the placement uses the '{}' channel, which this table does not calibrate "
                                               "(the component would step aside)", table_path, kChannelNames[c]));
 
-  Selector selector(table, placement, allowed, allowed, variant);
-  nlohmann::json out = nlohmann::json::array();
-  for (size_t bytes : parse_sizes(o.sizes)) {
-    CallShape call{op, bytes / o.type_size, o.type_size, o.root, !o.noncommutative};
-    nlohmann::json d = decision_json(table, placement, call, selector.decide(call), variant);
-    if (o.json) out.push_back(std::move(d));
-    else print_decision(d, o.top);
-  }
-  if (o.json) std::cout << out.dump(2) << "\n";
+  const WhatIf what_if{op, parse_sizes(o.sizes), o.type_size, o.root, !o.noncommutative, allowed, schedule};
+  const nlohmann::json decisions = explain_what_if(table, placement, what_if);
+  if (o.json) std::cout << decisions.dump(2) << "\n";
+  else
+    for (const nlohmann::json &d : decisions) fmt::print("{}", format_decision(d, o.top));
   return 0;
 }
 
@@ -259,7 +226,9 @@ void add_explain_command(CLI::App &app) {
       ->check(cli::whole_number<size_t>(1))->capture_default_str();
   cmd->add_option("--root", o->root, "root rank")->check(cli::whole_number(0))->capture_default_str();
   cmd->add_flag("--noncommutative", o->noncommutative, "the reduction operation is not commutative");
-  cmd->add_option("--algorithms", o->algorithms, "restrict candidates, like coll_modeltuned_{bcast,reduce}_algorithms");
+  cmd->add_option("--algorithms", o->algorithms,
+                  fmt::format("restrict candidates, like coll_modeltuned_{{bcast,reduce}}_algorithms: bcast {}; reduce {}",
+                              algorithm_names(Op::bcast), algorithm_names(Op::reduce)));
   cmd->add_option("--variant", o->variant, "cost model: schedule (default, the component's) or stage_sum (the report's eq. 2-3)")
       ->capture_default_str();
   cmd->add_option("--top", o->top, "show only the N best candidates per size (0: all)")

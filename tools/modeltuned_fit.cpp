@@ -18,7 +18,7 @@
 #include "calib/fit.hpp"
 #include "calib/plot.hpp"
 #include "calib/regression.hpp"
-#include "cost/channel_cost.hpp"
+#include "model/cost/channel_cost.hpp"
 #include "config.h"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"

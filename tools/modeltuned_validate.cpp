@@ -26,11 +26,12 @@
 #include "calib/fit.hpp"
 #include "calib/gnuplot.hpp"
 #include "calib/regression.hpp"
-#include "select/ompi_fixed.hpp"
-#include "simulate/predict.hpp"
+#include "model/registry/predict.hpp"
+#include "model/select/ompi_fixed.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
-#include "topology/emulate.hpp"
+#include "tools/lib/emulate.hpp"
+#include "tools/lib/stage_sum.hpp"
 
 namespace modeltuned::tools {
 namespace {
@@ -57,10 +58,11 @@ constexpr int kOutOfSampleFitMaxP = 126, kOutOfSampleMinP = 130;
 // The algorithms measured (tuned numbers), the default (0) first.
 std::vector<int> measured_algorithms(Op op) { return op == Op::bcast ? std::vector{0, 1, 2, 5, 6} : std::vector{0, 1, 2, 4}; }
 
-// What tuned ran for a forced algorithm with no other parameter: segment size 0 and
-// coll_tuned_init_chain_fanout 4 for the chain (README of the data set).
+// What tuned ran for a forced algorithm with no other parameter: segment size 0 and the default
+// of its fan-out parameter (for the chain coll_tuned_init_chain_fanout, 4: README of the data set).
 Candidate forced_candidate(Op op, int algorithm) {
-  return Candidate{op, algorithm, 0, algorithm == 2 ? 4 : 0};
+  const AlgorithmSpec *spec = find_algorithm(op, algorithm);
+  return Candidate{op, algorithm, 0, spec ? spec->parameters.tuned_forced_fanout : 0};
 }
 
 // Report eq. 12 regresses on log2 P for the binary trees, on P otherwise.
@@ -68,8 +70,8 @@ bool is_binary_tree(Op op, int algorithm) { return (op == Op::bcast && algorithm
 
 std::string algorithm_label(Op op, int algorithm) {
   if (algorithm == 0) return "default";
-  const AlgorithmInfo *info = find_algorithm(op, algorithm);
-  return info ? std::string(info->name) : std::to_string(algorithm);
+  const AlgorithmSpec *spec = find_algorithm(op, algorithm);
+  return spec ? std::string(spec->name) : std::to_string(algorithm);
 }
 
 // ---------------------------------------------------------------------------- measurements
@@ -150,8 +152,9 @@ double percentile(std::vector<double> v, double q) {
 using Predictions = std::map<std::string, std::map<Key, double>>;
 
 // `metric`: OSU's latency column is each rank's time averaged over ranks (Metric::rank_mean);
-// its max column is the slowest rank, closest to the collective's completion.
-struct ModelDef { std::string name; ModelVariant variant; Metric metric; };
+// its max column is the slowest rank, closest to the collective's completion. `schedule`: the
+// tree schedule (nullptr: the model's own).
+struct ModelDef { std::string name; TreeSchedule schedule; Metric metric; };
 
 void predict_p2p(const CalibrationTable &table, const Measured &measured, const std::vector<ModelDef> &models,
                  Predictions &out) {
@@ -169,13 +172,13 @@ void predict_p2p(const CalibrationTable &table, const Measured &measured, const 
       if (k.algorithm == 0) {
         // Open MPI's fixed decision, with its silent substitutions, predicted like any algorithm.
         Candidate c = what_runs(ompi_fixed_decision(op, call.bytes(), k.p, true), call.count, 1, k.p, true);
-        predicted = predict_us(table, pit->second, c, call, model.variant);
+        predicted = predict_us(table, pit->second, c, call, model.schedule);
       } else {
         auto plan_key = std::tuple{k.op, k.algorithm, k.mapping, k.p};
         auto it = plans.find(plan_key);
         const Candidate c = forced_candidate(op, k.algorithm);
-        if (it == plans.end()) it = plans.emplace(plan_key, make_plan(pit->second, op, k.algorithm, c.fanout, 0)).first;
-        if (it->second) predicted = evaluate_plan(table, *it->second, call, c, model.variant);
+        if (it == plans.end()) it = plans.emplace(plan_key, make_plan(pit->second, c, 0)).first;
+        if (it->second) predicted = evaluate_plan(table, *it->second, call, c, model.schedule);
       }
       if (predicted && std::isfinite(*predicted)) out[model.name][k] = *predicted;
     }
@@ -400,10 +403,9 @@ FixedRulesRow fixed_rules(const std::vector<Case> &cases, Op op, int mapping) {
     for (int alg : measured_algorithms(op))
       if (alg != 0) best = std::min(best, c.measured.at(alg));
     if (c.measured.count(0)) default_vs_best.push_back(c.measured.at(0) / best);
-    // A measured configuration: same algorithm, no segments, and for the chain four chains.
+    // A measured configuration: the same algorithm with the same parameters as forced.
     for (int alg : measured_algorithms(op))
-      if (alg != 0 && forced_candidate(op, alg) == Candidate{op, fixed.algorithm, fixed.segsize,
-                                                              fixed.algorithm == 2 ? fixed.fanout : 0}) {
+      if (alg != 0 && forced_candidate(op, alg) == fixed) {
         ++row.in_measured;
         regrets.push_back(c.measured.at(alg) / best);
       }
@@ -724,11 +726,11 @@ void run_validate(const ValidateOptions &o) {
       read_collective_csv(data / fmt::format("{}_{}.csv", op_name(op), kMappings[m]), op, m, "latency", measured);
 
   std::vector<ModelDef> models;
-  if (o.variant != "stage_sum") models.push_back({"p2p", ModelVariant::schedule, Metric::completion});
-  if (o.variant != "schedule") models.push_back({"p2p-stage-sum", ModelVariant::stage_sum, Metric::completion});
+  if (o.variant != "stage_sum") models.push_back({"p2p", nullptr, Metric::completion});
+  if (o.variant != "schedule") models.push_back({"p2p-stage-sum", stage_sum_us, Metric::completion});
   // The schedule model predicting each rank's own time averaged over ranks, OSU's definition of
   // the latency column (docs/validation.md: better for reduce, worse for selection so far).
-  if (o.variant != "stage_sum") models.push_back({"p2p-rank-mean", ModelVariant::schedule, Metric::rank_mean});
+  if (o.variant != "stage_sum") models.push_back({"p2p-rank-mean", nullptr, Metric::rank_mean});
   Predictions predictions;
   predict_p2p(table, measured, models, predictions);
   predict_regression(measured, predictions);
@@ -751,7 +753,7 @@ void run_validate(const ValidateOptions &o) {
     for (int m = 0; m < kMappingCount; ++m)
       read_collective_csv(data / fmt::format("{}_{}.csv", op_name(op), kMappings[m]), op, m, "max", measured_max);
   Predictions completion;
-  predict_p2p(completion_table, measured_max, {{"p2p-completion", ModelVariant::schedule, Metric::completion}}, completion);
+  predict_p2p(completion_table, measured_max, {{"p2p-completion", nullptr, Metric::completion}}, completion);
   for (auto &row : accuracy(measured_max, completion, {"p2p-completion"})) acc.push_back(row);
   const auto cases = selection_cases(measured);
   std::vector<SelectionRow> sel;

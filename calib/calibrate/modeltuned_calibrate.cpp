@@ -34,7 +34,7 @@
 #include "calib/calibrate/sample_store.hpp"
 #include "calib/fit.hpp"
 #include "calib/plot.hpp"
-#include "calibration/table.hpp"
+#include "model/calibration/table.hpp"
 #include "tools/cli.hpp"
 
 namespace mc = modeltuned::calibrate;

@@ -8,7 +8,7 @@
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
-#include "topology/placement.hpp"
+#include "model/topology/placement.hpp"
 
 namespace modeltuned::calibrate {
 

@@ -1,6 +1,6 @@
 // Calibration table: JSON reading with strict validation, canonical writing and checksum.
 // Format and rules: docs/calibration-format.md.
-#include "calibration/table.hpp"
+#include "model/calibration/table.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

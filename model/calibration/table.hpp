@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "topology/placement.hpp"
+#include "model/topology/placement.hpp"
 
 namespace modeltuned {
 

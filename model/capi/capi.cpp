@@ -1,5 +1,5 @@
 // C API for the component: converts, and keeps every C++ exception on this side.
-#include "capi/capi_internal.hpp"
+#include "model/capi/capi_internal.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -10,10 +10,19 @@
 #include <mutex>
 #include <tuple>
 
-#include "select/report.hpp"
-#include "select/selector.hpp"
+#include "model/select/decision_json.hpp"
+#include "model/select/selector.hpp"
 
 using namespace modeltuned;
+
+// The component dispatches on mt_algorithm_info.convention: the registry's values are the C API's.
+static_assert(static_cast<int>(CallingConvention::bcast) == MT_CALL_BCAST &&
+              static_cast<int>(CallingConvention::bcast_segsize) == MT_CALL_BCAST_SEGSIZE &&
+              static_cast<int>(CallingConvention::bcast_segsize_fanout) == MT_CALL_BCAST_SEGSIZE_FANOUT &&
+              static_cast<int>(CallingConvention::reduce) == MT_CALL_REDUCE &&
+              static_cast<int>(CallingConvention::reduce_segsize_requests) == MT_CALL_REDUCE_SEGSIZE_REQUESTS &&
+              static_cast<int>(CallingConvention::reduce_segsize_fanout_requests) ==
+                  MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS);
 
 namespace {
 
@@ -104,8 +113,8 @@ int mt_parse_algorithms(int op, const char *spec, uint32_t *mask, char *err, siz
 }
 
 const char *mt_algorithm_name(int op, int algorithm) {
-  const AlgorithmInfo *info = find_algorithm(to_op(op), algorithm);
-  return info ? info->name.data() : "unknown";
+  const AlgorithmSpec *spec = find_algorithm(to_op(op), algorithm);
+  return spec ? spec->name.data() : "unknown";
 }
 
 void mt_describe(int op, int algorithm, uint32_t segsize, int32_t fanout, char *buf, size_t len) {
@@ -157,17 +166,17 @@ void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len) {
 
 int mt_algorithm_count(int op) {
   int n = 0;
-  for (const AlgorithmInfo &a : algorithm_table()) n += a.op == to_op(op);
+  for (const AlgorithmSpec &a : algorithm_registry()) n += a.op == to_op(op);
   return n;
 }
 
 int mt_algorithm_at(int op, int index, mt_algorithm_info *out) {
   int n = 0;
-  for (const AlgorithmInfo &a : algorithm_table()) {
+  for (const AlgorithmSpec &a : algorithm_registry()) {
     if (a.op != to_op(op) || n++ != index) continue;
-    // The table's string_views are literals: NUL-terminated.
+    // The registry keeps its own NUL-terminated copies of every spec's strings.
     *out = mt_algorithm_info{a.id, a.name.data(), a.description.data(), a.ompi_function.data(),
-                             static_cast<int32_t>(a.convention), a.splits ? 1 : 0};
+                             static_cast<int32_t>(a.convention), a.splits ? 1 : 0, a.tuned_name.data()};
     return 0;
   }
   return -1;
@@ -185,7 +194,7 @@ static void fill_report(const Selector &s, const CallShape &call, const std::opt
                                    out.runner_up_fanout}).c_str());
   }
   if (report->want_json)
-    report->json = strdup(decision_json(s.table(), s.placement(), call, decision, s.variant()).dump().c_str());
+    report->json = strdup(decision_json(s.table(), s.placement(), call, decision, s.tree_schedule()).dump().c_str());
 } catch (...) {
 }
 

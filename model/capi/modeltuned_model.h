@@ -56,15 +56,16 @@ enum {
     MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS = 5  /* uint32_t segsize, int fanout, int max_outstanding_reqs */
 };
 
-/* One algorithm of the registry, for the component's dispatch table and parameter help. The
- * strings live as long as the library. */
+/* One algorithm of the registry (model/registry), for the component's dispatch table and
+ * parameter help. The strings live as long as the library. */
 typedef struct mt_algorithm_info {
     int32_t id;                  /* tuned's number */
-    const char *name;            /* modeltuned's name ("binomial") */
+    const char *name;            /* modeltuned's name ("bintree") */
     const char *description;
     const char *ompi_function;   /* symbol of the ompi_coll_base_* function that runs it */
     int32_t convention;          /* MT_CALL_* */
     int32_t splits;              /* 1: cuts the message into parts even unsegmented */
+    const char *tuned_name;      /* tuned's name ("binary_tree"), accepted in lists too; may be "" */
 } mt_algorithm_info;
 
 /* Algorithms of an operation in registry order: index 0 .. mt_algorithm_count(op) - 1. */
@@ -77,7 +78,8 @@ mt_table *mt_table_load(const char *path, char *err, size_t errlen);
 void mt_table_free(mt_table *table);
 uint64_t mt_table_checksum(const mt_table *table);
 
-/* Checks an algorithm list MCA parameter ("" or "all", or names/numbers separated by commas).
+/* Checks an algorithm list MCA parameter ("" or "all", or modeltuned's or tuned's names or tuned's
+ * numbers, separated by commas).
  * Returns 0 and fills *mask, or -1 with the reason in err. */
 int mt_parse_algorithms(int op, const char *spec, uint32_t *mask, char *err, size_t errlen);
 const char *mt_algorithm_name(int op, int algorithm);

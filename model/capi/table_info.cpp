@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "capi/capi_internal.hpp"
+#include "model/capi/capi_internal.hpp"
 
 using namespace modeltuned;
 

@@ -1,4 +1,4 @@
-#include "cost/channel_cost.hpp"
+#include "model/cost/channel_cost.hpp"
 
 #include <algorithm>
 #include <cmath>

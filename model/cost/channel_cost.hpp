@@ -4,7 +4,7 @@
 #pragma once
 #include <array>
 
-#include "calibration/table.hpp"
+#include "model/calibration/table.hpp"
 
 namespace modeltuned {
 

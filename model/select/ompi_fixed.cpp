@@ -1,4 +1,4 @@
-#include "select/ompi_fixed.hpp"
+#include "model/select/ompi_fixed.hpp"
 
 #include <initializer_list>
 #include <utility>
@@ -7,7 +7,8 @@ namespace modeltuned {
 namespace {
 
 // One communicator-size band of a decision function: below `below_p` ranks, scan `steps` for the
-// first message-size limit above the size; `otherwise` when none is.
+// first message-size limit above the size; `otherwise` when none is. Algorithms are tuned's
+// numbers, as coll_tuned_decision_fixed.c writes them.
 struct Band {
   int below_p;  // 0: no upper bound
   std::initializer_list<std::pair<size_t, int>> steps;
@@ -72,40 +73,21 @@ Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutati
   int alg;
   if (op == Op::bcast) alg = bcast_rule(bytes, comm_size);
   else alg = commutative ? reduce_commutative_rule(bytes, comm_size) : reduce_noncommutative_rule(bytes, comm_size);
-  int fanout = op == Op::bcast && alg == static_cast<int>(BcastAlgorithm::knomial) ? kTunedKnomialRadix : 0;
-  return Candidate{op, alg, 0, fanout};
+  const AlgorithmSpec *spec = find_algorithm(op, alg);
+  return Candidate{op, alg, 0, spec ? spec->parameters.tuned_fixed_fanout : 0};
 }
 
 Candidate what_runs(const Candidate &c, size_t count, size_t type_size, int comm_size, bool commutative) {
-  const size_t p = static_cast<size_t>(comm_size);
-  size_t pof2 = 1;
-  while (pof2 * 2 <= p) pof2 *= 2;
-  Candidate r = c;
-  if (c.op == Op::bcast) {
-    switch (static_cast<BcastAlgorithm>(c.algorithm)) {
-      case BcastAlgorithm::scatter_allgather:
-      case BcastAlgorithm::scatter_allgather_ring:
-        if (count < p) r = Candidate{c.op, static_cast<int>(BcastAlgorithm::linear), 0, 0};
-        break;
-      case BcastAlgorithm::split_bintree: {
-        size_t half = count / 2;
-        if (count <= 1 || c.segsize > half * type_size || c.segsize > (count - half) * type_size)
-          r = Candidate{c.op, static_cast<int>(BcastAlgorithm::pipeline), c.segsize, 0};
-        break;
-      }
-      case BcastAlgorithm::chain:
-        if (c.fanout < 1) r = Candidate{c.op, static_cast<int>(BcastAlgorithm::pipeline), c.segsize, 0};
-        break;
-      default: break;
-    }
-  } else {
-    if (c.algorithm == static_cast<int>(ReduceAlgorithm::rabenseifner) &&
-        (pof2 < 2 || count < pof2 || !commutative))
-      r = Candidate{c.op, static_cast<int>(ReduceAlgorithm::linear), 0, 0};
-    if (c.algorithm == static_cast<int>(ReduceAlgorithm::chain) && c.fanout < 1)
-      r = Candidate{c.op, static_cast<int>(ReduceAlgorithm::pipeline), c.segsize, 0};
+  const CallShape call{c.op, count, type_size, 0, commutative};
+  Candidate runs = c;
+  // A fallback could itself fall back; the registry's never do more than once, so a few suffice.
+  for (int hop = 0; hop < 4; ++hop) {
+    const AlgorithmSpec *spec = find_algorithm(runs.op, runs.algorithm);
+    std::optional<Candidate> next = spec && spec->runs_instead ? spec->runs_instead(runs, call, comm_size) : std::nullopt;
+    if (!next) break;
+    runs = *next;
   }
-  return r;
+  return runs;
 }
 
 }  // namespace modeltuned

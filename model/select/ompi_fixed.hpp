@@ -3,21 +3,17 @@
 #pragma once
 #include <cstddef>
 
-#include "schedule/algorithms.hpp"
+#include "model/registry/registry.hpp"
 
 namespace modeltuned {
 
-// The candidate tuned's fixed rules run for a call: no segmentation, fan-out 0 (which Open MPI's
-// chain turns into a pipeline) and, for k-nomial, tuned's default radix 4.
+// The candidate tuned's fixed rules run for a call: no segmentation and the fan-out tuned passes
+// (Parameters::tuned_fixed_fanout: 0, which Open MPI's chain turns into a pipeline; k-nomial's
+// default radix).
 Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutative);
 
-// The algorithm Open MPI really runs when asked for `c` (its silent fallbacks, docs/openmpi-
-// algorithms.md §5): scatter-allgather with count < P and Rabenseifner with count < 2^floor(log2 P)
-// or a non-commutative op run linear; split binary tree with one element or a segment larger than
-// a half runs the pipeline; chain with fan-out 0 is the pipeline.
+// The algorithm Open MPI really runs when asked for `c`: its silent fallbacks, as each spec's
+// runs_instead states them (docs/openmpi-algorithms.md §5).
 Candidate what_runs(const Candidate &c, size_t count, size_t type_size, int comm_size, bool commutative);
-
-// tuned's coll_tuned_bcast_algorithm_knomial_radix default.
-inline constexpr int kTunedKnomialRadix = 4;
 
 }  // namespace modeltuned

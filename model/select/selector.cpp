@@ -1,4 +1,4 @@
-#include "select/selector.hpp"
+#include "model/select/selector.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -13,47 +13,38 @@ std::vector<uint32_t> segment_sizes() {
   return sizes;
 }
 
-// Fan-outs searched for chains (Open MPI caps them at MAXTREEFANOUT = 32) and radices for the
-// k-nomial tree (tuned's default is 4; Open MPI never checks it, and radix < 2 hangs).
-static constexpr int kChainFanouts[] = {2, 4, 8, 16, 32};
-static constexpr int kKnomialRadices[] = {2, 3, 4, 8};
-
-static std::vector<int> fanouts_for(const AlgorithmInfo &info, int comm_size) {
-  if (!info.has_fanout) return {0};
+// A spec's searched fan-outs: the first always, the others only below the number of ranks.
+static std::vector<int> fanouts_for(const AlgorithmSpec &spec, int comm_size) {
+  const std::span<const int> searched = spec.parameters.fanouts;
+  if (searched.empty()) return {0};
   std::vector<int> out;
-  if (info.op == Op::bcast && info.id == static_cast<int>(BcastAlgorithm::knomial)) {
-    for (int r : kKnomialRadices)
-      if (r == kKnomialRadices[0] || r < comm_size) out.push_back(r);
-  } else {
-    for (int f : kChainFanouts)
-      if (f == kChainFanouts[0] || f < comm_size) out.push_back(f);
-  }
+  for (int f : searched)
+    if (f == searched.front() || f < comm_size) out.push_back(f);
   return out;
 }
 
 std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size,
                                             AlgorithmMask allowed) {
   std::vector<Candidate> out;
-  for (const AlgorithmInfo &info : algorithm_table()) {
-    if (info.op != call.op || !info.modelled) continue;
-    if (info.id >= 32 || !(allowed & (AlgorithmMask{1} << info.id))) continue;
-    if (call.op == Op::reduce && !call.commutative && !info.order_preserving) continue;
-    if (call.whole_message && info.splits) continue;
+  for (const AlgorithmSpec &spec : algorithm_registry()) {
+    if (spec.op != call.op || !(allowed & (AlgorithmMask{1} << spec.id))) continue;
+    if (call.op == Op::reduce && !call.commutative && !spec.order_preserving) continue;
+    if (call.whole_message && spec.splits) continue;
     std::vector<uint32_t> segsizes{0};
-    if (info.segmented && !call.whole_message)
+    if (spec.parameters.segmented && !call.whole_message)
       for (uint32_t s : segment_sizes())
         // A segment at least as large as the message is no segmentation: already covered by 0.
         if (s != 0 && s >= call.type_size && s < call.bytes()) segsizes.push_back(s);
-    for (int f : fanouts_for(info, comm_size))
-      for (uint32_t s : segsizes) out.push_back(Candidate{call.op, info.id, s, f});
+    for (int f : fanouts_for(spec, comm_size))
+      for (uint32_t s : segsizes) out.push_back(Candidate{call.op, spec.id, s, f});
   }
   return out;
 }
 
 Selector::Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
-                   AlgorithmMask reduce_allowed, ModelVariant variant)
+                   AlgorithmMask reduce_allowed, TreeSchedule tree_schedule)
     : table_(table), placement_(std::move(placement)), allowed_{bcast_allowed, reduce_allowed},
-      variant_(variant) {}
+      tree_schedule_(tree_schedule) {}
 
 const Plan *Selector::plan(const Candidate &c, int root) {
   if (root != plans_root_) {  // trees hang off the root: plans for another root are useless
@@ -63,7 +54,7 @@ const Plan *Selector::plan(const Candidate &c, int root) {
   for (const CachedPlan &p : plans_)
     if (p.op == c.op && p.algorithm == c.algorithm && p.fanout == c.fanout)
       return p.plan ? &*p.plan : nullptr;
-  plans_.push_back({c.op, c.algorithm, c.fanout, make_plan(placement_, c.op, c.algorithm, c.fanout, root)});
+  plans_.push_back({c.op, c.algorithm, c.fanout, make_plan(placement_, c, root)});
   return plans_.back().plan ? &*plans_.back().plan : nullptr;
 }
 
@@ -76,7 +67,7 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
     const Plan *p = plan(c, call.root);
     if (!p) continue;
     // Nullopt: Open MPI would run another algorithm for this call; never pick it.
-    if (auto us = evaluate_plan(table_, *p, call, c, variant_)) decision.predictions.push_back({c, *us});
+    if (auto us = evaluate_plan(table_, *p, call, c, tree_schedule_)) decision.predictions.push_back({c, *us});
   }
   if (decision.predictions.empty()) return std::nullopt;
   // Stable: equal predictions keep enumeration order, so every rank breaks ties the same way.
@@ -88,8 +79,8 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
 }
 
 std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement,
-                               const CallShape &call, AlgorithmMask allowed, ModelVariant variant) {
-  Selector selector(table, placement, allowed, allowed, variant);
+                               const CallShape &call, AlgorithmMask allowed, TreeSchedule tree_schedule) {
+  Selector selector(table, placement, allowed, allowed, tree_schedule);
   return selector.decide(call);
 }
 
@@ -105,18 +96,11 @@ AlgorithmMask parse_algorithm_list(Op op, std::string_view spec) {
   while (true) {
     size_t comma = spec.find(',');
     std::string_view item = trim(spec.substr(0, comma));
-    const AlgorithmInfo *info = find_algorithm(op, item);
-    if (!info) {
-      std::string known;
-      for (const auto &a : algorithm_table())
-        if (a.op == op) known += fmt::format("{}{} ({})", known.empty() ? "" : ", ", a.name, a.id);
-      throw std::invalid_argument(fmt::format("unknown {} algorithm '{}'; known: {}", op_name(op),
-                                              item, known));
-    }
-    if (!info->modelled)
-      throw std::invalid_argument(fmt::format(
-          "{} algorithm '{}' is not modelled yet, so it cannot be chosen; remove it", op_name(op), item));
-    mask |= AlgorithmMask{1} << info->id;
+    const AlgorithmSpec *algorithm = find_algorithm(op, item);
+    if (!algorithm)
+      throw std::invalid_argument(fmt::format("unknown {} algorithm '{}'; known: {}", op_name(op), item,
+                                              algorithm_names(op)));
+    mask |= AlgorithmMask{1} << algorithm->id;
     if (comma == std::string_view::npos) break;
     spec.remove_prefix(comma + 1);
   }

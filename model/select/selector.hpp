@@ -1,10 +1,11 @@
-// Evaluates every allowed candidate and picks the fastest prediction.
+// Evaluates every allowed candidate of the registry and picks the fastest prediction.
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
-#include "simulate/predict.hpp"
+#include "model/registry/predict.hpp"
 
 namespace modeltuned {
 
@@ -15,8 +16,9 @@ inline constexpr AlgorithmMask kAllAlgorithms = ~AlgorithmMask{0};
 // Segment sizes searched: 0 and powers of two from 1 KiB to 128 KiB.
 std::vector<uint32_t> segment_sizes();
 
-// Every candidate the selector considers for this call (only modelled, allowed algorithms; only
-// order-preserving ones for non-commutative reductions).
+// Every candidate the selector considers for this call: each allowed algorithm of the registry
+// with the parameter values its spec searches (only order-preserving ones for non-commutative
+// reductions; only unsplit and unsegmented ones when ranks may cut the message differently).
 std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size,
                                             AlgorithmMask allowed);
 
@@ -37,13 +39,13 @@ struct Decision {
 class Selector {
  public:
   Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
-           AlgorithmMask reduce_allowed, ModelVariant variant = kDefaultVariant);
+           AlgorithmMask reduce_allowed, TreeSchedule tree_schedule = nullptr);
   // Nullopt when no allowed candidate can be predicted. Deterministic: ties go to the candidate
   // enumerated first, so every rank given the same inputs picks the same.
   std::optional<Decision> decide(const CallShape &call);
   const Placement &placement() const { return placement_; }
   const CalibrationTable &table() const { return table_; }
-  ModelVariant variant() const { return variant_; }
+  TreeSchedule tree_schedule() const { return tree_schedule_; }
 
  private:
   const Plan *plan(const Candidate &c, int root);
@@ -51,7 +53,7 @@ class Selector {
   const CalibrationTable &table_;
   Placement placement_;
   AlgorithmMask allowed_[2];
-  ModelVariant variant_;
+  TreeSchedule tree_schedule_;
   int plans_root_ = -1;
   struct CachedPlan {
     Op op;
@@ -64,10 +66,11 @@ class Selector {
 // One-off decision (builds every plan): for tools and tests.
 std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement,
                                const CallShape &call, AlgorithmMask allowed,
-                               ModelVariant variant = kDefaultVariant);
+                               TreeSchedule tree_schedule = nullptr);
 
-// Parses a comma-separated list of algorithm names or numbers ("" or "all": every algorithm).
-// Throws std::invalid_argument with a one-line message naming the bad entry.
+// Parses a comma-separated list of algorithms, each modeltuned's name, tuned's name or tuned's
+// number ("" or "all": every algorithm). Throws std::invalid_argument with a one-line message
+// naming the bad entry and the valid ones.
 AlgorithmMask parse_algorithm_list(Op op, std::string_view spec);
 
 }  // namespace modeltuned

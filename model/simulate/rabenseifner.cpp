@@ -1,6 +1,4 @@
-// Reduce Rabenseifner (algorithm 7): fold the ranks above the largest power of two in, reduce-
-// scatter by recursive halving, binomial gather to the root (docs/openmpi-algorithms.md §3).
-#include "simulate/predict.hpp"
+#include "model/simulate/rabenseifner.hpp"
 
 namespace modeltuned {
 
@@ -10,14 +8,13 @@ static int floor_power_of_two(int n) {
   return p;
 }
 
-PhasePlan rabenseifner_plan(const Placement &placement, int root) {
+RabenseifnerPlan rabenseifner_plan(const Placement &placement, int root) {
   const int size = placement.size();
   const int pof2 = floor_power_of_two(size);
   const int rem = size - pof2;
   auto real = [&](int v) { return v < rem ? 2 * v : v + rem; };
   auto channel = [&](int a, int b) { return 1u << static_cast<int>(placement.channel(a, b)); };
-  PhasePlan plan;
-  plan.algorithm = static_cast<int>(ReduceAlgorithm::rabenseifner);
+  RabenseifnerPlan plan;
   plan.size = size;
   for (int i = 0; i < rem; ++i) plan.pairing |= channel(2 * i, 2 * i + 1);
   for (int mask = 1; mask < pof2; mask <<= 1) {  // halving partners: vrank ^ mask, mask growing
@@ -32,11 +29,10 @@ PhasePlan rabenseifner_plan(const Placement &placement, int root) {
   return plan;
 }
 
-std::optional<double> evaluate_rabenseifner(const CalibrationTable &table, const PhasePlan &plan,
-                                            const CallShape &call) {
+double evaluate_rabenseifner(const Evaluation &e, const RabenseifnerPlan &plan) {
+  const CalibrationTable &table = e.table;
+  const CallShape &call = e.call;
   const size_t pof2 = static_cast<size_t>(floor_power_of_two(plan.size));
-  // Open MPI runs the linear reduce instead for these (coll_base_reduce.c).
-  if (pof2 < 2 || call.count < pof2 || !call.commutative) return std::nullopt;
   const double ts = static_cast<double>(call.type_size);
   const double reduce_us_per_byte = table.reduce_us_per_byte;
   double total = 0;

@@ -1,9 +1,6 @@
-// Bcast scatter-allgather (algorithm 8: binomial scatter, recursive-doubling allgather) and its
-// ring variant (algorithm 9), docs/openmpi-algorithms.md §2. Each round is a set of concurrent
-// blocking exchanges and costs its slowest one.
-#include <algorithm>
+#include "model/simulate/scatter_allgather.hpp"
 
-#include "simulate/predict.hpp"
+#include <algorithm>
 
 namespace modeltuned {
 
@@ -14,6 +11,27 @@ static int next_power_of_two(int n) {
 }
 
 static int round_down(int v, int m) { return v / m * m; }
+
+// Channel bit of the transfer between shifted ranks s and t (rank = (shifted + root) mod P).
+static auto shifted_channel(const Placement &placement, int root) {
+  const int size = placement.size();
+  return [&placement, root, size](int s, int t) {
+    return 1u << static_cast<int>(placement.channel((s + root) % size, (t + root) % size));
+  };
+}
+
+// Scatter: in the round of mask m, every shifted rank s that is a multiple of 2m sends the
+// blocks of s+m .. s+2m-1 to s+m.
+template <class ChannelOf>
+static std::vector<ChannelMask> binomial_scatter(int size, ChannelOf channel) {
+  std::vector<ChannelMask> rounds;
+  for (int m = next_power_of_two(size) / 2; m >= 1; m /= 2) {
+    ChannelMask mask = 0;
+    for (int s = 0; s + m < size; s += 2 * m) mask |= channel(s, s + m);
+    rounds.push_back(mask);
+  }
+  return rounds;
+}
 
 // Open MPI's non-power-of-two step after the doubling round of `mask` (coll_base_bcast.c): a
 // rank whose partner subtree is incomplete sends what it received, by recursive halving, to the
@@ -40,64 +58,73 @@ static std::vector<std::pair<ChannelMask, int>> halving_sends(int size, int mask
   return steps;
 }
 
-PhasePlan scatter_allgather_plan(const Placement &placement, int root, bool ring) {
+ScatterAllgatherPlan scatter_allgather_plan(const Placement &placement, int root) {
   const int size = placement.size();
-  auto channel = [&](int s, int t) {
-    return 1u << static_cast<int>(placement.channel((s + root) % size, (t + root) % size));
-  };
-  PhasePlan plan;
-  plan.algorithm = static_cast<int>(ring ? BcastAlgorithm::scatter_allgather_ring
-                                         : BcastAlgorithm::scatter_allgather);
+  const auto channel = shifted_channel(placement, root);
+  ScatterAllgatherPlan plan;
   plan.size = size;
-  // Scatter: in the round of mask m, every shifted rank s that is a multiple of 2m sends the
-  // blocks of s+m .. s+2m-1 to s+m.
-  for (int m = next_power_of_two(size) / 2; m >= 1; m /= 2) {
+  plan.scatter = binomial_scatter(size, channel);
+  for (int m = 1; m < size; m *= 2) {
     ChannelMask mask = 0;
-    for (int s = 0; s + m < size; s += 2 * m) mask |= channel(s, s + m);
-    plan.scatter.push_back(mask);
-  }
-  if (ring) {
-    for (int s = 0; s < size; ++s) plan.ring |= channel(s, (s + 1) % size);
-  } else {
-    for (int m = 1; m < size; m *= 2) {
-      ChannelMask mask = 0;
-      for (int s = 0; s < size; ++s)
-        if ((s ^ m) < size) mask |= channel(s, s ^ m);
-      plan.doubling.push_back(mask);
-      plan.doubling_extra.push_back(halving_sends(size, m, channel));
-    }
+    for (int s = 0; s < size; ++s)
+      if ((s ^ m) < size) mask |= channel(s, s ^ m);
+    plan.doubling.push_back(mask);
+    plan.doubling_extra.push_back(halving_sends(size, m, channel));
   }
   return plan;
 }
 
-std::optional<double> evaluate_scatter_allgather(const CalibrationTable &table, const PhasePlan &plan,
-                                                 const CallShape &call) {
-  const size_t p = static_cast<size_t>(plan.size);
-  if (call.count < p) return std::nullopt;  // Open MPI runs the linear bcast instead
-  const size_t block = (call.count + p - 1) / p;  // elements per rank
-  const double ts = static_cast<double>(call.type_size);
+ScatterAllgatherRingPlan scatter_allgather_ring_plan(const Placement &placement, int root) {
+  const int size = placement.size();
+  const auto channel = shifted_channel(placement, root);
+  ScatterAllgatherRingPlan plan;
+  plan.size = size;
+  plan.scatter = binomial_scatter(size, channel);
+  for (int s = 0; s < size; ++s) plan.ring |= channel(s, (s + 1) % size);
+  return plan;
+}
+
+// Elements per rank's block.
+static size_t block_of(const CallShape &call, int size) {
+  const size_t p = static_cast<size_t>(size);
+  return (call.count + p - 1) / p;
+}
+
+// Scatter rounds, largest first: the root's transfer moves m blocks (fewer at the tail).
+static double scatter_us(const Evaluation &e, const std::vector<ChannelMask> &scatter, size_t block) {
+  const size_t count = e.call.count;
+  const double ts = static_cast<double>(e.call.type_size);
   double total = 0;
-  // Scatter rounds, largest first: the root's transfer moves m blocks (fewer at the tail).
-  size_t m = plan.scatter.size() ? size_t{1} << (plan.scatter.size() - 1) : 0;
-  for (ChannelMask mask : plan.scatter) {
-    size_t elements = std::min(m * block, call.count > m * block ? call.count - m * block : 0);
-    total += step_us(table, mask, static_cast<double>(elements) * ts);
+  size_t m = scatter.size() ? size_t{1} << (scatter.size() - 1) : 0;
+  for (ChannelMask mask : scatter) {
+    size_t elements = std::min(m * block, count > m * block ? count - m * block : 0);
+    total += step_us(e.table, mask, static_cast<double>(elements) * ts);
     m /= 2;
   }
-  if (plan.algorithm == static_cast<int>(BcastAlgorithm::scatter_allgather_ring)) {
-    total += static_cast<double>(p - 1) * step_us(table, plan.ring, static_cast<double>(block) * ts);
-  } else {
-    // Recursive doubling: round j exchanges the 2^j blocks gathered so far; for sizes that are
-    // not powers of two, the halving sends that follow a round with incomplete partners.
-    size_t blocks = 1;
-    for (size_t round = 0; round < plan.doubling.size(); ++round) {
-      total += step_us(table, plan.doubling[round], static_cast<double>(blocks * block) * ts);
-      for (auto [mask, sent] : plan.doubling_extra[round])
-        total += step_us(table, mask, static_cast<double>(static_cast<size_t>(sent) * block) * ts);
-      blocks *= 2;
-    }
+  return total;
+}
+
+double evaluate_scatter_allgather(const Evaluation &e, const ScatterAllgatherPlan &plan) {
+  const size_t block = block_of(e.call, plan.size);
+  const double ts = static_cast<double>(e.call.type_size);
+  double total = scatter_us(e, plan.scatter, block);
+  // Recursive doubling: round j exchanges the 2^j blocks gathered so far; for sizes that are not
+  // powers of two, the halving sends that follow a round with incomplete partners.
+  size_t blocks = 1;
+  for (size_t round = 0; round < plan.doubling.size(); ++round) {
+    total += step_us(e.table, plan.doubling[round], static_cast<double>(blocks * block) * ts);
+    for (auto [mask, sent] : plan.doubling_extra[round])
+      total += step_us(e.table, mask, static_cast<double>(static_cast<size_t>(sent) * block) * ts);
+    blocks *= 2;
   }
   return total;
+}
+
+double evaluate_scatter_allgather_ring(const Evaluation &e, const ScatterAllgatherRingPlan &plan) {
+  const size_t block = block_of(e.call, plan.size);
+  const double ts = static_cast<double>(e.call.type_size);
+  const double p = static_cast<double>(plan.size);
+  return scatter_us(e, plan.scatter, block) + (p - 1) * step_us(e.table, plan.ring, static_cast<double>(block) * ts);
 }
 
 }  // namespace modeltuned

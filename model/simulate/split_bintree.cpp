@@ -1,14 +1,14 @@
-// Bcast split binary tree (algorithm 4): each half of the message goes down one subtree of the
-// binary tree with blocking sends, then paired ranks swap halves (docs/openmpi-algorithms.md §2).
-#include "cost/channel_cost.hpp"
-#include "simulate/predict.hpp"
+#include "model/simulate/split_bintree.hpp"
+
+#include <algorithm>
+
+#include "model/cost/channel_cost.hpp"
 
 namespace modeltuned {
 
-std::optional<PhasePlan> split_bintree_plan(const Placement &placement, int root) {
+SplitBintreePlan split_bintree_plan(const Placement &placement, int root) {
   const int size = placement.size();
-  PhasePlan plan;
-  plan.algorithm = static_cast<int>(BcastAlgorithm::split_bintree);
+  SplitBintreePlan plan;
   plan.size = size;
   plan.tree = plan_for_tree(build_kary_tree(2, size, root), placement);
   // Phase 2 pairs shifted ranks s (odd) and s+1; with an even size the last rank has no pair
@@ -19,14 +19,11 @@ std::optional<PhasePlan> split_bintree_plan(const Placement &placement, int root
   return plan;
 }
 
-std::optional<double> evaluate_split_bintree(const CalibrationTable &table, const PhasePlan &plan,
-                                             const CallShape &call, uint32_t segsize,
-                                             ModelVariant variant) {
+double evaluate_split_bintree(const Evaluation &e, const SplitBintreePlan &plan) {
+  const CallShape &call = e.call;
+  const uint32_t segsize = e.candidate.segsize;
   const size_t left = (call.count + 1) / 2;  // counts[0], down the odd subtree
-  const size_t right = call.count / 2;
   const size_t ts = call.type_size;
-  // Open MPI runs the pipeline instead when a half is empty or a segment exceeds a half.
-  if (call.count <= 1 || segsize > left * ts || segsize > right * ts) return std::nullopt;
   const size_t seg_bytes_raw = segsize == 0 ? left * ts : std::max<size_t>(segsize, ts);
   const size_t segcount = segsize == 0 ? left : seg_bytes_raw / ts;  // truncated, no rounding
   const size_t segments = (left + segcount - 1) / segcount;
@@ -39,11 +36,11 @@ std::optional<double> evaluate_split_bintree(const CalibrationTable &table, cons
     double t = 0;
     for (int c = 0; c < kChannels; ++c)
       if (plan.tree.flat_trees[id][c] > 0)
-        t += plan.tree.flat_trees[id][c] * p2p_us(table.channels[c], segment_bytes);
+        t += plan.tree.flat_trees[id][c] * p2p_us(e.table.channels[c], segment_bytes);
     serial_us[id] = t;
   }
-  double phase1 = tree_schedule_us(plan.tree, serial_us, segments, variant);
-  double phase2 = step_us(table, plan.exchange, static_cast<double>(left * ts));
+  double phase1 = tree_schedule_us(e, plan.tree, serial_us, segments);
+  double phase2 = step_us(e.table, plan.exchange, static_cast<double>(left * ts));
   return phase1 + phase2;
 }
 

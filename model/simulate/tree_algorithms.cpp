@@ -1,35 +1,11 @@
-// Tree algorithms: linear (one flat tree), chain, pipeline, binary tree, binomial, k-nomial and
-// the reduce trees, all run by Open MPI's generic pipelined tree bcast/reduce
-// (docs/openmpi-algorithms.md sections 2-3, docs/model.md).
+#include "model/simulate/tree_algorithms.hpp"
+
 #include <algorithm>
 #include <deque>
 
-#include "cost/channel_cost.hpp"
-#include "schedule/trees.hpp"
-#include "simulate/predict.hpp"
+#include "model/cost/channel_cost.hpp"
 
 namespace modeltuned {
-
-static std::optional<Tree> algorithm_tree(Op op, int algorithm, int fanout, int size, int root) {
-  if (op == Op::bcast) {
-    switch (static_cast<BcastAlgorithm>(algorithm)) {
-      case BcastAlgorithm::chain: return build_chain(fanout, size, root);
-      case BcastAlgorithm::pipeline: return build_chain(1, size, root);
-      case BcastAlgorithm::bintree: return build_kary_tree(2, size, root);
-      case BcastAlgorithm::binomial: return build_bmtree(size, root);
-      case BcastAlgorithm::knomial: return build_kmtree(size, root, fanout);
-      default: return std::nullopt;
-    }
-  }
-  switch (static_cast<ReduceAlgorithm>(algorithm)) {
-    case ReduceAlgorithm::chain: return build_chain(fanout, size, root);
-    case ReduceAlgorithm::pipeline: return build_chain(1, size, root);
-    case ReduceAlgorithm::binary: return build_kary_tree(2, size, root);
-    case ReduceAlgorithm::binomial: return build_in_order_bmtree(size, root);
-    case ReduceAlgorithm::in_order_binary: return build_in_order_bintree(size);
-    default: return std::nullopt;
-  }
-}
 
 // Linear algorithms are a flat tree of all ranks around the root.
 static Tree flat_tree(int size, int root) {
@@ -47,7 +23,7 @@ TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
   TreePlan plan;
   const int size = tree.size();
   plan.size = size;
-  std::vector<int> flat_tree_of(size, -1), depth(size, 0), sender_index(size, -1);
+  std::vector<int> flat_tree_of(size, -1), sender_index(size, -1);
   std::vector<int> last_senders;  // senders none of whose children send
   std::deque<int> queue{tree.root};
   while (!queue.empty()) {  // breadth first: a parent before its children
@@ -60,7 +36,6 @@ TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
       const int c = static_cast<int>(placement.channel(r, child));
       ++peers[c];
       if (tree.children[child].empty()) ++leaves[c];
-      depth[child] = depth[r] + 1;
       queue.push_back(child);
       children_send |= !tree.children[child].empty();
     }
@@ -74,10 +49,6 @@ TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
     plan.sender_parent.push_back(r == tree.root ? -1 : sender_index[tree.parent[r]]);
     plan.sender_up_channel.push_back(r == tree.root ? -1 : static_cast<int>(placement.channel(r, tree.parent[r])));
     plan.sender_leaves.push_back(leaves);
-    size_t d = static_cast<size_t>(depth[r]);
-    if (plan.flat_trees_by_depth.size() <= d) plan.flat_trees_by_depth.resize(d + 1);
-    auto &level = plan.flat_trees_by_depth[d];
-    if (std::find(level.begin(), level.end(), id) == level.end()) level.push_back(id);
   }
   std::vector<int> counts(plan.flat_trees.size());
   for (int r : last_senders) {
@@ -93,45 +64,17 @@ TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
   return plan;
 }
 
-std::optional<TreePlan> tree_plan(const Placement &placement, Op op, int algorithm, int fanout, int root) {
-  const int size = placement.size();
-  if (algorithm == 1) {
-    TreePlan plan = plan_for_tree(flat_tree(size, root), placement);
-    plan.linear = true;
-    return plan;
-  }
-  std::optional<Tree> tree = algorithm_tree(op, algorithm, fanout, size, root);
-  if (!tree) return std::nullopt;
-  TreePlan plan = plan_for_tree(*tree, placement);
-  if (op == Op::reduce && algorithm == static_cast<int>(ReduceAlgorithm::in_order_binary) &&
-      root != size - 1)
-    plan.final_send_channel = static_cast<int>(placement.channel(size - 1, root));
+TreePlan linear_plan(const Placement &placement, int root) {
+  TreePlan plan = plan_for_tree(flat_tree(placement.size(), root), placement);
+  plan.linear = true;
   return plan;
 }
 
-// Seed report eq. 2-3: stage i runs segment i-d at every depth d where that segment exists;
-// stages are serial and each costs its slowest flat tree. The depths active in a stage form a
-// sliding window, so a monotonic deque keeps this linear in depth + segments.
-static double stage_sum(const TreePlan &plan, const std::vector<double> &flat_us, size_t segments) {
-  std::vector<double> level_us;
-  for (const auto &level : plan.flat_trees_by_depth) {
-    double worst = 0;
-    for (int id : level) worst = std::max(worst, flat_us[id]);
-    level_us.push_back(worst);
-  }
-  const long depth_count = static_cast<long>(level_us.size());
-  const long n = static_cast<long>(segments);
-  std::deque<long> window;  // depths in the window, level_us decreasing
-  double total = 0;
-  for (long stage = 0; stage < depth_count + n - 1; ++stage) {
-    if (stage < depth_count) {
-      while (!window.empty() && level_us[window.back()] <= level_us[stage]) window.pop_back();
-      window.push_back(stage);
-    }
-    while (window.front() < stage - n + 1) window.pop_front();
-    total += level_us[window.front()];
-  }
-  return total;
+TreePlan in_order_binary_plan(const Placement &placement, int root) {
+  const int size = placement.size();
+  TreePlan plan = plan_for_tree(build_in_order_bintree(size), placement);
+  if (root != size - 1) plan.final_send_channel = static_cast<int>(placement.channel(size - 1, root));
+  return plan;
 }
 
 // Open MPI's generic tree bcast: a rank posts segment k to all its children at once when it has
@@ -143,7 +86,7 @@ static double stage_sum(const TreePlan &plan, const std::vector<double> &flat_us
 // path: sum of T along it plus (n-1) times its largest T. The generic reduce is the same
 // recurrence run from the leaves (a rank combines segment k from all children once it has sent
 // segment k-1), so the same formula holds with fan-in flat trees.
-static double schedule(const TreePlan &plan, const std::vector<double> &flat_us, size_t segments) {
+double schedule_us(const TreePlan &plan, std::span<const double> flat_us, size_t segments) {
   const double later_segments = static_cast<double>(segments - 1);
   double total = 0;
   for (const auto &path : plan.paths) {
@@ -165,7 +108,7 @@ static double schedule(const TreePlan &plan, const std::vector<double> &flat_us,
 // solved bottom-up with the largest sum and the largest flat tree below it, which is exact for one
 // segment and an upper bound otherwise.
 static double rank_mean(const CalibrationTable &table, const TreePlan &plan,
-                        const std::vector<double> &flat_us, size_t segments, double segment_bytes,
+                        std::span<const double> flat_us, size_t segments, double segment_bytes,
                         bool reduce) {
   const size_t senders = plan.sender_flat_tree.size();
   const double later = static_cast<double>(segments - 1);
@@ -201,17 +144,17 @@ static double rank_mean(const CalibrationTable &table, const TreePlan &plan,
   return total / plan.size;
 }
 
-double tree_schedule_us(const TreePlan &plan, const std::vector<double> &flat_us, size_t segments,
-                        ModelVariant variant) {
+double tree_schedule_us(const Evaluation &e, const TreePlan &plan, std::span<const double> flat_us,
+                        size_t segments) {
   if (plan.flat_trees.empty()) return 0;
-  return variant == ModelVariant::stage_sum ? stage_sum(plan, flat_us, segments)
-                                            : schedule(plan, flat_us, segments);
+  return (e.tree_schedule ? e.tree_schedule : schedule_us)(plan, flat_us, segments);
 }
 
-double evaluate_tree(const CalibrationTable &table, const TreePlan &plan, const CallShape &call,
-                     uint32_t segsize, ModelVariant variant) {
+double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
   if (plan.flat_trees.empty()) return 0;  // a single rank sends nothing
-  const Segmentation seg = segmentation(segsize, call.type_size, call.count);
+  const CalibrationTable &table = e.table;
+  const CallShape &call = e.call;
+  const Segmentation seg = segmentation(e.candidate.segsize, call.type_size, call.count);
   const double segment_bytes = static_cast<double>(seg.segcount * call.type_size);
   const bool reduce = call.op == Op::reduce;
   const FlatTreeKind kind = reduce ? FlatTreeKind::fanin : FlatTreeKind::fanout;
@@ -245,11 +188,12 @@ double evaluate_tree(const CalibrationTable &table, const TreePlan &plan, const 
   // (P > 2).
   double root_fresh = plan.final_send_channel < 0 ? -fresh * segment_bytes : 0;
   if (reduce && plan.linear && plan.size > 2) root_fresh = table.fresh_memory_us_per_byte * static_cast<double>(call.bytes());
-  if (call.metric == Metric::rank_mean && variant == ModelVariant::schedule)
+  // Another tree schedule only predicts completion.
+  if (call.metric == Metric::rank_mean && !e.tree_schedule)
     // The final hop of in-order binary keeps two ranks (P-1 and the root) that much longer.
     return rank_mean(table, plan, flat_us, seg.segments, segment_bytes, reduce) +
            (2 * final_send + root_fresh) / plan.size;
-  return tree_schedule_us(plan, flat_us, seg.segments, variant) + final_send + root_fresh;
+  return tree_schedule_us(e, plan, flat_us, seg.segments) + final_send + root_fresh;
 }
 
 }  // namespace modeltuned

@@ -1,4 +1,4 @@
-#include "topology/placement.hpp"
+#include "model/topology/placement.hpp"
 
 namespace modeltuned {
 

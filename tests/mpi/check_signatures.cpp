@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "capi/modeltuned_model.h"
+#include "model/capi/modeltuned_model.h"
 #include "tests/support/mpi_launch.hpp"
 
 // Last: check.h defines a fail() macro that breaks the standard headers.

@@ -32,7 +32,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "schedule/algorithms.hpp"
+#include "model/registry/registry.hpp"
 #include "tools/cli.hpp"
 #include "tools/bench/plot.hpp"
 #include "tools/bench/stats.hpp"
@@ -405,8 +405,8 @@ std::set<std::string> wanted_variants(const std::string &list, const std::vector
     }
   }
   std::string names;  // what --variants accepts, for the message
-  for (const auto &a : modeltuned::algorithm_table())
-    if (a.modelled && std::find(ops.begin(), ops.end(), a.op) != ops.end() &&
+  for (const auto &a : modeltuned::algorithm_registry())
+    if (std::find(ops.begin(), ops.end(), a.op) != ops.end() &&
         (" " + names + ",").find(" " + std::string(a.name) + ",") == std::string::npos)
       names += fmt::format("{}{}", names.empty() ? "" : ", ", a.name);
   for (const auto &name : wanted) {
@@ -536,8 +536,8 @@ void create_variants(const Plan &plan, const std::optional<int> &initial_priorit
   for (Op op : plan.ops) {
     add_variant(op, "default", 0);
     add_variant(op, "modeltuned", 0);
-    for (const auto &a : modeltuned::algorithm_table())
-      if (a.op == op && a.modelled) add_variant(op, std::string(a.name), a.id);
+    for (const auto &a : modeltuned::algorithm_registry())
+      if (a.op == op) add_variant(op, std::string(a.name), a.id);
   }
   // Control traffic (seed, budget, results) goes through a communicator modeltuned declines, so
   // the call counters only count timed calls.

@@ -14,7 +14,7 @@
 #include "ompi/mca/coll/coll.h"
 #include "opal/util/output.h"
 
-#include "capi/modeltuned_model.h"
+#include "model/capi/modeltuned_model.h"
 
 BEGIN_C_DECLS
 

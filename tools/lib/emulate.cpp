@@ -1,4 +1,4 @@
-#include "topology/emulate.hpp"
+#include "tools/lib/emulate.hpp"
 
 #include <charconv>
 #include <sstream>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-namespace modeltuned {
+namespace modeltuned::tools {
 
 MachineShape orfeo_epyc(int nodes) { return MachineShape{nodes, 2, 4, 4, 4}; }
 
@@ -162,4 +162,4 @@ Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by, B
   return Placement(std::move(ranks));
 }
 
-}  // namespace modeltuned
+}  // namespace modeltuned::tools

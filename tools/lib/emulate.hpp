@@ -1,12 +1,13 @@
-// Placements of emulated jobs: where Open MPI 4.1 puts and binds each rank of `mpirun -np N
-// --map-by X` on identical nodes, so the model can be asked about machines it does not run on.
+// Placements of emulated jobs, for the tools: where Open MPI 4.1 puts and binds each rank of
+// `mpirun -np N --map-by X` on identical nodes, so the model can be asked about machines it does
+// not run on.
 #pragma once
 #include <string>
 #include <string_view>
 
-#include "topology/placement.hpp"
+#include "model/topology/placement.hpp"
 
-namespace modeltuned {
+namespace modeltuned::tools {
 
 // Identical nodes, each a regular hierarchy (hwloc's synthetic description, flattened).
 struct MachineShape {
@@ -48,4 +49,4 @@ Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by,
 Placement emulate_placement(const MachineShape &machine, int np, std::string_view map_by,
                             BindTo bind_to = BindTo::automatic);
 
-}  // namespace modeltuned
+}  // namespace modeltuned::tools

@@ -1,12 +1,12 @@
-#include "select/report.hpp"
+#include "model/select/decision_json.hpp"
 
-#include "select/ompi_fixed.hpp"
+#include "model/select/ompi_fixed.hpp"
 
 namespace modeltuned {
 
 nlohmann::json candidate_json(const Candidate &c, std::optional<double> predicted_us) {
-  const AlgorithmInfo *info = find_algorithm(c.op, c.algorithm);
-  nlohmann::json j{{"algorithm", c.algorithm}, {"name", info ? info->name : "?"},
+  const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
+  nlohmann::json j{{"algorithm", c.algorithm}, {"name", spec ? spec->name : "?"},
                    {"segsize", c.segsize},     {"fanout", c.fanout},
                    {"label", describe(c)}};
   j["predicted_us"] = predicted_us ? nlohmann::json(*predicted_us) : nlohmann::json();
@@ -15,7 +15,7 @@ nlohmann::json candidate_json(const Candidate &c, std::optional<double> predicte
 
 nlohmann::json decision_json(const CalibrationTable &table, const Placement &placement,
                              const CallShape &call, const std::optional<Decision> &decision,
-                             ModelVariant variant) {
+                             TreeSchedule tree_schedule) {
   const int p = placement.size();
   Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), p, call.commutative),
                               call.count, call.type_size, p, call.commutative);
@@ -23,7 +23,7 @@ nlohmann::json decision_json(const CalibrationTable &table, const Placement &pla
                    {"bytes", call.bytes()}, {"root", call.root}, {"commutative", call.commutative},
                    {"comm_size", p}};
   j["pick"] = decision ? candidate_json(decision->pick, decision->predicted_us) : nlohmann::json();
-  j["ompi_default"] = candidate_json(fixed, predict_us(table, placement, fixed, call, variant));
+  j["ompi_default"] = candidate_json(fixed, predict_us(table, placement, fixed, call, tree_schedule));
   nlohmann::json all = nlohmann::json::array();
   if (decision)
     for (const Prediction &pr : decision->predictions) all.push_back(candidate_json(pr.candidate, pr.us));

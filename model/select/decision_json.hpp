@@ -1,11 +1,12 @@
-// One decision as JSON, the same for `modeltuned explain --json` and the component's decision
-// file, so `modeltuned explain --decisions` can print a real run's choices like a what-if.
+// One decision as JSON: the component's decision file (mt_decide) and `modeltuned explain
+// --json` write the same, so `modeltuned explain --decisions` prints a real run's choices like a
+// what-if.
 #pragma once
 #include <optional>
 
 #include <nlohmann/json.hpp>
 
-#include "select/selector.hpp"
+#include "model/select/selector.hpp"
 
 namespace modeltuned {
 
@@ -16,6 +17,6 @@ nlohmann::json candidate_json(const Candidate &c, std::optional<double> predicte
 //  "candidates": [every prediction, fastest first]}
 nlohmann::json decision_json(const CalibrationTable &table, const Placement &placement,
                              const CallShape &call, const std::optional<Decision> &decision,
-                             ModelVariant variant = kDefaultVariant);
+                             TreeSchedule tree_schedule = nullptr);
 
 }  // namespace modeltuned

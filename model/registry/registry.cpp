@@ -1,0 +1,108 @@
+#include "model/registry/registry.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace modeltuned {
+namespace {
+
+AlgorithmRegistry &global_registry() {
+  static AlgorithmRegistry registry;
+  static const bool built = [] {
+    for (const AlgorithmSpec &spec : builtin_algorithms()) registry.add(spec);
+    return true;
+  }();
+  (void) built;
+  return registry;
+}
+
+bool is_number(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Why `spec` cannot join the registry, or empty.
+std::string problem(const AlgorithmRegistry &registry, const AlgorithmSpec &spec) {
+  // Bit `id` of a 32-bit mask allows the algorithm; 0 stands for Open MPI's own decision.
+  if (spec.id < 1 || spec.id > 31) return "its number must be 1..31";
+  if (spec.name.empty() || is_number(spec.name) || is_number(spec.tuned_name))
+    return "it needs a name that is not a number";
+  if (spec.ompi_function.empty() || !spec.plan || !spec.evaluate)
+    return "it needs an ompi_function, a plan builder and an evaluator";
+  if (spec.parameters.fanout_name.empty() != spec.parameters.fanouts.empty())
+    return "a fan-out needs both a name and the values to search";
+  for (const AlgorithmSpec &other : registry) {
+    if (other.op != spec.op) continue;
+    auto named = [&](std::string_view n) { return !n.empty() && (n == other.name || n == other.tuned_name); };
+    if (other.id == spec.id || named(spec.name) || named(spec.tuned_name))
+      return fmt::format("it clashes with {} ({})", other.name, other.id);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view AlgorithmRegistry::keep(std::string_view text) { return text_.emplace_back(text); }
+
+const AlgorithmSpec &AlgorithmRegistry::add(const AlgorithmSpec &spec) {
+  if (std::string why = problem(*this, spec); !why.empty())
+    throw std::invalid_argument(fmt::format("cannot register {} algorithm '{}' ({}): {}", op_name(spec.op),
+                                            spec.name, spec.id, why));
+  AlgorithmSpec kept = spec;
+  kept.name = keep(spec.name);
+  kept.tuned_name = keep(spec.tuned_name);
+  kept.description = keep(spec.description);
+  kept.parameters.fanout_name = keep(spec.parameters.fanout_name);
+  kept.ompi_function = keep(spec.ompi_function);
+  return specs_.emplace_back(kept);
+}
+
+const AlgorithmRegistry &algorithm_registry() { return global_registry(); }
+
+const AlgorithmSpec &register_algorithm(const AlgorithmSpec &spec) { return global_registry().add(spec); }
+
+const AlgorithmSpec *find_algorithm(Op op, int id) {
+  for (const AlgorithmSpec &a : algorithm_registry())
+    if (a.op == op && a.id == id) return &a;
+  return nullptr;
+}
+
+const AlgorithmSpec *find_algorithm(Op op, std::string_view name_or_id) {
+  int id = 0;
+  auto [end, ec] = std::from_chars(name_or_id.data(), name_or_id.data() + name_or_id.size(), id);
+  if (ec == std::errc() && end == name_or_id.data() + name_or_id.size()) return find_algorithm(op, id);
+  for (const AlgorithmSpec &a : algorithm_registry())
+    if (a.op == op && !name_or_id.empty() && (a.name == name_or_id || a.tuned_name == name_or_id)) return &a;
+  return nullptr;
+}
+
+std::string algorithm_names(Op op) {
+  std::string out;
+  for (const AlgorithmSpec &a : algorithm_registry()) {
+    if (a.op != op) continue;
+    out += fmt::format("{}{}", out.empty() ? "" : ", ", a.name);
+    if (!a.tuned_name.empty() && a.tuned_name != a.name) out += fmt::format(" or {}", a.tuned_name);
+    out += fmt::format(" ({})", a.id);
+  }
+  return out;
+}
+
+static std::string bytes_label(uint32_t bytes) {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0) return fmt::format("{}MiB", bytes >> 20);
+  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{}KiB", bytes >> 10);
+  return fmt::format("{}B", bytes);
+}
+
+std::string describe(const Candidate &c) {
+  const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
+  if (!spec) return fmt::format("algorithm{}", c.algorithm);
+  std::string params;
+  if (!spec->parameters.fanout_name.empty()) params += fmt::format("{}={}", spec->parameters.fanout_name, c.fanout);
+  if (spec->parameters.segmented)
+    params += fmt::format("{}segsize={}", params.empty() ? "" : ",", c.segsize ? bytes_label(c.segsize) : "0");
+  return params.empty() ? std::string(spec->name) : fmt::format("{}({})", spec->name, params);
+}
+
+}  // namespace modeltuned

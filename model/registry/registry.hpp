@@ -1,0 +1,112 @@
+// The algorithm registry: one AlgorithmSpec per algorithm modeltuned can choose, with all it
+// knows about it: its names (its own and tuned's), its parameters and the values searched, how
+// Open MPI calls it, when Open MPI silently runs another algorithm instead, and how the model
+// predicts it. The selector, the fixed-rule emulation, the tools and the C API's listing (from
+// which the component builds its dispatch table and parameter help) all read it.
+// Adding an algorithm: its spec in registry/builtin.cpp (and for a new family, its plan type in
+// simulate/plan.hpp), and a test.
+#pragma once
+#include <deque>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "model/simulate/plan.hpp"
+
+namespace modeltuned {
+
+// How Open MPI's ompi_coll_base_* function of an algorithm is called (after the common arguments
+// buf, count, dtype, root, comm, module for bcast; sbuf, rbuf, count, dtype, op, root, comm,
+// module for reduce). Values are the C API's MT_CALL_* (capi/modeltuned_model.h).
+enum class CallingConvention : int {
+  bcast = 0,                       // nothing more
+  bcast_segsize = 1,               // segsize
+  bcast_segsize_fanout = 2,        // segsize, fan-out (chains) or radix (k-nomial)
+  reduce = 3,                      // nothing more
+  reduce_segsize_requests = 4,     // segsize, max outstanding requests
+  reduce_segsize_fanout_requests = 5,  // segsize, fan-out, max outstanding requests
+};
+
+// The parameters an algorithm takes, and the values the selector searches.
+struct Parameters {
+  bool segmented = false;        // takes a segment size (searched: select/selector.hpp)
+  std::string_view fanout_name;  // "fanout" or "radix"; empty: takes none
+  std::span<const int> fanouts;  // searched: the first always, the others when below the ranks
+  // What tuned passes when it runs the algorithm: by its fixed rules (coll_tuned_decision_fixed.c
+  // passes 0; k-nomial takes its radix parameter), and forced by coll_tuned_<op>_algorithm (the
+  // defaults of its chain fan-out and k-nomial radix parameters).
+  int tuned_fixed_fanout = 0;
+  int tuned_forced_fanout = 0;
+};
+
+// The size-independent part of the prediction for a placement, fan-out and root.
+using PlanBuilder = Plan (*)(const Placement &placement, int fanout, int root);
+// Predicted latency (us) of a call that Open MPI runs with this very algorithm.
+using Evaluator = double (*)(const Evaluation &e, const Plan &plan);
+// What Open MPI runs instead of `c` for this call on `comm_size` ranks (the fallbacks inside
+// its ompi_coll_base_* function), or nullopt when it runs `c` itself.
+using RunsInstead = std::optional<Candidate> (*)(const Candidate &c, const CallShape &call, int comm_size);
+
+struct AlgorithmSpec {
+  Op op = Op::bcast;
+  int id = 0;                    // tuned's number (coll_tuned_<op>_algorithm), 1..31
+  std::string_view name;         // modeltuned's, in MCA parameters and tool output
+  std::string_view tuned_name;   // tuned's (coll_tuned_<op>_decision.c), accepted too; may be empty
+  std::string_view description;
+  Parameters parameters;
+  bool order_preserving = false;  // combines operands in rank order: runs non-commutative ops
+  bool splits = false;            // cuts the message even unsegmented (halves, blocks per rank)
+  std::string_view ompi_function;  // the ompi_coll_base_* function that runs it
+  CallingConvention convention = CallingConvention::bcast;
+  PlanBuilder plan = nullptr;
+  Evaluator evaluate = nullptr;
+  RunsInstead runs_instead = nullptr;  // nullptr: Open MPI always runs it as asked
+};
+
+// Every algorithm, the built-in ones first (per operation in tuned's order): the order in which
+// candidates are enumerated, so ties go to the earlier. References to specs stay valid.
+class AlgorithmRegistry {
+ public:
+  using const_iterator = std::deque<AlgorithmSpec>::const_iterator;
+  const_iterator begin() const { return specs_.begin(); }
+  const_iterator end() const { return specs_.end(); }
+  // Checks the spec and adds it with its strings copied (NUL-terminated, for the C API). Throws
+  // std::invalid_argument saying what is wrong or what it clashes with.
+  const AlgorithmSpec &add(const AlgorithmSpec &spec);
+
+ private:
+  std::string_view keep(std::string_view text);
+  std::deque<AlgorithmSpec> specs_;
+  std::deque<std::string> text_;
+};
+
+// The registry the model, the tools and the C API read.
+const AlgorithmRegistry &algorithm_registry();
+// Adds an algorithm to it (tests add dummy ones). Not thread-safe: call it before building models.
+const AlgorithmSpec &register_algorithm(const AlgorithmSpec &spec);
+
+const AlgorithmSpec *find_algorithm(Op op, int id);
+// Accepts modeltuned's name ("bintree"), tuned's ("binary_tree") or tuned's number ("5").
+const AlgorithmSpec *find_algorithm(Op op, std::string_view name_or_id);
+// Every algorithm of `op` for messages and help: "linear or basic_linear (1), chain (2), ...".
+std::string algorithm_names(Op op);
+
+// "chain(fanout=4,segsize=16KiB)"-style label for tools and logs.
+std::string describe(const Candidate &c);
+
+// The built-in specs (registry/builtin.cpp), the registry's first entries.
+std::span<const AlgorithmSpec> builtin_algorithms();
+
+namespace detail {
+template <class F> struct FamilyPlan;
+template <class P> struct FamilyPlan<double (*)(const Evaluation &, const P &)> { using type = P; };
+}  // namespace detail
+
+// An Evaluator from a family's own, double (const Evaluation &, const FamilyPlan &).
+template <auto family>
+double evaluate_as(const Evaluation &e, const Plan &plan) {
+  return family(e, std::get<typename detail::FamilyPlan<decltype(family)>::type>(plan));
+}
+
+}  // namespace modeltuned

@@ -1,0 +1,43 @@
+// What every algorithm family's evaluator shares: the evaluation context, Open MPI's
+// segmentation, and the cost of a step of concurrent transfers.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "model/calibration/table.hpp"
+#include "model/simulate/call.hpp"
+
+namespace modeltuned {
+
+// Open MPI's segmentation (COLL_BASE_COMPUTED_SEGCOUNT): elements per segment and segments.
+struct Segmentation {
+  size_t segcount = 0;
+  size_t segments = 1;
+};
+Segmentation segmentation(uint32_t segsize, size_t type_size, size_t count);
+
+using PeersPerChannel = std::array<int, kChannels>;
+
+// Bit c set: some transfer of a step goes through channel c.
+using ChannelMask = unsigned;
+
+// Cost of a step moving `bytes` per pair through the channels of `mask`: its slowest transfer.
+double step_us(const CalibrationTable &table, ChannelMask mask, double bytes);
+
+struct TreePlan;
+// How a tree algorithm's flat trees combine into the collective's completion time, given each
+// distinct flat tree's time per segment. The model's own is schedule_us (docs/model.md); tools
+// pass others to compare with it.
+using TreeSchedule = double (*)(const TreePlan &plan, std::span<const double> flat_us, size_t segments);
+
+// What an evaluator is given besides its plan.
+struct Evaluation {
+  const CalibrationTable &table;
+  const CallShape &call;
+  const Candidate &candidate;           // its segment size and fan-out
+  TreeSchedule tree_schedule = nullptr;  // nullptr: the model's schedule
+};
+
+}  // namespace modeltuned

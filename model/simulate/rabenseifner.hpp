@@ -1,0 +1,23 @@
+// Reduce Rabenseifner: fold the ranks above the largest power of two in, reduce-scatter by
+// recursive halving, binomial gather to the root (docs/openmpi-algorithms.md §3).
+#pragma once
+#include <vector>
+
+#include "model/simulate/evaluation.hpp"
+#include "model/topology/placement.hpp"
+
+namespace modeltuned {
+
+struct RabenseifnerPlan {
+  int size = 0;
+  ChannelMask pairing = 0;           // the 2r ranks folded in first
+  std::vector<ChannelMask> halving;  // per reduce-scatter round
+  std::vector<ChannelMask> gather;   // per gather round
+  ChannelMask odd_root = 0;  // an odd root among the folded ranks first gets rank 0's share
+};
+
+RabenseifnerPlan rabenseifner_plan(const Placement &placement, int root);
+// For calls it runs as itself (commutative, at least one element per rank of the power of two).
+double evaluate_rabenseifner(const Evaluation &e, const RabenseifnerPlan &plan);
+
+}  // namespace modeltuned

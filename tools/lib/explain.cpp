@@ -1,0 +1,46 @@
+#include "tools/lib/explain.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "model/select/decision_json.hpp"
+
+namespace modeltuned::tools {
+
+nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &placement, const WhatIf &what_if) {
+  Selector selector(table, placement, what_if.allowed, what_if.allowed, what_if.tree_schedule);
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t bytes : what_if.sizes) {
+    CallShape call{what_if.op, bytes / what_if.type_size, what_if.type_size, what_if.root, what_if.commutative};
+    out.push_back(decision_json(table, placement, call, selector.decide(call), what_if.tree_schedule));
+  }
+  return out;
+}
+
+std::string format_decision(const nlohmann::json &d, int top) {
+  const bool commutative = d.value("commutative", true);
+  std::string out = fmt::format("{} of {} B ({} x {} B) on {} ranks, root {}{}\n", d["op"].get<std::string>(),
+                                d["bytes"].get<size_t>(), d["count"].get<size_t>(), d["type_size"].get<size_t>(),
+                                d["comm_size"].get<int>(), d["root"].get<int>(), commutative ? "" : ", non-commutative op");
+  auto us = [](const nlohmann::json &c) { return c["predicted_us"].is_number() ? c["predicted_us"].get<double>() : NAN; };
+  if (d["pick"].is_null())
+    return out + "  no allowed candidate can be predicted: modeltuned falls back to Open MPI's decision\n\n";
+  const double best = us(d["pick"]);
+  out += fmt::format("  modeltuned picks   {:<34} {:>12.2f} us\n", d["pick"]["label"].get<std::string>(), best);
+  const nlohmann::json &fixed = d["ompi_default"];
+  if (fixed.is_object() && fixed["predicted_us"].is_number())
+    out += fmt::format("  Open MPI default   {:<34} {:>12.2f} us  ({:.2f}x the pick)\n", fixed["label"].get<std::string>(),
+                       us(fixed), us(fixed) / best);
+  const auto &all = d["candidates"];
+  size_t shown = top > 0 ? std::min<size_t>(top, all.size()) : all.size();
+  out += fmt::format("  {:>4}  {:<34} {:>12}  {:>8}\n", "rank", "candidate", "predicted_us", "vs pick");
+  for (size_t i = 0; i < shown; ++i)
+    out += fmt::format("  {:>4}  {:<34} {:>12.2f}  {:>7.2f}x\n", i + 1, all[i]["label"].get<std::string>(), us(all[i]),
+                       us(all[i]) / best);
+  if (shown < all.size()) out += fmt::format("  ... {} more (--top 0 shows all)\n", all.size() - shown);
+  return out + "\n";
+}
+
+}  // namespace modeltuned::tools
