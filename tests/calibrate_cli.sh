@@ -6,6 +6,8 @@ mpirun="${MPIRUN:-mpirun}"
 root_flag=""
 [ "$(id -u)" = 0 ] && root_flag="--allow-run-as-root"
 failures=0 passed=0
+# Sanitizer builds: no leak checking inside MPI ranks (tests/sanitizers/README.md).
+[ -n "${ASAN_OPTIONS:-}" ] && export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 
 expect_error() {  # expect_error "what the line must contain" args...
   want=$1; shift

@@ -4,7 +4,7 @@
 # component does not link). Case-insensitive, demangled, local symbols included.
 so="${MODELTUNED_COMPONENT:-mca/coll/modeltuned/.libs/mca_coll_modeltuned.so}"
 if [ ! -f "$so" ]; then echo "FAIL: $so not built"; exit 1; fi
-symbols=$(nm -C "$so") || { echo "FAIL: nm -C $so failed"; exit 1; }
+symbols=$(nm -C --defined-only "$so") || { echo "FAIL: nm -C --defined-only $so failed"; exit 1; }
 # The model library must be there to be checked at all (a stripped .so would pass vacuously).
 if ! printf '%s\n' "$symbols" | grep -q 'modeltuned::Selector::decide'; then
   echo "FAIL: $so has no symbol of the model library (stripped?)"; exit 1
