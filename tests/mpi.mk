@@ -11,7 +11,7 @@ tests_mpi_collectives_CFLAGS = $(AM_CFLAGS) -O2
 tests_mpi_collectives_LDADD = $(OMPI_LIBS)
 
 # observe: a known sequence of calls, then modeltuned's MPI_T counters.
-tests_mpi_observe_SOURCES = tests/mpi/observe.c
+tests_mpi_observe_SOURCES = tests/mpi/observe.c tests/mpi/mpi_t.h
 tests_mpi_observe_CPPFLAGS = $(OMPI_CPPFLAGS)
 tests_mpi_observe_LDADD = $(OMPI_LIBS)
 
@@ -27,7 +27,7 @@ EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe
 # Ranks passing different datatypes of one type signature, every algorithm, np 2-16.
 check_PROGRAMS += tests/mpi/signatures tests/mpi/check_signatures
 TESTS += tests/mpi/check_signatures
-tests_mpi_signatures_SOURCES = tests/mpi/signatures.c
+tests_mpi_signatures_SOURCES = tests/mpi/signatures.c tests/mpi/mpi_t.h
 tests_mpi_signatures_CPPFLAGS = $(OMPI_CPPFLAGS)
 tests_mpi_signatures_CFLAGS = $(AM_CFLAGS) -O2
 tests_mpi_signatures_LDADD = $(OMPI_LIBS)

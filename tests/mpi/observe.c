@@ -11,26 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* MPI_T counters count from the moment their handle is allocated: open before the calls. */
-static int open_counter(MPI_T_pvar_session session, const char *name, MPI_T_pvar_handle *handle)
-{
-    int n = 0;
-    MPI_T_pvar_get_num(&n);
-    for (int i = 0; i < n; ++i) {
-        char pname[256], desc[1024];
-        int pname_len = sizeof pname, desc_len = sizeof desc, verbosity, var_class, bind, readonly,
-            continuous, atomic, count = 0;
-        MPI_Datatype type;
-        MPI_T_enum enumtype;
-        if (MPI_SUCCESS == MPI_T_pvar_get_info(i, pname, &pname_len, &verbosity, &var_class, &type,
-                                               &enumtype, desc, &desc_len, &bind, &readonly,
-                                               &continuous, &atomic) &&
-            0 == strcmp(pname, name) &&
-            MPI_SUCCESS == MPI_T_pvar_handle_alloc(session, i, NULL, handle, &count))
-            return count;
-    }
-    return -1;
-}
+#include "mpi_t.h"
 
 int main(int argc, char **argv)
 {
@@ -57,7 +38,7 @@ int main(int argc, char **argv)
     MPI_T_pvar_handle handles[2];
     int counts[2];
     MPI_T_pvar_session_create(&session);
-    for (int op = 0; op < 2; ++op) counts[op] = open_counter(session, names[op], &handles[op]);
+    for (int op = 0; op < 2; ++op) counts[op] = mpi_t_open_counter(session, names[op], &handles[op]);
 
     long largest = 4;
     for (int i = 0; i < nsizes; ++i) largest = sizes[i] > largest ? sizes[i] : largest;

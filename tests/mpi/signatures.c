@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_t.h"
+
 enum { SENTINEL = 0x5A, MAX_REPORTED = 8, MAX_ALGORITHMS = 32 };
 
 /* Layouts: how the logical sequence of a case's elements sits in memory. */
@@ -244,47 +246,6 @@ static void check_empty(int op, int root, MPI_Comm comm)
         mismatch("%s of a zero-size type root=%d wrote into a buffer", op ? "reduce" : "bcast", root);
 }
 
-static int set_string_cvar(const char *name, const char *value)
-{
-    int n = 0;
-    MPI_T_cvar_get_num(&n);
-    for (int i = 0; i < n; ++i) {
-        char cname[256], desc[1024];
-        int cname_len = sizeof cname, desc_len = sizeof desc, verbosity, binding, scope, count;
-        MPI_Datatype type;
-        MPI_T_enum enumtype;
-        MPI_T_cvar_handle handle;
-        if (MPI_SUCCESS != MPI_T_cvar_get_info(i, cname, &cname_len, &verbosity, &type, &enumtype,
-                                               desc, &desc_len, &binding, &scope) ||
-            0 != strcmp(cname, name) || MPI_SUCCESS != MPI_T_cvar_handle_alloc(i, NULL, &handle, &count))
-            continue;
-        int rc = MPI_T_cvar_write(handle, value);
-        MPI_T_cvar_handle_free(&handle);
-        return rc;
-    }
-    return -1;
-}
-
-/* The per-algorithm call counters; -1 when modeltuned is not loaded. */
-static int open_counter(MPI_T_pvar_session session, const char *name, MPI_T_pvar_handle *handle)
-{
-    int n = 0;
-    MPI_T_pvar_get_num(&n);
-    for (int i = 0; i < n; ++i) {
-        char pname[256], desc[1024];
-        int pname_len = sizeof pname, desc_len = sizeof desc, verbosity, var_class, bind, readonly,
-            continuous, atomic, count = 0;
-        MPI_Datatype type;
-        MPI_T_enum enumtype;
-        if (MPI_SUCCESS == MPI_T_pvar_get_info(i, pname, &pname_len, &verbosity, &var_class, &type,
-                                               &enumtype, desc, &desc_len, &bind, &readonly,
-                                               &continuous, &atomic) &&
-            0 == strcmp(pname, name) && MPI_SUCCESS == MPI_T_pvar_handle_alloc(session, i, NULL, handle, &count))
-            return count;
-    }
-    return -1;
-}
-
 static const struct test_case bcast_cases[] = {
     {"contig4_to_int", L_C4, L_INT, 0, NULL, 0},
     {"int_to_contig4", L_INT, L_C4, 0, NULL, 0},
@@ -313,7 +274,7 @@ static void run_algorithm(int op, const char *algorithm, int id, MPI_T_pvar_sess
     static const size_t counts[] = {1, 17, 512, 65530};
     char cvar[64];
     snprintf(cvar, sizeof cvar, "coll_modeltuned_%s_algorithms", ops[op]);
-    if (0 != set_string_cvar(cvar, algorithm) && 0 == world_rank)
+    if (0 != mpi_t_set_string_cvar(cvar, algorithm) && 0 == world_rank)
         printf("signatures: cannot set %s through MPI_T\n", cvar);
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
@@ -355,7 +316,7 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
         MPI_T_pvar_handle counter;
-        int counter_size = open_counter(session, counter_names[op], &counter);
+        int counter_size = mpi_t_open_counter(session, counter_names[op], &counter);
         if (counter_size > MAX_ALGORITHMS) counter_size = -1;
         char *list = strdup(strchr(argv[a], '=') + 1), *save = NULL;
         for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
