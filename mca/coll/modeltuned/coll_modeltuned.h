@@ -170,8 +170,6 @@ typedef struct mca_coll_modeltuned_view_t {
     struct ompi_datatype_t *dtype;
     char *temp;                  /* packed copy of a non-contiguous layout */
 } mca_coll_modeltuned_view_t;
-/* Whether decision `d` cuts a message of `bytes` bytes into parts (segments, halves, blocks). */
-bool mca_coll_modeltuned_cuts(int op, const mt_decision *d, size_t bytes);
 int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf, int count,
                                    struct ompi_datatype_t *dtype, size_t bytes, bool root);
 int mca_coll_modeltuned_bcast_view_done(mca_coll_modeltuned_view_t *v, void *buf, int count,
@@ -206,6 +204,15 @@ static inline const mt_decision *mca_coll_modeltuned_choice(mca_coll_modeltuned_
     if (OPAL_UNLIKELY(choice->root != root))
         return mca_coll_modeltuned_decide(m, comm, kind, count, type_size, root);
     return OPAL_LIKELY(0 != choice->decision.algorithm) ? &choice->decision : NULL;
+}
+
+/* Whether decision `d` cuts a message of `bytes` bytes into parts (segments, halves, blocks): on
+ * every bcast, so inline. Open MPI segments when segsize < message (COLL_BASE_COMPUTED_SEGCOUNT;
+ * the segment sizes searched are at least 1 KiB, above any element size). */
+static inline bool mca_coll_modeltuned_cuts(int op, const mt_decision *d, size_t bytes)
+{
+    return mca_coll_modeltuned_component.algorithms[op][d->algorithm].splits ||
+           (0 != d->segsize && d->segsize < bytes);
 }
 
 END_C_DECLS

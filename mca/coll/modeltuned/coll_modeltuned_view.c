@@ -21,14 +21,6 @@
 #include "coll_modeltuned.h"
 #include "ompi/datatype/ompi_datatype.h"
 
-bool mca_coll_modeltuned_cuts(int op, const mt_decision *d, size_t bytes)
-{
-    const bool splits = mca_coll_modeltuned_component.algorithms[op][d->algorithm].splits;
-    /* Open MPI segments when segsize < message (COLL_BASE_COMPUTED_SEGCOUNT; segment sizes the
-     * model searches are at least 1 KiB, above any element size). */
-    return splits || (0 != d->segsize && d->segsize < bytes);
-}
-
 /* Where a contiguous layout's first byte is. */
 static char *first_byte(const void *buf, struct ompi_datatype_t *dtype)
 {
