@@ -140,7 +140,7 @@ START_TEST(tiny_run_is_consistent) {
 
   // CSV: the exact header, every (op, size, variant, rep) once, positive times.
   const auto lines = split(read_text(csv), '\n');
-  expect(!lines.empty() && lines[0] == "op,size,variant,rep,time_us", r, "CSV header is not op,size,variant,rep,time_us");
+  expect(!lines.empty() && lines[0] == "op,size,variant,rep,time_us,rank_mean_us", r, "CSV header is not op,size,variant,rep,time_us,rank_mean_us");
   std::map<Key, std::vector<double>> times;
   std::set<std::tuple<std::string, long, std::string, int>> seen;
   for (size_t i = 1; i < lines.size(); ++i) {

@@ -202,9 +202,9 @@ std::vector<FlatTreeFit> parse_flat(const json &value, const std::string &where)
   return fits;
 }
 
-ChannelTable parse_channel(const json &value, const std::string &where) {
+ChannelTable parse_channel(const json &value, const std::string &where, int version) {
   require_object(value, where);
-  reject_unknown_keys(value, {"p2p", "fanout", "fanin"}, where);
+  reject_unknown_keys(value, {"p2p", "fanout", "fanin", "concurrent", "exchange"}, where);
   ChannelTable channel;
   channel.present = true;
   channel.p2p = parse_p2p(require_key(value, "p2p", where, "a calibrated channel needs its point-to-point pieces"),
@@ -216,6 +216,12 @@ ChannelTable parse_channel(const json &value, const std::string &where) {
       fail(where + ".fanin", "is an empty list; omit \"fanin\" to use the fanout fits");
     channel.fanin = parse_flat(*it, where + ".fanin");
   }
+  for (auto [key, into] : {std::pair{"concurrent", &channel.concurrent}, std::pair{"exchange", &channel.exchange}})
+    if (auto it = value.find(key); it != value.end()) {
+      if (version < 2)
+        fail(where + "." + key, "needs \"version\": 2 (version 1 tables have no contention curves)");
+      *into = parse_flat(*it, where + "." + key);
+    }
   return channel;
 }
 
@@ -255,10 +261,14 @@ json to_json(const CalibrationTable &table) {
     }
     json channel = {{"p2p", p2p}, {"fanout", flat_to_json(ch.fanout)}};
     if (!ch.fanin.empty()) channel["fanin"] = flat_to_json(ch.fanin);
+    if (!ch.concurrent.empty()) channel["concurrent"] = flat_to_json(ch.concurrent);
+    if (!ch.exchange.empty()) channel["exchange"] = flat_to_json(ch.exchange);
     channels[std::string(kChannelNames[c])] = channel;
   }
+  bool contention = false;
+  for (const ChannelTable &ch : table.channels) contention |= !ch.concurrent.empty() || !ch.exchange.empty();
   json doc = {{"format", kFormatName},
-          {"version", kCalibrationVersion},
+          {"version", contention ? kCalibrationVersion : kOldestCalibrationVersion},
           {"provenance", table.provenance},
           {"channels", channels},
           {"reduce", {{"us_per_byte", table.reduce_us_per_byte}, {"source", table.reduce_source}}}};
@@ -307,13 +317,16 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
   if (!doc.is_object()) fail("top level", "must be a JSON object, found " + type_of(doc));
   reject_unknown_keys(doc, {"format", "version", "provenance", "channels", "reduce", "memory"}, "");
 
-  const std::string supported = "supported versions: " + std::to_string(kCalibrationVersion);
+  const std::string supported = "supported versions: " + std::to_string(kOldestCalibrationVersion) + " to " +
+                                std::to_string(kCalibrationVersion);
   const json &format = require_key(doc, "format", "", "add \"format\": \"modeltuned-calibration\"");
   if (format != kFormatName)
     fail("format", format.dump() + " is not \"modeltuned-calibration\"; this is not a modeltuned calibration table");
   const json &version = require_key(doc, "version", "", supported);
-  if (!version.is_number_integer() || version.get<long long>() != kCalibrationVersion)
+  if (!version.is_number_integer() || version.get<long long>() < kOldestCalibrationVersion ||
+      version.get<long long>() > kCalibrationVersion)
     fail("version", version.dump() + " is not supported; " + supported);
+  const int table_version = static_cast<int>(version.get<long long>());
 
   CalibrationTable table;
   if (auto it = doc.find("provenance"); it != doc.end()) table.provenance = require_object(*it, "provenance");
@@ -326,7 +339,7 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
     const int c = channel_from_name(it.key());
     if (c < 0)
       fail("channels." + it.key(), "unknown channel; known channels are \"cache\", \"core\", \"socket\", \"node\"");
-    table.channels[c] = parse_channel(it.value(), "channels." + it.key());
+    table.channels[c] = parse_channel(it.value(), "channels." + it.key(), table_version);
   }
 
   const json &reduce = require_object(

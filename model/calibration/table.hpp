@@ -15,7 +15,10 @@
 
 namespace modeltuned {
 
-inline constexpr int kCalibrationVersion = 1;
+// Version 2 adds the optional per-channel "concurrent" and "exchange" curves; a table without
+// them is written as version 1, so old tables load, checksum and predict as before.
+inline constexpr int kCalibrationVersion = 2;
+inline constexpr int kOldestCalibrationVersion = 1;
 
 // What a table may hold, refused outside (docs/calibration-format.md, "Limits"). Far beyond any
 // working machine, so they only catch corrupt or hand-edited values that would make the model
@@ -58,6 +61,12 @@ struct ChannelTable {
   std::vector<HockneyPiece> p2p;    // ordered by upto_bytes, last one unbounded
   std::vector<FlatTreeFit> fanout;  // linear bcast (one root sending), ordered by bytes
   std::vector<FlatTreeFit> fanin;   // linear reduce (one root receiving); empty: use fanout
+  // Contention (version 2, optional; empty: not measured). T(P) per size with P the ranks of the
+  // group, all active at once: `concurrent`, P/2 disjoint pairs each moving one message one way
+  // (k = P/2 transfers through the shared memory system); `exchange`, P ranks each sending one
+  // message to a partner and receiving one (a round of recursive doubling or halving).
+  std::vector<FlatTreeFit> concurrent;
+  std::vector<FlatTreeFit> exchange;
   bool operator==(const ChannelTable &) const = default;
 };
 

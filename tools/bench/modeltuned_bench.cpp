@@ -368,7 +368,7 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
   app.add_option("--rotate-buffers", o.rotate_buffers, "cycle through N buffers so caches do not flatter one variant (default 1)")
       ->check(cli::whole_number(1, 4096));
   app.add_option("--root", o.root, "root rank (default 0)")->check(cli::whole_number(0));
-  app.add_option("--csv", o.csv, "write every repetition to FILE (op,size,variant,rep,time_us)");
+  app.add_option("--csv", o.csv, "write every repetition to FILE (op,size,variant,rep,time_us,rank_mean_us: the time, and the mean over ranks of each rank's own duration)");
   app.add_option("--plot", o.plot, "draw latency against size to FILE.png or FILE.svg with gnuplot (its script and data go beside it)");
   auto *variants = app.add_option("--variants", o.variants,
                                   "measure only these variants, e.g. default,modeltuned,binomial (default: all)");
@@ -635,6 +635,7 @@ struct Timings {
   std::vector<double> start, end;  // this rank's, per (round, pair)
   std::vector<uint64_t> calls;     // this rank's counts per (pair, algorithm); after gather, rank 0's sums
   std::vector<double> times;       // after gather, rank 0: the collective's time per (round, pair)
+  std::vector<double> rank_mean;   // after gather, rank 0: the mean over ranks of each rank's own duration (OSU's latency)
 };
 
 // Timed rounds: each round runs every pair once, in an order drawn from the shared seed.
@@ -691,6 +692,11 @@ void gather(bool one_node, const Setup &setup, Timings &t) {
     for (size_t i = 0; i < n; ++i) local[i] = t.end[i] - t.start[i];
     MPI_Reduce(local.data(), times.data(), int(n), MPI_DOUBLE, MPI_MAX, 0, setup.control);
   }
+  std::vector<double> own(n);
+  for (size_t i = 0; i < n; ++i) own[i] = t.end[i] - t.start[i];
+  t.rank_mean.resize(n);
+  MPI_Reduce(own.data(), t.rank_mean.data(), int(n), MPI_DOUBLE, MPI_SUM, 0, setup.control);
+  for (double &m : t.rank_mean) m /= world_size;
   std::vector<uint64_t> all_calls(t.calls.size());
   MPI_Reduce(t.calls.data(), all_calls.data(), int(t.calls.size()), MPI_UINT64_T, MPI_SUM, 0, setup.control);
   t.calls = std::move(all_calls);
@@ -725,11 +731,13 @@ struct Report {
 
   // Returns false when the file could not be written.
   bool write_csv(std::FILE *csv) const {
-    std::fprintf(csv, "op,size,variant,rep,time_us\n");
-    for (size_t k = 0; k < t.pairs.size(); ++k)
+    std::fprintf(csv, "op,size,variant,rep,time_us,rank_mean_us\n");
+    const size_t npairs = t.pairs.size();
+    for (size_t k = 0; k < npairs; ++k)
       for (int r = 0; r < t.rounds; ++r)
-        std::fprintf(csv, "%s,%llu,%s,%d,%.3f\n", std::string(modeltuned::op_name(variant(k).op)).c_str(),
-                     (unsigned long long) bytes(k), variant(k).name.c_str(), r, results[k].times_us[r]);
+        std::fprintf(csv, "%s,%llu,%s,%d,%.3f,%.3f\n", std::string(modeltuned::op_name(variant(k).op)).c_str(),
+                     (unsigned long long) bytes(k), variant(k).name.c_str(), r, results[k].times_us[r],
+                     1e6 * t.rank_mean[r * npairs + k]);
     if (std::fclose(csv) == 0) return true;
     std::fprintf(stderr, "%s: --csv %s: writing failed (%s)\n", kProgram, o.csv.c_str(), std::strerror(errno));
     return false;
