@@ -6,6 +6,7 @@ noinst_LTLIBRARIES += model/libmodeltuned_model.la
 model_libmodeltuned_model_la_SOURCES = \
 	model/topology/placement.hpp model/topology/placement.cpp \
 	model/calibration/table.hpp model/calibration/table.cpp \
+	model/calibration/contention.hpp model/calibration/contention.cpp \
 	model/cost/channel_cost.hpp model/cost/channel_cost.cpp \
 	model/schedule/trees.hpp model/schedule/trees.cpp \
 	model/simulate/call.hpp model/simulate/evaluation.hpp model/simulate/evaluation.cpp \
@@ -18,6 +19,7 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/registry/predict.hpp model/registry/predict.cpp \
 	model/select/selector.hpp model/select/selector.cpp \
 	model/select/ompi_fixed.hpp model/select/ompi_fixed.cpp \
+	model/select/margin.hpp model/select/margin.cpp \
 	model/select/decision_json.hpp model/select/decision_json.cpp \
 	model/capi/modeltuned_model.h model/capi/capi_internal.hpp model/capi/capi.cpp model/capi/table_info.cpp
 model_libmodeltuned_model_la_CXXFLAGS = $(AM_CXXFLAGS) -fPIC $(FMT_CFLAGS)

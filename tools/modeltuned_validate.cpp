@@ -22,6 +22,7 @@
 #include <Eigen/Dense>
 #include <fmt/format.h>
 
+#include "model/calibration/contention.hpp"
 #include "calib/csv.hpp"
 #include "calib/fit.hpp"
 #include "calib/gnuplot.hpp"
@@ -44,6 +45,9 @@ struct ValidateOptions {
   // Same estimate as the shipped table (calib/local.mk, ORFEO_REDUCE_US_PER_BYTE): the data set
   // has no local-reduction measurement.
   double reduce_us_per_byte = 5e-5;
+  // The contention curves' derivation from nbft.csv starts where receivers copy for themselves:
+  // 64 KiB, the smallest size the contention measurements cover and above every eager limit.
+  double contention_from_bytes = 65536;
 };
 
 class ValidateError : public std::runtime_error { using runtime_error::runtime_error; };
@@ -715,10 +719,11 @@ void run_validate(const ValidateOptions &o) {
   calib::Samples samples;
   calib::read_osu_p2p_csv((data / "p2p.csv").string(), samples);
   calib::read_osu_flat_csv((data / "nbft.csv").string(), FlatTreeKind::fanout, samples);
-  const CalibrationTable table = calib::fit_table(
+  CalibrationTable table = calib::fit_table(
       samples, {o.reduce_us_per_byte, "estimate (calib/local.mk ORFEO_REDUCE_SOURCE)",
                 {{"source", "modeltuned validate"}, {"data", o.data_dir}},
                 0, ""});  // the data set has no fresh-memory measurement
+  if (o.contention_from_bytes > 0) derive_concurrent_from_fanout(table, o.contention_from_bytes);
 
   Measured measured;
   for (Op op : {Op::bcast, Op::reduce})
@@ -744,10 +749,11 @@ void run_validate(const ValidateOptions &o) {
   calib::Samples completion_samples;
   completion_samples.p2p = samples.p2p;
   calib::read_osu_flat_csv((data / "nbft.csv").string(), FlatTreeKind::fanout, completion_samples, "max");
-  const CalibrationTable completion_table = calib::fit_table(
+  CalibrationTable completion_table = calib::fit_table(
       completion_samples, {o.reduce_us_per_byte, "estimate (calib/local.mk ORFEO_REDUCE_SOURCE)",
                            {{"source", "modeltuned validate, nbft.csv max column"}, {"data", o.data_dir}},
                            0, ""});
+  if (o.contention_from_bytes > 0) derive_concurrent_from_fanout(completion_table, o.contention_from_bytes);
   Measured measured_max;
   for (Op op : {Op::bcast, Op::reduce})
     for (int m = 0; m < kMappingCount; ++m)
@@ -797,6 +803,9 @@ void add_validate_command(CLI::App &app) {
   cmd->add_option("--out", options->out_dir, "output directory (report.md, accuracy.csv, selection.csv, plots/)")->required();
   cmd->add_option("--variant", options->variant, "model variant: schedule, stage_sum or both")->capture_default_str();
   cmd->add_flag("--plots,!--no-plots", options->plots, "write gnuplot PNGs (default on)");
+  cmd->add_option("--contention-from", options->contention_from_bytes,
+                  "derive the concurrent-transfer curves from the fan-out fits at and above this many bytes "
+                  "(0: none; model/calibration/contention.hpp)")->capture_default_str();
   cmd->add_flag("--quick", options->quick, "no plots (for the regression guard)");
   cmd->add_option("--reduce-us-per-byte", options->reduce_us_per_byte,
                   "local reduction cost, us per byte (default: the shipped table's estimate)")

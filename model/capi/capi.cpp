@@ -34,7 +34,7 @@ namespace {
 struct SharedModel {
   SharedModel(const mt_table *t, Placement p, uint32_t bcast, uint32_t reduce)
       : table(t), masks{bcast, reduce}, selector(t->table, std::move(p), bcast, reduce) {}
-  using CallKey = std::tuple<Op, size_t, size_t, int, bool, bool>;  // op, count, type size, root, commutative, whole
+  using CallKey = std::tuple<Op, size_t, size_t, int, bool, bool, Metric>;  // op, count, type size, root, commutative, whole, objective
   const mt_table *table;
   uint32_t masks[2];
   std::mutex mutex;  // MPI_THREAD_MULTIPLE: communicators of several threads share it
@@ -187,7 +187,9 @@ int mt_algorithm_at(int op, int index, mt_algorithm_info *out) {
 static void fill_report(const Selector &s, const CallShape &call, const std::optional<Decision> &decision,
                         const mt_decision &out, mt_decision_report *report) noexcept try {
   if (decision) {
-    set_error(report->pick, sizeof report->pick, describe(decision->pick).c_str());
+    const std::string pick = describe(decision->pick);
+    set_error(report->pick, sizeof report->pick, decision->kept_default ? ("ompi_default:" + pick).c_str() : pick.c_str());
+    report->margin = decision->margin;
     if (out.runner_up_algorithm != 0)
       set_error(report->runner_up, sizeof report->runner_up,
                 describe(Candidate{call.op, out.runner_up_algorithm, out.runner_up_segsize,
@@ -203,14 +205,17 @@ int mt_decide(mt_comm_model *model, const mt_call *c, mt_decision *out, mt_decis
     set_error(report->pick, sizeof report->pick, "none");
     set_error(report->runner_up, sizeof report->runner_up, "none");
     report->json = nullptr;
+    report->margin = 1;
   }
   try {
     CallShape call{to_op(c->op), static_cast<size_t>(c->count), static_cast<size_t>(c->type_size),
                    c->root, c->commutative != 0};
     call.whole_message = c->whole_message != 0;
+    call.metric = c->objective == MT_OBJECTIVE_RANK_MEAN ? Metric::rank_mean : Metric::completion;
     SharedModel &shared = *model->shared;
     std::lock_guard<std::mutex> lock(shared.mutex);
-    const SharedModel::CallKey key{call.op, call.count, call.type_size, call.root, call.commutative, call.whole_message};
+    const SharedModel::CallKey key{call.op, call.count, call.type_size, call.root, call.commutative, call.whole_message,
+                                   call.metric};
     auto known = shared.decisions.find(key);
     if (known == shared.decisions.end()) {
       if (shared.decisions.size() >= kRememberedCalls) shared.decisions.clear();
@@ -223,9 +228,11 @@ int mt_decide(mt_comm_model *model, const mt_call *c, mt_decision *out, mt_decis
       out->segsize = decision->pick.segsize;
       out->fanout = decision->pick.fanout;
       out->predicted_us = decision->predicted_us;
-      // Runner-up: the best prediction with another algorithm, the more informative comparison.
+      if (decision->kept_default) out->algorithm = 0;  // Open MPI's own decision runs
+      // Runner-up: the best prediction with another algorithm, the more informative comparison
+      // (when the default was kept: the model's best, which did not beat it by the margin).
       for (const Prediction &p : decision->predictions) {
-        if (p.candidate.algorithm == decision->pick.algorithm) continue;
+        if (!decision->kept_default && p.candidate.algorithm == decision->pick.algorithm) continue;
         out->runner_up_algorithm = p.candidate.algorithm;
         out->runner_up_segsize = p.candidate.segsize;
         out->runner_up_fanout = p.candidate.fanout;

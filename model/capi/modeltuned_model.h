@@ -22,7 +22,8 @@ typedef struct mt_place {
 } mt_place;
 
 typedef struct mt_decision {
-    int32_t algorithm;      /* tuned's algorithm number */
+    int32_t algorithm;      /* tuned's algorithm number; 0: keep Open MPI's default (no candidate
+                               beat its prediction by the margin): hand the call back */
     uint32_t segsize;       /* bytes, 0 = unsegmented */
     int32_t fanout;         /* chains / tree fan-out / radix; 0 when not used */
     double predicted_us;
@@ -42,7 +43,12 @@ typedef struct mt_call {
     int32_t commutative;
     int32_t whole_message;  /* 1: ranks' datatypes may cut the message differently (user-defined
                                operation): only algorithms that move it whole, unsegmented */
+    int32_t objective;      /* MT_OBJECTIVE_*: what the predictions minimise */
 } mt_call;
+
+/* What the model minimises (coll_modeltuned_objective): the time from the first rank's start to
+ * the last rank's end, or each rank's own time averaged over ranks (OSU's latency). */
+enum { MT_OBJECTIVE_COMPLETION = 0, MT_OBJECTIVE_RANK_MEAN = 1 };
 
 /* How an algorithm's ompi_coll_base_* function takes its parameters after the common ones
  * (bcast: buf, count, dtype, root, comm, module; reduce: sbuf, rbuf, count, dtype, op, root,
@@ -102,6 +108,8 @@ typedef struct mt_decision_report {
     char pick[96];       /* out: the pick's label, "chain(fanout=4,segsize=16KiB)"; "none" when nothing
                             can run */
     char runner_up[96];  /* out: the runner-up's label (mt_decision's runner_up_*); "none" without one */
+    double margin;       /* out: the factor a pick must beat Open MPI's default by; 1 when the default
+                            is not a candidate (narrowed algorithm lists) */
     char *json;          /* out: with want_json, a malloc'd one-line JSON object of the whole decision
                             (every candidate's prediction and Open MPI's default), also when nothing
                             can run; the caller frees it. NULL otherwise, or if it could not be built */

@@ -30,9 +30,9 @@ static double gamma_at_fit(const ChannelTable &channel, const FlatTreeFit &fit, 
   return fit.time_us(p) / p2p_us(channel, fit.bytes);
 }
 
-double gamma_factor(const ChannelTable &channel, FlatTreeKind kind, int p, double bytes) {
-  if (p <= 2) return 1.0;  // one peer: a point-to-point message by definition
-  const auto &fits = fits_for(channel, kind);
+// T(P, m) / T_p2p(m) of a curve family, interpolated in log(m) between its measured sizes and
+// clamped to them and to at least 1.
+static double ratio_to_p2p(const ChannelTable &channel, const std::vector<FlatTreeFit> &fits, int p, double bytes) {
   double g;
   // gamma is a ratio, so it extrapolates beyond the measured sizes better than times do: clamp.
   if (bytes <= fits.front().bytes) {
@@ -47,6 +47,21 @@ double gamma_factor(const ChannelTable &channel, FlatTreeKind kind, int p, doubl
     g = (1 - t) * gamma_at_fit(channel, *lo, p) + t * gamma_at_fit(channel, *hi, p);
   }
   return std::max(1.0, g);
+}
+
+double gamma_factor(const ChannelTable &channel, FlatTreeKind kind, int p, double bytes) {
+  if (p <= 2) return 1.0;  // one peer: a point-to-point message by definition
+  return ratio_to_p2p(channel, fits_for(channel, kind), p, bytes);
+}
+
+double busy_round_us(const ChannelTable &channel, BusyRound kind, int ranks, double bytes) {
+  const auto &fits = kind == BusyRound::concurrent ? channel.concurrent : channel.exchange;
+  const double p2p = p2p_us(channel, bytes);
+  // Below the smallest measured size nothing is known (a curve derived from fan-outs only starts
+  // at the eager limit): no charge.
+  if (fits.empty() || ranks < 2 || bytes < fits.front().bytes) return p2p;
+  // Beyond the measured group sizes the curve's own slope continues (FlatTreeFit::time_us).
+  return ratio_to_p2p(channel, fits, ranks, bytes) * p2p;
 }
 
 double flat_tree_us(const ChannelTable &channel, FlatTreeKind kind, int p, double bytes) {

@@ -17,6 +17,16 @@ double p2p_us(const ChannelTable &channel, double bytes);
 // clamped to the measured size range and to at least 1 (eq. 1).
 double gamma_factor(const ChannelTable &channel, FlatTreeKind kind, int p, double bytes);
 
+// Rounds in which many ranks of a channel move data at once share the node's memory system
+// (calibration version 2, `concurrent` and `exchange`): `concurrent`, ranks/2 one-way transfers;
+// `exchange`, every rank sends one message and receives one.
+enum class BusyRound { concurrent, exchange };
+
+// One message of `bytes` in a round with `ranks` busy ranks of this channel: the measured curve
+// at that group size, as a ratio to the point-to-point time (like gamma), at least a
+// point-to-point message; without the curve (version 1 tables), the point-to-point time.
+double busy_round_us(const ChannelTable &channel, BusyRound kind, int ranks, double bytes);
+
 // One-channel flat tree of p ranks (root + p-1 peers): gamma * T_p2p (eq. 4).
 double flat_tree_us(const ChannelTable &channel, FlatTreeKind kind, int p, double bytes);
 

@@ -24,6 +24,11 @@ nlohmann::json decision_json(const CalibrationTable &table, const Placement &pla
                    {"comm_size", p}};
   j["pick"] = decision ? candidate_json(decision->pick, decision->predicted_us) : nlohmann::json();
   j["ompi_default"] = candidate_json(fixed, predict_us(table, placement, fixed, call, tree_schedule));
+  j["objective"] = call.metric == Metric::rank_mean ? "rank_mean" : "completion";
+  // The margin rule (margin.hpp): the factor the pick had to beat the default by, and whether the
+  // default was kept; null margin: the default was no candidate (narrowed algorithm lists).
+  j["margin"] = decision && decision->ompi_default ? nlohmann::json(decision->margin) : nlohmann::json();
+  j["kept_default"] = decision && decision->kept_default;
   nlohmann::json all = nlohmann::json::array();
   if (decision)
     for (const Prediction &pr : decision->predictions) all.push_back(candidate_json(pr.candidate, pr.us));

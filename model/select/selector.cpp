@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "model/select/margin.hpp"
+#include "model/select/ompi_fixed.hpp"
+
 namespace modeltuned {
 
 std::vector<uint32_t> segment_sizes() {
@@ -44,7 +47,7 @@ std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size
 Selector::Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
                    AlgorithmMask reduce_allowed, TreeSchedule tree_schedule)
     : table_(table), placement_(std::move(placement)), allowed_{bcast_allowed, reduce_allowed},
-      tree_schedule_(tree_schedule) {}
+      tree_schedule_(tree_schedule), margin_(margin_factor(held_out_uncertainty(table))) {}
 
 const Plan *Selector::plan(const Candidate &c, int root) {
   if (root != plans_root_) {  // trees hang off the root: plans for another root are useless
@@ -75,7 +78,28 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
                    [](const Prediction &a, const Prediction &b) { return a.us < b.us; });
   decision.pick = decision.predictions.front().candidate;
   decision.predicted_us = decision.predictions.front().us;
+  if (allowed_[call.op == Op::reduce] != kAllAlgorithms) return decision;
+  const int size = placement_.size();
+  const Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), size, call.commutative), call.count,
+                                    call.type_size, size, call.commutative);
+  const Plan *p = plan(fixed, call.root);
+  const std::optional<double> default_us = p ? evaluate_plan(table_, *p, call, fixed, tree_schedule_) : std::nullopt;
+  if (!default_us) return decision;  // the default cannot be predicted: the model decides alone
+  decision.ompi_default = Prediction{fixed, *default_us};
+  decision.margin = margin_;
+  if (!(decision.predicted_us * margin_ < *default_us)) {
+    decision.kept_default = true;
+    decision.pick = fixed;
+    decision.predicted_us = *default_us;
+  }
   return decision;
+}
+
+int pick_with_margin(std::span<const double> predicted_us, double default_us, double factor) {
+  int best = -1;
+  for (size_t i = 0; i < predicted_us.size(); ++i)
+    if (best < 0 || predicted_us[i] < predicted_us[best]) best = static_cast<int>(i);
+  return best >= 0 && predicted_us[best] * factor < default_us ? best : -1;
 }
 
 std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement,

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +32,13 @@ struct Decision {
   Candidate pick;
   double predicted_us = 0;
   std::vector<Prediction> predictions;  // every predictable candidate, fastest first
+  // Open MPI's default for this call (what its fixed rules run) and its prediction, when it is a
+  // candidate (Selector: every algorithm allowed); the margin factor applied (margin.hpp); and
+  // whether the default was kept because no candidate beat it by that factor. Then `pick` is the
+  // default and the component hands the call to Open MPI.
+  std::optional<Prediction> ompi_default;
+  double margin = 1;
+  bool kept_default = false;
 };
 
 // The model of one communicator: its placement, the table and the allowed algorithms. Plans (the
@@ -38,6 +46,8 @@ struct Decision {
 // size class only evaluates costs. Not thread-safe: MPI orders collectives on a communicator.
 class Selector {
  public:
+  // Open MPI's default is a candidate (with the table's margin) when every algorithm of the op
+  // is allowed: a user who narrows the list has chosen among algorithms.
   Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
            AlgorithmMask reduce_allowed, TreeSchedule tree_schedule = nullptr);
   // Nullopt when no allowed candidate can be predicted. Deterministic: ties go to the candidate
@@ -54,6 +64,7 @@ class Selector {
   Placement placement_;
   AlgorithmMask allowed_[2];
   TreeSchedule tree_schedule_;
+  double margin_;
   int plans_root_ = -1;
   struct CachedPlan {
     Op op;
@@ -67,6 +78,10 @@ class Selector {
 std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement,
                                const CallShape &call, AlgorithmMask allowed,
                                TreeSchedule tree_schedule = nullptr);
+
+// The margin rule on given predictions: the index of the fastest of `predicted_us` if it beats
+// `default_us` by the factor, else -1 (keep the default). For tools that score measured sets.
+int pick_with_margin(std::span<const double> predicted_us, double default_us, double factor);
 
 // Parses a comma-separated list of algorithms, each modeltuned's name, tuned's name or tuned's
 // number ("" or "all": every algorithm). Throws std::invalid_argument with a one-line message

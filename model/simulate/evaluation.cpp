@@ -29,4 +29,14 @@ double step_us(const CalibrationTable &table, ChannelMask mask, double bytes) {
   return worst;
 }
 
+double busy_step_us(const CalibrationTable &table, ChannelMask mask, double bytes, BusyRound kind, int ranks) {
+  double worst = 0;
+  for (int c = 0; c < kChannels; ++c) {
+    if (!(mask & (1u << c))) continue;
+    if (!table.channels[c].present) return std::numeric_limits<double>::infinity();
+    worst = std::max(worst, busy_round_us(table.channels[c], kind, ranks, bytes));
+  }
+  return worst;
+}
+
 }  // namespace modeltuned

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "model/calibration/table.hpp"
+#include "model/cost/channel_cost.hpp"
 #include "model/simulate/call.hpp"
 
 namespace modeltuned {
@@ -25,6 +26,10 @@ using ChannelMask = unsigned;
 
 // Cost of a step moving `bytes` per pair through the channels of `mask`: its slowest transfer.
 double step_us(const CalibrationTable &table, ChannelMask mask, double bytes);
+// The same step when `ranks` ranks are busy in it at once (every rank of a recursive-doubling
+// round, the senders and receivers of a scatter round): each transfer costs what the channel's
+// contention curve says for that many busy ranks (busy_round_us); as step_us without curves.
+double busy_step_us(const CalibrationTable &table, ChannelMask mask, double bytes, BusyRound kind, int ranks);
 
 struct TreePlan;
 // How a tree algorithm's flat trees combine into the collective's completion time, given each

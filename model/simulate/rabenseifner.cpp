@@ -38,7 +38,8 @@ double evaluate_rabenseifner(const Evaluation &e, const RabenseifnerPlan &plan) 
   double total = 0;
   const double half = static_cast<double>(call.count / 2) * ts;
   if (plan.pairing) {  // exchange halves, reduce, the odd rank sends its half to the even one
-    total += 2 * step_us(table, plan.pairing, half) + half * reduce_us_per_byte;
+    const int paired = 2 * (plan.size - static_cast<int>(pof2));
+    total += 2 * busy_step_us(table, plan.pairing, half, BusyRound::exchange, paired) + half * reduce_us_per_byte;
   }
   double window = static_cast<double>(call.count) * ts;
   // Fresh temporaries per call (coll_base_reduce.c): a non-root rank copies its data into a
@@ -47,11 +48,14 @@ double evaluate_rabenseifner(const Evaluation &e, const RabenseifnerPlan &plan) 
   total += table.fresh_memory_us_per_byte * window * (2 - 1.0 / static_cast<double>(pof2));
   for (ChannelMask mask : plan.halving) {
     window /= 2;
-    total += step_us(table, mask, window) + window * reduce_us_per_byte;
+    total += busy_step_us(table, mask, window, BusyRound::exchange, static_cast<int>(pof2)) +
+             window * reduce_us_per_byte;
   }
   if (plan.odd_root) total += step_us(table, plan.odd_root, window);
+  int gathering = static_cast<int>(pof2);  // binomial gather: half the ranks send in each round
   for (ChannelMask mask : plan.gather) {
-    total += step_us(table, mask, window);
+    total += busy_step_us(table, mask, window, BusyRound::concurrent, gathering);
+    gathering /= 2;
     window *= 2;
   }
   return total;

@@ -91,14 +91,15 @@ static size_t block_of(const CallShape &call, int size) {
 }
 
 // Scatter rounds, largest first: the root's transfer moves m blocks (fewer at the tail).
-static double scatter_us(const Evaluation &e, const std::vector<ChannelMask> &scatter, size_t block) {
+static double scatter_us(const Evaluation &e, const std::vector<ChannelMask> &scatter, size_t block, int size) {
   const size_t count = e.call.count;
   const double ts = static_cast<double>(e.call.type_size);
   double total = 0;
   size_t m = scatter.size() ? size_t{1} << (scatter.size() - 1) : 0;
   for (ChannelMask mask : scatter) {
     size_t elements = std::min(m * block, count > m * block ? count - m * block : 0);
-    total += step_us(e.table, mask, static_cast<double>(elements) * ts);
+    const int busy = 2 * ((size + 2 * static_cast<int>(m) - 1) / (2 * static_cast<int>(m)));  // senders and receivers
+    total += busy_step_us(e.table, mask, static_cast<double>(elements) * ts, BusyRound::concurrent, std::min(busy, size));
     m /= 2;
   }
   return total;
@@ -107,12 +108,13 @@ static double scatter_us(const Evaluation &e, const std::vector<ChannelMask> &sc
 double evaluate_scatter_allgather(const Evaluation &e, const ScatterAllgatherPlan &plan) {
   const size_t block = block_of(e.call, plan.size);
   const double ts = static_cast<double>(e.call.type_size);
-  double total = scatter_us(e, plan.scatter, block);
+  double total = scatter_us(e, plan.scatter, block, plan.size);
   // Recursive doubling: round j exchanges the 2^j blocks gathered so far; for sizes that are not
   // powers of two, the halving sends that follow a round with incomplete partners.
   size_t blocks = 1;
   for (size_t round = 0; round < plan.doubling.size(); ++round) {
-    total += step_us(e.table, plan.doubling[round], static_cast<double>(blocks * block) * ts);
+    total += busy_step_us(e.table, plan.doubling[round], static_cast<double>(blocks * block) * ts,
+                          BusyRound::exchange, plan.size);
     for (auto [mask, sent] : plan.doubling_extra[round])
       total += step_us(e.table, mask, static_cast<double>(static_cast<size_t>(sent) * block) * ts);
     blocks *= 2;
@@ -124,7 +126,8 @@ double evaluate_scatter_allgather_ring(const Evaluation &e, const ScatterAllgath
   const size_t block = block_of(e.call, plan.size);
   const double ts = static_cast<double>(e.call.type_size);
   const double p = static_cast<double>(plan.size);
-  return scatter_us(e, plan.scatter, block) + (p - 1) * step_us(e.table, plan.ring, static_cast<double>(block) * ts);
+  return scatter_us(e, plan.scatter, block, plan.size) +
+         (p - 1) * busy_step_us(e.table, plan.ring, static_cast<double>(block) * ts, BusyRound::exchange, plan.size);
 }
 
 }  // namespace modeltuned

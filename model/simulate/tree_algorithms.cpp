@@ -1,7 +1,10 @@
 #include "model/simulate/tree_algorithms.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <deque>
+#include <map>
+#include <tuple>
 
 #include "model/cost/channel_cost.hpp"
 
@@ -19,10 +22,36 @@ static Tree flat_tree(int size, int root) {
   return t;
 }
 
+// Depth of every rank, and per level the transfers per channel into the busiest node.
+static std::vector<int> tree_levels(const Tree &tree, const Placement &placement, std::vector<PeersPerChannel> &levels) {
+  const int size = tree.size();
+  std::vector<int> depth(size, -1);
+  std::map<std::tuple<int, int, int>, int> into_node;  // (level, channel, node) -> transfers
+  std::deque<int> queue{tree.root};
+  depth[tree.root] = 0;
+  while (!queue.empty()) {
+    const int r = queue.front();
+    queue.pop_front();
+    for (int child : tree.children[r]) {
+      depth[child] = depth[r] + 1;
+      ++into_node[{depth[r], static_cast<int>(placement.channel(r, child)), placement[child].node}];
+      queue.push_back(child);
+    }
+  }
+  levels.clear();
+  for (const auto &[key, transfers] : into_node) {
+    const auto [level, channel, node] = key;
+    if (static_cast<int>(levels.size()) <= level) levels.resize(level + 1, PeersPerChannel{});
+    levels[level][channel] = std::max(levels[level][channel], transfers);
+  }
+  return depth;
+}
+
 TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
   TreePlan plan;
   const int size = tree.size();
   plan.size = size;
+  const std::vector<int> depth = tree_levels(tree, placement, plan.levels);
   std::vector<int> flat_tree_of(size, -1), sender_index(size, -1);
   std::vector<int> last_senders;  // senders none of whose children send
   std::deque<int> queue{tree.root};
@@ -39,9 +68,15 @@ TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
       queue.push_back(child);
       children_send |= !tree.children[child].empty();
     }
-    auto it = std::find(plan.flat_trees.begin(), plan.flat_trees.end(), peers);
-    int id = static_cast<int>(it - plan.flat_trees.begin());
-    if (it == plan.flat_trees.end()) plan.flat_trees.push_back(peers);
+    const PeersPerChannel &level = plan.levels[depth[r]];
+    int id = 0;
+    while (id < static_cast<int>(plan.flat_trees.size()) &&
+           !(plan.flat_trees[id] == peers && plan.flat_tree_level[id] == level))
+      ++id;
+    if (id == static_cast<int>(plan.flat_trees.size())) {
+      plan.flat_trees.push_back(peers);
+      plan.flat_tree_level.push_back(level);
+    }
     flat_tree_of[r] = id;
     if (!children_send) last_senders.push_back(r);
     sender_index[r] = static_cast<int>(plan.sender_flat_tree.size());
@@ -150,6 +185,31 @@ double tree_schedule_us(const Evaluation &e, const TreePlan &plan, std::span<con
   return (e.tree_schedule ? e.tree_schedule : schedule_us)(plan, flat_us, segments);
 }
 
+// A flat tree is not alone: the other senders of its tree level (with S segments, of the S
+// busiest consecutive levels, which a pipeline keeps busy at once) move data into the same node
+// at the same time. With contention curves in the table, the flat tree lasts at least what that
+// many concurrent transfers of the segment take (busy_round_us); without them, 0.
+static double level_contention_us(const CalibrationTable &table, const TreePlan &plan, size_t id, size_t segments,
+                                  double segment_bytes) {
+  double bound = 0;
+  for (int c = 0; c < kChannels; ++c) {
+    const ChannelTable &channel = table.channels[c];
+    if (channel.concurrent.empty()) continue;
+    int transfers = plan.flat_tree_level[id][c];
+    if (segments > 1) {
+      thread_local std::vector<int> widths;
+      widths.clear();
+      for (const PeersPerChannel &level : plan.levels) widths.push_back(level[c]);
+      const size_t busy = std::min(segments, widths.size());
+      std::partial_sort(widths.begin(), widths.begin() + static_cast<long>(busy), widths.end(), std::greater<>());
+      transfers = 0;
+      for (size_t i = 0; i < busy; ++i) transfers += widths[i];
+    }
+    if (transfers >= 2) bound = std::max(bound, busy_round_us(channel, BusyRound::concurrent, 2 * transfers, segment_bytes));
+  }
+  return bound;
+}
+
 double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
   if (plan.flat_trees.empty()) return 0;  // a single rank sends nothing
   const CalibrationTable &table = e.table;
@@ -177,7 +237,7 @@ double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
       const double segment_buffers = seg.segments > 1 || children > 1 ? 2 : 1;
       t += fresh * segment_bytes * (1 + segment_buffers / static_cast<double>(seg.segments));
     }
-    flat_us[id] = t;
+    flat_us[id] = std::max(t, level_contention_us(table, plan, id, seg.segments, segment_bytes));
   }
   const double final_send = plan.final_send_channel < 0 ? 0
       : p2p_us(table.channels[plan.final_send_channel], static_cast<double>(call.bytes()));

@@ -17,6 +17,12 @@ namespace modeltuned {
 struct TreePlan {
   int size = 0;
   std::vector<PeersPerChannel> flat_trees;  // distinct flat trees (peers per channel)
+  // Per flat tree: how many transfers of its tree level go through each channel into one node at
+  // once (the busiest node), which the contention curves charge; flat trees are distinct in both.
+  std::vector<PeersPerChannel> flat_tree_level;
+  // The same count per tree level, root's level first: a pipeline of S segments keeps S
+  // consecutive levels busy at once.
+  std::vector<PeersPerChannel> levels;
   // For every path from the root to a rank whose children all are leaves, how many times each
   // flat tree occurs on it, as (flat tree, count); distinct paths only.
   std::vector<std::vector<std::pair<int, int>>> paths;

@@ -33,6 +33,19 @@ std::string format_decision(const nlohmann::json &d, int top) {
   if (fixed.is_object() && fixed["predicted_us"].is_number())
     out += fmt::format("  Open MPI default   {:<34} {:>12.2f} us  ({:.2f}x the pick)\n", fixed["label"].get<std::string>(),
                        us(fixed), us(fixed) / best);
+  if (d.contains("margin") && d["margin"].is_number()) {
+    const double margin = d["margin"].get<double>();
+    const auto &all_candidates = d["candidates"];
+    const double fastest = all_candidates.empty() ? best : us(all_candidates[0]);
+    if (d.value("kept_default", false))
+      out += fmt::format("  why: keeps Open MPI's default: the fastest candidate ({:.2f} us) does not beat it by the "
+                         "margin {:.2f}x (the table's held-out error; docs/model.md#margin)\n", fastest, margin);
+    else
+      out += fmt::format("  why: leaves Open MPI's default: predicted {:.2f}x faster, beyond the margin {:.2f}x "
+                         "(the table's held-out error; docs/model.md#margin)\n", us(fixed) / best, margin);
+  } else {
+    out += "  why: the fastest prediction (algorithm lists narrowed: Open MPI's default is no candidate, no margin)\n";
+  }
   const auto &all = d["candidates"];
   size_t shown = top > 0 ? std::min<size_t>(top, all.size()) : all.size();
   out += fmt::format("  {:>4}  {:<34} {:>12}  {:>8}\n", "rank", "candidate", "predicted_us", "vs pick");

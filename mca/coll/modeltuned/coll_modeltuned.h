@@ -53,10 +53,12 @@ typedef struct mca_coll_modeltuned_component_t {
     char *reduce_algorithms;
     char *decision_file;
     bool oversubscribed;         /* decide on oversubscribed nodes too */
+    int objective;               /* MT_OBJECTIVE_*: what the model minimises */
     bool decision_file_warned;   /* its write error is reported once per process */
     bool table_mismatch_reported;  /* ranks without the same table: reported once per process */
     bool lists_mismatch_reported;  /* ranks that started with other algorithm lists: the same */
-    uint64_t start_lists;        /* what this process published under MCA_COLL_MODELTUNED_PUBLISHED_LISTS */
+    uint64_t start_lists;        /* what this process published under MCA_COLL_MODELTUNED_PUBLISHED_LISTS:
+                                    bcast mask | reduce mask << 32, bit 0 (no algorithm) the objective */
 
     /* [op], indexed by tuned's algorithm number: slots = the registry's largest number + 1 (one width
      * for both operations, as MPI_T readers such as modeltuned-bench expect). */

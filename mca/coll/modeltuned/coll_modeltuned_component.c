@@ -119,6 +119,21 @@ static int modeltuned_register(void)
     /* Measured on the 2-core development VM with 4 ranks: the picks ran up to 6x slower than Open
      * MPI's, since every pipeline stage or exchange round waits for a rank to be scheduled. */
     c->oversubscribed = false;
+    /* Completion is what an application waits for (the slowest rank); OSU's latency column is
+     * the rank mean, under which a reduce's leaves count as done once they have sent. */
+    static const mca_base_var_enum_value_t objectives[] = {
+        {MT_OBJECTIVE_COMPLETION, "completion"}, {MT_OBJECTIVE_RANK_MEAN, "rank_mean"}, {0, NULL}};
+    mca_base_var_enum_t *objective_enum = NULL;
+    c->objective = MT_OBJECTIVE_COMPLETION;
+    (void) mca_base_var_enum_create("coll_modeltuned_objective", objectives, &objective_enum);
+    (void) mca_base_component_var_register(v, "objective",
+        "What the model minimises: completion (from the first rank's start to the last rank's end, "
+        "what modeltuned-bench measures) or rank_mean (each rank's own time averaged over ranks, "
+        "what OSU's benchmarks report as latency). Must be the same on every rank",
+        MCA_BASE_VAR_TYPE_INT, objective_enum, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
+        &c->objective);
+    if (NULL != objective_enum) OBJ_RELEASE(objective_enum);
+
     (void) mca_base_component_var_register(v, "oversubscribed",
         "Decide on nodes Open MPI runs oversubscribed (more ranks than cores, mpi_oversubscribe) "
         "too. By default modeltuned steps aside on every communicator with a rank on such a node: "
@@ -234,7 +249,8 @@ static void prepare(mca_coll_modeltuned_component_t *c)
                                    NULL, 0);  /* valid: checked by load_table */
     c->start_lists = values[MCA_COLL_MODELTUNED_PUBLISHED_LISTS] =
         (uint64_t) (lists[MT_OP_BCAST] & c->runnable[MT_OP_BCAST]) |
-        (uint64_t) (lists[MT_OP_REDUCE] & c->runnable[MT_OP_REDUCE]) << 32;
+        (uint64_t) (lists[MT_OP_REDUCE] & c->runnable[MT_OP_REDUCE]) << 32 |
+        (uint64_t) (MT_OBJECTIVE_RANK_MEAN == c->objective);  /* bit 0: tuned numbers start at 1 */
     if (NULL != c->problem)  /* named by the rank that reports this one as without a table */
         OPAL_MODEX_SEND_STRING(rc, OPAL_PMIX_GLOBAL, MCA_COLL_MODELTUNED_PROBLEM_KEY, c->problem, strlen(c->problem) + 1);
     if (OPAL_SUCCESS != (rc = mca_coll_modeltuned_publish(values)))

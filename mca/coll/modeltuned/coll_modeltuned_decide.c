@@ -111,7 +111,8 @@ const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
     const bool log = c->verbose >= 10 && 0 == ompi_comm_rank(comm);
     mt_decision_report report = { .want_json = record };
     const mt_call call = { .op = op, .root = root, .count = count, .type_size = type_size,
-                           .commutative = !ordered, .whole_message = user_op };
+                           .commutative = !ordered, .whole_message = user_op,
+                           .objective = c->objective };
     int rc = mt_decide(m->model, &call, &choice->decision, record || log ? &report : NULL);
     if (NULL != report.json) {
         record_decision(m, comm, report.json, per_rank);
@@ -123,11 +124,12 @@ const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
     if (0 != rc) return NULL;
     if (log)
         opal_output(c->output, "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
-                    "predicted_us=%.3f runner_up=%s runner_up_us=%.3f", ompi_comm_get_cid(comm), comm->c_name,
-                    MT_OP_BCAST == op ? "bcast" : "reduce", count * type_size, root,
+                    "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f", ompi_comm_get_cid(comm),
+                    comm->c_name, MT_OP_BCAST == op ? "bcast" : "reduce", count * type_size, root,
                     ordered ? " noncommutative" : user_op ? " user_op" : "", report.pick, choice->decision.predicted_us,
-                    report.runner_up, choice->decision.runner_up_us);
-    return &choice->decision;
+                    report.runner_up, choice->decision.runner_up_us, report.margin);
+    /* algorithm 0: Open MPI's default was kept (margin): the previous component runs the call */
+    return 0 != choice->decision.algorithm ? &choice->decision : NULL;
 }
 
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
