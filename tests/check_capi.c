@@ -36,8 +36,24 @@ START_TEST(decide_and_explain)
     mt_table *t = mt_table_load(orfeo, err, sizeof err);
     mt_place places[8];
     for (int r = 0; r < 8; ++r) places[r] = on(r / 4, 0, r % 4 / 2);  /* 2 nodes, 2 L3 each */
-    mt_comm_model *m = mt_comm_model_create(t, 8, places, UINT32_MAX, UINT32_MAX, err, sizeof err);
+    /* Every algorithm but scatter_allgather_ring (9) and Rabenseifner (7): narrowed lists, so Open
+     * MPI's default is no candidate and the fastest prediction runs (docs/model.md#margin). */
+    mt_comm_model *m = mt_comm_model_create(t, 8, places, UINT32_MAX & ~(1u << 9), UINT32_MAX & ~(1u << 7), err,
+                                            sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
+    {   /* All allowed: the margin applies; a kept default is algorithm 0, labelled as such. */
+        mt_comm_model *all = mt_comm_model_create(t, 8, places, UINT32_MAX, UINT32_MAX, err, sizeof err);
+        mt_decision_report r = {.want_json = 1};
+        mt_decision a;
+        ck_assert_int_eq(mt_decide(all, &(mt_call){MT_OP_BCAST, 0, 1, 1, 1, 0}, &a, &r), 0);
+        ck_assert_msg(r.margin > 1 && r.json && strstr(r.json, "\"margin\":"), "margin %g", r.margin);
+        if (0 == a.algorithm)
+            ck_assert_msg(0 == strncmp(r.pick, "ompi_default:", 13) && strstr(r.json, "\"kept_default\":true"), "%s", r.pick);
+        else
+            ck_assert(strstr(r.json, "\"kept_default\":false") && a.algorithm >= 1 && a.algorithm <= 9);
+        free(r.json);
+        mt_comm_model_free(all);
+    }
     char channels[64];
     mt_comm_model_channels(m, channels, sizeof channels);
     ck_assert_str_eq(channels, "cache,core,node");

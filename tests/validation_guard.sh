@@ -67,7 +67,7 @@ awk -F, '
   file == 1 { acc[$1","$2","$3] = $0; next }                            # levels
   file == 2 && $1 == "p2p" && $3 != "default" { got[$2","$3","$4] = $0; next }
   file == 3 { sel[$1","$2] = $0; next }
-  file == 4 && FNR > 1 { gsel[$1","$2] = $0 }
+  file == 4 && FNR > 1 && $1 == "p2p" { gsel[$2","$3] = $2","$3","$5","$6","$7","$8","$9 }  # model,op,mapping,scored_against,cases,...: as op,mapping,cases,...
   function abs(x) { return x < 0 ? -x : x }
   END {
     bad = 0

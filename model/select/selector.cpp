@@ -78,7 +78,12 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
                    [](const Prediction &a, const Prediction &b) { return a.us < b.us; });
   decision.pick = decision.predictions.front().candidate;
   decision.predicted_us = decision.predictions.front().us;
-  if (allowed_[call.op == Op::reduce] != kAllAlgorithms) return decision;
+  // Every algorithm of the registry allowed (the component passes its list masked by the functions
+  // it resolved, so compare per algorithm, not with kAllAlgorithms).
+  AlgorithmMask every = 0;
+  for (const AlgorithmSpec &spec : algorithm_registry())
+    if (spec.op == call.op) every |= AlgorithmMask{1} << spec.id;
+  if ((allowed_[call.op == Op::reduce] & every) != every) return decision;
   const int size = placement_.size();
   const Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), size, call.commutative), call.count,
                                     call.type_size, size, call.commutative);
