@@ -145,7 +145,7 @@ START_TEST(tiny_run_is_consistent) {
   std::set<std::tuple<std::string, long, std::string, int>> seen;
   for (size_t i = 1; i < lines.size(); ++i) {
     const auto f = split(lines[i], ',');
-    expect(f.size() == 5, r, "CSV line " + std::to_string(i + 1) + " has not 5 fields: " + lines[i]);
+    expect(f.size() == 6, r, "CSV line " + std::to_string(i + 1) + " has not 6 fields: " + lines[i]);
     const long bytes = std::stol(f[1]);
     const int rep = std::stoi(f[3]);
     const double t = std::stod(f[4]);
@@ -285,7 +285,7 @@ START_TEST(quick_measures_default_and_modeltuned_only) {
   size_t rows = 0;
   for (const auto &line : split(read_text(csv), '\n')) {
     const auto f = split(line, ',');
-    if (f.size() != 5 || f[0] == "op") continue;
+    if (f.size() != 6 || f[0] == "op") continue;
     sizes[{f[0], f[2]}].insert(std::stol(f[1]));
     ++rows;
   }
