@@ -15,7 +15,18 @@ namespace modeltuned::calib {
 
 struct P2PSample { Channel channel; double bytes; double latency_us; };
 struct FlatTreeSample { Channel channel; FlatTreeKind kind; int p; double bytes; double latency_us; };
-struct Samples { std::vector<P2PSample> p2p; std::vector<FlatTreeSample> flat; };
+// The contention experiments of table version 2 (ChannelTable::concurrent / exchange): P ranks,
+// all active at once; P is even (P/2 pairs).
+enum class ContentionKind { concurrent, exchange };
+inline const char *contention_name(ContentionKind kind) {
+  return kind == ContentionKind::concurrent ? "concurrent" : "exchange";
+}
+struct ContentionSample { Channel channel; ContentionKind kind; int p; double bytes; double latency_us; };
+struct Samples {
+  std::vector<P2PSample> p2p;
+  std::vector<FlatTreeSample> flat;
+  std::vector<ContentionSample> contention;
+};
 
 class FitError : public std::runtime_error { using runtime_error::runtime_error; };
 
@@ -28,7 +39,8 @@ void read_osu_p2p_csv(const std::string &path, Samples &out);
 void read_osu_flat_csv(const std::string &path, FlatTreeKind kind, Samples &out,
                        const std::string &column = "latency");
 // The raw-samples CSV of modeltuned-calibrate (docs/calibration.md): kind,channel,p,bytes,rep,
-// latency_us with kind p2p, fanout or fanin. Appends to `out`; throws FitError like the above.
+// latency_us with kind p2p, fanout, fanin, concurrent or exchange. Appends to `out`; throws
+// FitError like the above.
 void read_samples_csv(const std::string &path, Samples &out);
 
 struct FitOptions {

@@ -51,9 +51,15 @@ void read_samples_csv(const std::string &path, Samples &out) {
     } else if (kind == "fanout" || kind == "fanin") {
       if (p < 2) throw FitError(csv.where() + ": column 'p': " + std::to_string(p) + " ranks; a flat tree needs P >= 2");
       out.flat.push_back({channel, kind == "fanout" ? FlatTreeKind::fanout : FlatTreeKind::fanin, p, bytes, latency});
+    } else if (kind == "concurrent" || kind == "exchange") {
+      if (p < 2 || p % 2 != 0)
+        throw FitError(csv.where() + ": column 'p': " + std::to_string(p) + " ranks; " + std::string(kind) +
+                       " runs pairs, so P is even and >= 2");
+      out.contention.push_back(
+          {channel, kind == "concurrent" ? ContentionKind::concurrent : ContentionKind::exchange, p, bytes, latency});
     } else {
       throw FitError(csv.where() + ": column 'kind': unknown kind '" + std::string(kind) +
-                     "'; known kinds are p2p, fanout, fanin");
+                     "'; known kinds are p2p, fanout, fanin, concurrent, exchange");
     }
     ++rows;
   }

@@ -1,5 +1,6 @@
 # tests/calibration.mk
-# Calibration table format, the fitter, and the shipped ORFEO table against its source data.
+# Calibration table format, the fitter, the shipped ORFEO table against its source data, and
+# modeltuned-calibrate runs (np 2 and 4, oversubscribed) refitted by modeltuned fit.
 check_PROGRAMS += tests/check_calibration
 TESTS += tests/check_calibration
 tests_check_calibration_SOURCES = tests/check_calibration.cpp
@@ -7,7 +8,9 @@ tests_check_calibration_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
 	-DORFEO_DATA_DIR='"$(ORFEO_DATA)"' \
 	-DSHIPPED_TABLE='"$(abs_top_srcdir)/calib/tables/orfeo-epyc.json"'
 tests_check_calibration_CXXFLAGS = $(AM_CXXFLAGS) $(EIGEN_CFLAGS) $(CHECK_CFLAGS)
-tests_check_calibration_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+tests_check_calibration_LDADD = tests/support/libmodeltuned_test.la calib/libmodeltuned_calib.la \
+	model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+EXTRA_tests_check_calibration_DEPENDENCIES = calib/modeltuned-calibrate tools/modeltuned
 
 # modeltuned-calibrate's bad flags: one line each, an error status, no measuring.
 TESTS += tests/calibrate_cli.sh

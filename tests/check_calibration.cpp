@@ -1,4 +1,6 @@
-// Calibration table (model/calibration/table.cpp), the fitter (calib/) and the shipped ORFEO table.
+// Calibration table (model/calibration/table.cpp), the fitter (calib/), the shipped ORFEO table, and
+// modeltuned-calibrate end to end (its contention runs and fresh-memory measurement, refitted by
+// modeltuned fit).
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -18,6 +20,7 @@
 #include "calib/fit.hpp"
 #include "calib/regression.hpp"
 #include "model/calibration/table.hpp"
+#include "tests/support/mpi_launch.hpp"
 
 // Last: check.h defines macros (fail, ...) that clash with the standard library.
 #include <check.h>
@@ -497,6 +500,57 @@ START_TEST(fit_rejects_bad_samples) {
 }
 END_TEST
 
+// The contention curves (table version 2) are fitted exactly like fan-out, over their even P; a
+// table without them is the same version 1 table as before.
+START_TEST(fit_contention_curves_like_fanout) {
+  const calib::Samples flat_only = synthetic_samples(Channel::core);
+  calib::Samples s = flat_only;
+  for (const calib::FlatTreeSample &f : flat_only.flat)
+    if (f.p % 2 == 0) {
+      s.contention.push_back({Channel::core, calib::ContentionKind::concurrent, f.p, f.bytes, f.latency_us + 0.1});
+      s.contention.push_back({Channel::core, calib::ContentionKind::exchange, f.p, f.bytes, 2 * f.latency_us});
+    }
+  const CalibrationTable t = calib::fit_table(s, fit_options());
+  const ChannelTable &core = t[Channel::core];
+  ck_assert_uint_eq(core.concurrent.size(), core.fanout.size());
+  ck_assert_uint_eq(core.exchange.size(), core.fanout.size());
+  for (size_t k = 0; k < core.fanout.size(); ++k) {
+    const FlatTreeFit &fanout = core.fanout[k], &concurrent = core.concurrent[k], &exchange = core.exchange[k];
+    ck_assert_double_eq(concurrent.bytes, fanout.bytes);
+    ck_assert_int_eq(concurrent.max_p, 8);
+    ck_assert_int_eq(exchange.max_p, 8);
+    ck_assert_double_eq_tol(concurrent.alpha_us, fanout.alpha_us + 0.1, 1e-9);
+    ck_assert_double_eq_tol(concurrent.beta_us, fanout.beta_us, 1e-9);
+    ck_assert_double_eq_tol(exchange.time_us(6), 2 * fanout.time_us(6), 1e-9);
+    ck_assert_uint_eq(concurrent.knots.size(), 4);  // P = 2, 4, 6, 8
+    ck_assert_int_eq(concurrent.knots.front().first, 2);
+  }
+  for (const char *kind : {"concurrent", "exchange"}) {
+    const json &report = t.provenance["fit"]["core"][kind];
+    ck_assert_msg(report.contains("held_out") && report["sizes"] == core.fanout.size(), "%s: %s", kind,
+                  report.dump().c_str());
+  }
+  const json doc = json::parse(to_json_text(t));
+  ck_assert_int_eq(doc["version"].get<int>(), 2);
+  ck_assert(parse_calibration(to_json_text(t), "fitted")[Channel::core] == core);
+
+  // Without contention samples: version 1, and the table the fitter wrote before them.
+  CalibrationTable without = calib::fit_table(flat_only, fit_options());
+  ck_assert_int_eq(json::parse(to_json_text(without))["version"].get<int>(), 1);
+  ChannelTable stripped = core;
+  stripped.concurrent.clear();
+  stripped.exchange.clear();
+  ck_assert(without[Channel::core] == stripped);
+  ck_assert(!without.provenance["fit"]["core"].contains("concurrent"));
+
+  // Pairs only: an odd P is refused, naming the kind.
+  calib::Samples odd = s;
+  odd.contention.push_back({Channel::core, calib::ContentionKind::exchange, 3, 8, 1.0});
+  const std::string m = fit_error(odd);
+  ck_assert_msg(m.find("exchange") != std::string::npos && m.find("even") != std::string::npos, "%s", m.c_str());
+}
+END_TEST
+
 // A channel measured at P = 2 only (mpirun -np 2): the table holds the serialized bound
 // T(P) = (P-1) T(2) with max_p = 2, and the provenance says it is not measured.
 START_TEST(fit_single_peer_channel_is_an_extrapolated_bound) {
@@ -586,16 +640,26 @@ START_TEST(samples_csv_round_trip_and_errors) {
     return std::string();
   };
   const std::string header = "kind,channel,p,bytes,rep,latency_us\n";
-  write_file(path, header + "p2p,cache,2,9,0,0.5110\nfanout,core,5,4096,3,2.3170\nfanin,core,5,4096,3,1.9040\n");
+  write_file(path, header + "p2p,cache,2,9,0,0.5110\nfanout,core,5,4096,3,2.3170\nfanin,core,5,4096,3,1.9040\n"
+                            "concurrent,core,4,4096,3,2.5000\nexchange,core,2,64,0,1.2500\n");
   calib::Samples s;
   calib::read_samples_csv(path, s);
   ck_assert_uint_eq(s.p2p.size(), 1);
   ck_assert_uint_eq(s.flat.size(), 2);
   ck_assert(s.flat[1].kind == FlatTreeKind::fanin && s.flat[1].p == 5 && s.flat[1].bytes == 4096);
   ck_assert_double_eq(s.p2p[0].latency_us, 0.511);
+  ck_assert_uint_eq(s.contention.size(), 2);
+  ck_assert(s.contention[0].kind == calib::ContentionKind::concurrent && s.contention[0].p == 4 &&
+            s.contention[0].channel == Channel::core && s.contention[0].latency_us == 2.5);
+  ck_assert(s.contention[1].kind == calib::ContentionKind::exchange && s.contention[1].bytes == 64);
   std::string m = read_error(header + "allreduce,cache,2,9,0,0.5\n");
-  ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("unknown kind 'allreduce'") != std::string::npos,
+  ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("unknown kind 'allreduce'") != std::string::npos &&
+                    m.find("concurrent, exchange") != std::string::npos,
                 "%s", m.c_str());
+  m = read_error(header + "concurrent,cache,3,9,0,0.5\n");
+  ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("even") != std::string::npos, "%s", m.c_str());
+  m = read_error(header + "exchange,cache,0,9,0,0.5\n");
+  ck_assert_msg(m.find("'p'") != std::string::npos && m.find("exchange") != std::string::npos, "%s", m.c_str());
   m = read_error(header + "p2p,cache,3,9,0,0.5\n");
   ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("p = 2") != std::string::npos, "%s", m.c_str());
   m = read_error(header + "fanout,cache,1,9,0,0.5\n");
@@ -711,6 +775,147 @@ START_TEST(shipped_table_reproduces_orfeo_1B_latency) {
 }
 END_TEST
 
+// --- modeltuned-calibrate end to end --------------------------------------------------------
+
+namespace {
+
+namespace test = modeltuned::test;
+namespace fs = std::filesystem;
+
+// modeltuned-calibrate under mpirun (Open MPI's own collectives: the run measures the machine,
+// not modeltuned); `env` names variables the ranks get (-x). Returns the table's path.
+fs::path calibrate(const fs::path &dir, int np, std::vector<std::string> args, std::vector<std::string> env = {}) {
+  const fs::path table = dir / "calibration.json";
+  test::Launch launch;
+  launch.np = np;
+  launch.mpirun_args = {"--mca", "coll", "^modeltuned"};
+  for (const std::string &name : env) launch.mpirun_args.insert(launch.mpirun_args.end(), {"-x", name});
+  launch.program = test::builddir() + "/calib/modeltuned-calibrate";
+  args.insert(args.end(), {"-o", table.string()});
+  launch.program_args = args;
+  launch.timeout_seconds = test::run_timeout_seconds(180);
+  const test::LaunchResult r = test::launch_mpi(dir, launch);
+  const std::string rank0 = r.rank_stderr.count(0) ? r.rank_stderr.at(0) : "";
+  ck_assert_msg(r.exit_status == 0 && !r.timed_out && fs::exists(table), "%s: status %d%s\n%s\n%s", r.command.c_str(),
+                r.exit_status, r.timed_out ? " (timed out)" : "", rank0.c_str(), r.launcher_output.c_str());
+  return table;
+}
+
+// `modeltuned fit --samples CSV --like TABLE -o OUT`, as a user refits a run.
+void refit(const fs::path &samples, const fs::path &like, const fs::path &out) {
+  const std::string cmd = "'" + test::builddir() + "/tools/modeltuned' fit --samples '" + samples.string() +
+                          "' --like '" + like.string() + "' -o '" + out.string() + "' > '" + out.string() +
+                          ".log' 2>&1";
+  const int status = std::system(cmd.c_str());
+  ck_assert_msg(status == 0, "'%s' failed (status %d): %s", cmd.c_str(), status,
+                test::read_text(out.string() + ".log").c_str());
+}
+
+int pair_ranks(int group_size) { return group_size / 2 * 2; }
+
+}  // namespace
+
+// np 4 on any machine: every channel in the table has contention curves measured on the same
+// sizes as fan-out, up to the largest even group the placement offers there; the raw samples
+// hold them; modeltuned fit reproduces them from the CSV; and the CSV without them still gives
+// the version 1 table with the same flat trees.
+START_TEST(calibrate_measures_contention_and_refits) {
+  test::Scratch scratch("modeltuned-calibrate");
+  // A fixed plan ends in a few seconds; the budget is only slack for a loaded machine, where a
+  // cut would leave sizes without their larger groups.
+  const fs::path table_path = calibrate(scratch.dir, 4, {"--budget", "60", "--max-bytes", "16KiB", "--reps", "3",
+                                                         "--seed", "7", "--idle", "sleep"});
+  const fs::path samples_path = table_path.string() + ".samples.csv";
+  const json doc = json::parse(test::read_text(table_path));
+  ck_assert_int_eq(doc["version"].get<int>(), 2);
+  const CalibrationTable table = load_calibration(table_path.string());
+  int channels = 0;
+  for (int c = 0; c < kChannels; ++c) {
+    const ChannelTable &ch = table.channels[c];
+    if (!ch.present) continue;
+    ++channels;
+    const std::string name(kChannelNames[c]);
+    const int offered = doc["provenance"]["placement"]["channels"][name]["max_p"].get<int>();
+    using Curves = std::pair<const char *, const std::vector<FlatTreeFit> &>;
+    for (const auto &[kind, fits] : {Curves{"concurrent", ch.concurrent}, Curves{"exchange", ch.exchange}}) {
+      ck_assert_msg(fits.size() == ch.fanout.size(), "%s %s: %zu sizes, fanout %zu", name.c_str(), kind, fits.size(),
+                    ch.fanout.size());
+      int max_p = 0;
+      for (size_t k = 0; k < fits.size(); ++k) {
+        ck_assert_double_eq(fits[k].bytes, ch.fanout[k].bytes);
+        ck_assert_int_eq(fits[k].max_p % 2, 0);
+        max_p = std::max(max_p, fits[k].max_p);
+      }
+      ck_assert_msg(max_p == pair_ranks(offered), "%s %s: max_p %d, the placement offers P = %d", name.c_str(), kind,
+                    max_p, offered);
+      const json &counts = doc["provenance"]["samples"];
+      ck_assert_msg(counts.contains(kind) && counts[kind].value(name, 0) > 0, "%s", counts.dump().c_str());
+    }
+  }
+  ck_assert_int_gt(channels, 0);
+
+  // The raw samples hold the new kinds, and modeltuned fit reads them back into the same curves.
+  const std::string csv = test::read_text(samples_path);
+  ck_assert(csv.find("\nconcurrent,") != std::string::npos && csv.find("\nexchange,") != std::string::npos);
+  const fs::path refitted = scratch.dir / "refit.json";
+  refit(samples_path, table_path, refitted);
+  const CalibrationTable again = load_calibration(refitted.string());
+  for (int c = 0; c < kChannels; ++c) {
+    ck_assert(again.channels[c].concurrent == table.channels[c].concurrent);
+    ck_assert(again.channels[c].exchange == table.channels[c].exchange);
+    if (!table.channels[c].present) continue;
+    for (const char *kind : {"concurrent", "exchange"})
+      ck_assert(again.provenance["fit"][kChannelNames[c]][kind] == table.provenance["fit"][kChannelNames[c]][kind]);
+  }
+
+  // A CSV of the version 1 kinds only (as every run before them wrote): a version 1 table.
+  std::string old_kinds;
+  for (const std::string &line : test::split_lines(csv))
+    if (line.rfind("concurrent,", 0) != 0 && line.rfind("exchange,", 0) != 0) old_kinds += line + "\n";
+  const fs::path old_csv = scratch.dir / "v1.samples.csv", old_table = scratch.dir / "v1.json";
+  test::write_text(old_csv, old_kinds);
+  refit(old_csv, table_path, old_table);
+  const json old_doc = json::parse(test::read_text(old_table));
+  ck_assert_int_eq(old_doc["version"].get<int>(), 1);
+  const CalibrationTable v1 = load_calibration(old_table.string());
+  for (int c = 0; c < kChannels; ++c) {
+    const ChannelTable &ch = v1.channels[c], &full = table.channels[c];
+    ck_assert(ch.concurrent.empty() && ch.exchange.empty());
+    ck_assert(ch.p2p == full.p2p && ch.fanout == full.fanout && ch.fanin == full.fanin);
+  }
+
+  // Fresh memory is measured, and the table says how.
+  ck_assert(std::isfinite(table.fresh_memory_us_per_byte) && table.fresh_memory_us_per_byte >= 0);
+  ck_assert_msg(table.fresh_memory_source.find("malloc") != std::string::npos, "%s", table.fresh_memory_source.c_str());
+}
+END_TEST
+
+// The fresh-memory cost is the allocator's: glibc told to keep every block (heap only, never
+// trimmed) gives about nothing, told to map every block >= 128 KiB anew gives the page-fault cost
+// in both patterns. (Not under AddressSanitizer, whose allocator ignores glibc's tunables.)
+START_TEST(fresh_memory_follows_the_allocator) {
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+  auto measure = [](const std::string &tunables) {
+    test::Scratch scratch("modeltuned-calibrate");
+    setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
+    const fs::path table = calibrate(scratch.dir, 2, {"--budget", "8", "--max-bytes", "4KiB", "--reps", "3"},
+                                     {"GLIBC_TUNABLES"});
+    unsetenv("GLIBC_TUNABLES");
+    return json::parse(test::read_text(table))["provenance"]["reduce_local"];
+  };
+  const json keep = measure("glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824");
+  const json fresh = measure("glibc.malloc.mmap_threshold=131072");
+  const double kept_cost = keep["fresh_memory_us_per_byte"].get<double>();
+  const double mapped_cost = fresh["fresh_memory_us_per_byte"].get<double>();
+  ck_assert_msg(fresh["fresh_memory_one_buffer_us_per_byte"].get<double>() > 0 &&
+                    fresh["fresh_memory_two_buffers_us_per_byte"].get<double>() > 0,
+                "every block mapped anew, yet no page-fault cost: %s", fresh.dump().c_str());
+  ck_assert_msg(kept_cost < 0.25 * mapped_cost, "blocks kept: %g us/B, mapped anew: %g us/B (%s / %s)", kept_cost,
+                mapped_cost, keep.dump().c_str(), fresh.dump().c_str());
+#endif
+}
+END_TEST
+
 int main() {
   Suite *suite = suite_create("calibration");
   TCase *table = tcase_create("table");
@@ -725,6 +930,7 @@ int main() {
   tcase_add_test(fit, fit_rejects_bad_samples);
   tcase_add_test(fit, fit_flat_curve_is_monotone_and_used_in_range);
   tcase_add_test(fit, fit_single_peer_channel_is_an_extrapolated_bound);
+  tcase_add_test(fit, fit_contention_curves_like_fanout);
   tcase_add_test(fit, fit_recovers_piecewise_model_under_heavy_tailed_noise);
   tcase_add_test(fit, samples_csv_round_trip_and_errors);
   tcase_add_test(fit, csv_errors_name_file_line_and_column);
@@ -732,6 +938,11 @@ int main() {
   TCase *shipped = tcase_create("shipped");
   tcase_add_test(shipped, shipped_table_reproduces_orfeo_1B_latency);
   suite_add_tcase(suite, shipped);
+  TCase *calibrate_run = tcase_create("calibrate");
+  tcase_set_timeout(calibrate_run, 400);
+  tcase_add_test(calibrate_run, calibrate_measures_contention_and_refits);
+  tcase_add_test(calibrate_run, fresh_memory_follows_the_allocator);
+  suite_add_tcase(suite, calibrate_run);
   SRunner *runner = srunner_create(suite);
   srunner_run_all(runner, CK_NORMAL);
   const int failed = srunner_ntests_failed(runner);

@@ -1,5 +1,6 @@
 // `modeltuned fit`: OSU-style CSVs or modeltuned-calibrate's raw samples -> calibration table
 // (fitting rules in calib/fit.hpp), optionally with gnuplot plots of samples and fits.
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -74,10 +75,13 @@ void print_summary(const CalibrationTable &table, std::ostream &out) {
     out << "\n  fanout " << ch.fanout.size() << " sizes, median |error| "
         << q["fanout"]["median_abs_pct_error"].get<double>() << " %";
     if (!ch.fanin.empty()) out << "; fanin " << ch.fanin.size() << " sizes";
+    using Curves = std::pair<const char *, const std::vector<FlatTreeFit> &>;
+    for (const auto &[kind, fits] : {Curves{"concurrent", ch.concurrent}, Curves{"exchange", ch.exchange}})
+      if (!fits.empty()) out << "; " << kind << " " << fits.size() << " sizes up to P = " << fits.back().max_p;
     out << "\n";
-    // One line per channel: fan-out and fan-in are usually estimated alike.
+    // One line per channel: the kinds of one channel are usually estimated alike.
     std::map<std::string, std::string> estimated;  // note -> kinds
-    for (const char *kind : {"fanout", "fanin"})
+    for (const char *kind : {"fanout", "fanin", "concurrent", "exchange"})
       if (q.contains(kind) && q[kind].contains("extrapolated")) {
         std::string &kinds = estimated[q[kind]["extrapolated"].get<std::string>()];
         kinds += (kinds.empty() ? "" : " and ") + std::string(kind);
@@ -176,6 +180,12 @@ void complete_provenance(const FitCommandOptions &o, const calib::Samples &sampl
   if (provenance.contains("options")) options = {{"fit", options}, {"run", provenance["options"]}};
   provenance["options"] = options;
   provenance["samples"] = {{"p2p", samples.p2p.size()}, {"fanout", fanout_rows}, {"fanin", samples.flat.size() - fanout_rows}};
+  // Only when measured: a table without them stays what it was (version 1, same checksum).
+  for (calib::ContentionKind kind : {calib::ContentionKind::concurrent, calib::ContentionKind::exchange}) {
+    const size_t rows = std::count_if(samples.contention.begin(), samples.contention.end(),
+                                      [&](const calib::ContentionSample &c) { return c.kind == kind; });
+    if (rows) provenance["samples"][calib::contention_name(kind)] = rows;
+  }
   if (!o.topology_signature.empty())
     provenance["hwloc"] = {{"signature", o.topology_signature}, {"from", "--topology-signature (not measured)"}};
 }

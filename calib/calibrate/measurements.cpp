@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <set>
 #include <stdexcept>
 
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <Eigen/Dense>
@@ -42,7 +41,13 @@ double slope(const std::vector<double> &x, const std::vector<double> &y) {
   return design.colPivHouseholderQr().solve(rhs)(1);
 }
 
-enum Command : int64_t { kStop = 0, kFanout = 1, kFanin = 2 };
+constexpr int64_t kStop = 0;  // the command that ends a flat-tree phase (others: GroupRun)
+
+// The ranks of a contention run in a group of P: P/2 pairs, so an odd group's last rank sits out.
+int pair_ranks(int group_size) { return group_size / 2 * 2; }
+
+// The largest flat-tree message (plan_flat_trees) and so the receive buffer MPI_Sendrecv needs.
+size_t flat_cap(uint64_t max_bytes) { return std::min<uint64_t>(max_bytes, 1 << 20); }
 
 }  // namespace
 
@@ -81,6 +86,8 @@ double LatencyEstimate::at(double bytes) const {
 nlohmann::json ReduceLocalResult::to_json() const {
   return {{"double_us_per_byte", double_us_per_byte}, {"int_us_per_byte", int_us_per_byte},
           {"samples", samples}, {"fresh_memory_us_per_byte", fresh_us_per_byte},
+          {"fresh_memory_one_buffer_us_per_byte", fresh_one_buffer_us_per_byte},
+          {"fresh_memory_two_buffers_us_per_byte", fresh_two_buffers_us_per_byte},
           {"fresh_memory_samples", fresh_samples}};
 }
 
@@ -103,6 +110,8 @@ Calibrator::Calibrator(MeasureSettings settings, SampleStore *store, Progress &p
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   buffer_.assign(settings_.max_bytes, 0);
   std::memset(buffer_.data(), 0x5a, buffer_.size());
+  exchange_buffer_.assign(flat_cap(settings_.max_bytes), 0);
+  std::memset(exchange_buffer_.data(), 0x5a, exchange_buffer_.size());
   requests_.resize(size_);
 }
 
@@ -151,35 +160,68 @@ ReduceLocalResult Calibrator::reduce_local(double deadline) {
   return result;
 }
 
-// Fresh memory: map anonymous pages, write one byte per page (the kernel faults and zeroes each),
-// unmap. That is what a temporary costs when the allocator hands it back to the system between
-// calls (glibc does for blocks above its mmap or trim threshold).
+// Fresh memory: what this process's allocator makes a reduce's temporaries cost. Open MPI's
+// reduce mallocs message-sized buffers on every call (an accumulator and segment buffers), writes
+// them and frees them on return. glibc either keeps a freed block for the next call, which then
+// costs nothing beyond the writes, or gives it back to the system (mmap'd blocks; a heap top
+// above the trim threshold, which two blocks freed together can pass where one does not), and
+// then every page faults in again. So both patterns are timed in steady state, as the allocator
+// settles after a few calls of one size, minus writing as many pages of warm memory; the cost per
+// fresh byte is the least-squares slope of the costlier pattern, about 0 where blocks are kept.
 void Calibrator::fresh_memory(double deadline, ReduceLocalResult &result) {
-  const std::vector<size_t> sizes = {256 << 10, 1 << 20, 4 << 20};
+  const std::vector<size_t> sizes = {256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20};
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  auto touch_fresh = [&](size_t bytes) {
-    const double start = MPI_Wtime();
-    void *raw = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED) return -1.0;
-    auto *p = static_cast<volatile char *>(raw);
-    for (size_t i = 0; i < bytes; i += page) p[i] = 1;
-    munmap(raw, bytes);
-    return (MPI_Wtime() - start) * 1e6;
+  constexpr int kWarmupCalls = 3, kTimedCalls = 5, kRounds = 5;
+  std::vector<char> warm(2 * sizes.back(), 1);
+  auto write_pages = [&](char *p, size_t bytes) {
+    auto *v = static_cast<volatile char *>(p);
+    for (size_t i = 0; i < bytes; i += page) v[i] = 1;
   };
-  std::vector<double> x, y;
-  std::vector<size_t> order;
-  for (int round = 0; round < 5; ++round) order.insert(order.end(), sizes.begin(), sizes.end());
-  std::shuffle(order.begin(), order.end(), rng_);
-  for (size_t i = 0; i < order.size() && (i < sizes.size() || MPI_Wtime() < deadline); ++i) {
-    const double us = touch_fresh(order[i]);
-    if (us < 0) return;  // no anonymous mappings: leave it unmeasured
-    x.push_back(static_cast<double>(order[i]));
-    y.push_back(us);
+  // One call of the pattern: malloc `buffers` blocks of `bytes`, write every page, free them all.
+  // Microseconds; negative when malloc fails.
+  auto allocate_write_free = [&](int buffers, size_t bytes) {
+    const double start = MPI_Wtime();
+    char *blocks[2] = {nullptr, nullptr};
+    bool allocated = true;
+    for (int k = 0; k < buffers; ++k) allocated &= (blocks[k] = static_cast<char *>(std::malloc(bytes))) != nullptr;
+    if (allocated)
+      for (int k = 0; k < buffers; ++k) write_pages(blocks[k], bytes);
+    for (int k = 0; k < buffers; ++k) std::free(blocks[k]);
+    return allocated ? (MPI_Wtime() - start) * 1e6 : -1.0;
+  };
+  auto median_of_calls = [&](auto &&call) {
+    std::vector<double> us(kTimedCalls);
+    for (double &t : us) t = call();
+    return median(us);
+  };
+
+  struct Case { int buffers; size_t bytes; };
+  std::vector<Case> cases;
+  for (int buffers : {1, 2})
+    for (size_t bytes : sizes) cases.push_back({buffers, bytes});
+  std::vector<double> x[2], y[2];  // per pattern: fresh bytes per call, extra microseconds
+  // At least one full round: without two sizes of each pattern there is no slope.
+  for (int round = 0; round < kRounds && (round == 0 || MPI_Wtime() < deadline); ++round) {
+    std::shuffle(cases.begin(), cases.end(), rng_);
+    for (const Case &c : cases) {
+      const size_t fresh_bytes = c.buffers * c.bytes;
+      for (int i = 0; i < kWarmupCalls; ++i) allocate_write_free(c.buffers, c.bytes);
+      const double pattern_us = median_of_calls([&] { return allocate_write_free(c.buffers, c.bytes); });
+      if (pattern_us < 0) return;  // the allocator refused: leave it unmeasured
+      const double warm_us = median_of_calls([&] {
+        const double start = MPI_Wtime();
+        write_pages(warm.data(), fresh_bytes);
+        return (MPI_Wtime() - start) * 1e6;
+      });
+      x[c.buffers - 1].push_back(static_cast<double>(fresh_bytes));
+      y[c.buffers - 1].push_back(pattern_us - warm_us);
+    }
   }
-  std::set<double> distinct(x.begin(), x.end());
-  if (distinct.size() < 2) return;
-  result.fresh_us_per_byte = std::max(0.0, slope(x, y));
-  result.fresh_samples = static_cast<int>(x.size());
+  result.fresh_one_buffer_us_per_byte = slope(x[0], y[0]);
+  result.fresh_two_buffers_us_per_byte = slope(x[1], y[1]);
+  result.fresh_us_per_byte =
+      std::max({0.0, result.fresh_one_buffer_us_per_byte, result.fresh_two_buffers_us_per_byte});
+  result.fresh_samples = static_cast<int>(x[0].size() + x[1].size());
 }
 
 LatencyEstimate Calibrator::ping_pong(const ChannelPeers &channel, double deadline) {
@@ -275,29 +317,45 @@ LatencyEstimate Calibrator::ping_pong_root(Channel channel, int peer, double dea
   return estimate;
 }
 
-double Calibrator::run_flat(MPI_Comm comm, FlatTreeKind kind, int bytes) {
+double Calibrator::run_flat(MPI_Comm comm, GroupRun kind, int bytes) {
   int rank = 0, p = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &p);
+  const int pairs = pair_ranks(p) / 2;
   MPI_Barrier(comm);
   const double start = MPI_Wtime();
   // Open MPI's linear algorithms (coll/base basic_linear): bcast posts non-blocking sends to all
   // and waits; reduce receives from each peer in turn, highest rank first.
-  if (kind == FlatTreeKind::fanout) {
-    if (rank == 0) {
-      for (int peer = 1; peer < p; ++peer)
-        MPI_Isend(buffer_.data(), bytes, MPI_BYTE, peer, kDataTag, comm, &requests_[peer - 1]);
-      MPI_Waitall(p - 1, requests_.data(), MPI_STATUSES_IGNORE);
-    } else {
-      MPI_Recv(buffer_.data(), bytes, MPI_BYTE, 0, kDataTag, comm, MPI_STATUS_IGNORE);
-    }
-  } else {
-    if (rank == 0) {
-      for (int peer = p - 1; peer >= 1; --peer)
-        MPI_Recv(buffer_.data(), bytes, MPI_BYTE, peer, kDataTag, comm, MPI_STATUS_IGNORE);
-    } else {
-      MPI_Send(buffer_.data(), bytes, MPI_BYTE, 0, kDataTag, comm);
-    }
+  switch (kind) {
+    case GroupRun::fanout:
+      if (rank == 0) {
+        for (int peer = 1; peer < p; ++peer)
+          MPI_Isend(buffer_.data(), bytes, MPI_BYTE, peer, kDataTag, comm, &requests_[peer - 1]);
+        MPI_Waitall(p - 1, requests_.data(), MPI_STATUSES_IGNORE);
+      } else {
+        MPI_Recv(buffer_.data(), bytes, MPI_BYTE, 0, kDataTag, comm, MPI_STATUS_IGNORE);
+      }
+      break;
+    case GroupRun::fanin:
+      if (rank == 0) {
+        for (int peer = p - 1; peer >= 1; --peer)
+          MPI_Recv(buffer_.data(), bytes, MPI_BYTE, peer, kDataTag, comm, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Send(buffer_.data(), bytes, MPI_BYTE, 0, kDataTag, comm);
+      }
+      break;
+    // Contention: disjoint pairs, all at once, so the transfers share the memory system as the
+    // steps of a tree or of recursive doubling do.
+    case GroupRun::concurrent:
+      if (rank < pairs) MPI_Send(buffer_.data(), bytes, MPI_BYTE, rank + pairs, kDataTag, comm);
+      else if (rank < 2 * pairs)
+        MPI_Recv(buffer_.data(), bytes, MPI_BYTE, rank - pairs, kDataTag, comm, MPI_STATUS_IGNORE);
+      break;
+    case GroupRun::exchange:  // one round of recursive doubling: partners i and i^1
+      if (rank < 2 * pairs)
+        MPI_Sendrecv(buffer_.data(), bytes, MPI_BYTE, rank ^ 1, kDataTag, exchange_buffer_.data(), bytes, MPI_BYTE,
+                     rank ^ 1, kDataTag, comm, MPI_STATUS_IGNORE);
+      break;
   }
   // The slowest participant defines the operation's time (a receiver may finish after the root).
   const double elapsed = MPI_Wtime() - start;
@@ -306,15 +364,14 @@ double Calibrator::run_flat(MPI_Comm comm, FlatTreeKind kind, int bytes) {
   return slowest * 1e6;
 }
 
-// Peers of rank 0: run the flat trees rank 0 commands until it says stop.
+// Peers of rank 0: run the group runs rank 0 commands until it says stop.
 void Calibrator::serve_flat_trees(MPI_Comm channel_comm, const std::vector<MPI_Comm> &comms) {
   int64_t command[3];
   for (;;) {
     MPI_Bcast(command, 3, MPI_INT64_T, 0, channel_comm);
     if (command[0] == kStop) break;
     MPI_Comm comm = comms[command[1]];
-    if (comm != MPI_COMM_NULL)
-      run_flat(comm, command[0] == kFanout ? FlatTreeKind::fanout : FlatTreeKind::fanin, static_cast<int>(command[2]));
+    if (comm != MPI_COMM_NULL) run_flat(comm, static_cast<GroupRun>(command[0]), static_cast<int>(command[2]));
   }
 }
 
@@ -323,18 +380,34 @@ void Calibrator::serve_flat_trees(MPI_Comm channel_comm, const std::vector<MPI_C
 Calibrator::FlatPlan Calibrator::plan_flat_trees(const std::vector<int> &all_ps, const LatencyEstimate &estimate,
                                                  double deadline) const {
   FlatPlan plan;
-  plan.cap = static_cast<int>(std::min<uint64_t>(settings_.max_bytes, 1 << 20));
+  plan.cap = static_cast<int>(flat_cap(settings_.max_bytes));
   for (int m = 1; m < plan.cap; m *= 2) plan.sizes.push_back(m);
   plan.sizes.push_back(plan.cap);
   plan.groups.resize(all_ps.size());
   for (size_t i = 0; i < plan.groups.size(); ++i) plan.groups[i] = i;
+  auto choose_pair_groups = [&] {
+    plan.pair_groups.clear();
+    int last_p = 0;
+    for (size_t g : plan.groups)  // ascending P: the first group of each even P
+      if (pair_ranks(all_ps[g]) != last_p) {
+        plan.pair_groups.push_back(g);
+        last_p = pair_ranks(all_ps[g]);
+      }
+  };
 
+  // Estimates: barrier and time reduction as a few small messages per tree level; the transfers
+  // at their serialized bound (fan-out and fan-in: P-1 messages; concurrent: P/2; exchange: P).
   auto round_seconds = [&] {
     double us = 0;
     for (size_t g : plan.groups)
       for (int m : plan.sizes) {
         const int p = all_ps[g];
         us += 2 * ((3 * log2_ceil(p) + 2) * estimate.small_us + (p - 1) * estimate.at(m));
+      }
+    for (size_t g : plan.pair_groups)
+      for (int m : plan.sizes) {
+        const int p = pair_ranks(all_ps[g]);
+        us += 2 * (3 * log2_ceil(all_ps[g]) + 2) * estimate.small_us + (p / 2 + p) * estimate.at(m);
       }
     return us * 1e-6;
   };
@@ -347,45 +420,55 @@ Calibrator::FlatPlan Calibrator::plan_flat_trees(const std::vector<int> &all_ps,
     if (v.back() != last) v.push_back(last);
     return true;
   };
+  choose_pair_groups();
   const double warmup_seconds = round_seconds() * 2 / plan.sizes.size();
   const double available = 0.9 * std::max(0.0, deadline - MPI_Wtime()) - warmup_seconds;
   for (;;) {
     const int fitting = static_cast<int>(available / round_seconds());
     plan.reps = settings_.reps > 0 ? settings_.reps : std::clamp(fitting, 3, 20);
     if (plan.reps <= fitting) break;
-    if (plan.sizes.size() > 8 ? thin(plan.sizes) : thin(plan.groups)) continue;
+    if (plan.sizes.size() > 8 ? thin(plan.sizes) : thin(plan.groups)) {
+      choose_pair_groups();
+      continue;
+    }
     if (!thin(plan.sizes)) break;  // nothing left to thin: the deadline will cut the run
   }
   return plan;
 }
 
-// Rank 0: commands every flat tree of the plan, in random order per repetition, and stores the
+// Rank 0: commands every group run of the plan, in random order per repetition, and stores the
 // times; then tells the peers to stop.
 void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline,
                                   const std::vector<int> &all_ps, MPI_Comm channel_comm,
                                   const std::vector<MPI_Comm> &comms) {
-  auto run = [&](size_t comm_index, FlatTreeKind kind, int bytes) {
-    int64_t command[3] = {kind == FlatTreeKind::fanout ? kFanout : kFanin,
-                          static_cast<int64_t>(comm_index), bytes};
+  auto run = [&](size_t comm_index, GroupRun kind, int bytes) {
+    int64_t command[3] = {static_cast<int64_t>(kind), static_cast<int64_t>(comm_index), bytes};
     MPI_Bcast(command, 3, MPI_INT64_T, 0, channel_comm);
     return run_flat(comms[comm_index], kind, bytes);
   };
   const FlatPlan plan = plan_flat_trees(all_ps, estimate, deadline);
 
-  struct Experiment { FlatTreeKind kind; size_t group; int bytes; };
+  struct Experiment { GroupRun kind; size_t group; int bytes; };
   std::vector<Experiment> experiments;
-  for (FlatTreeKind kind : {FlatTreeKind::fanout, FlatTreeKind::fanin})
+  for (GroupRun kind : {GroupRun::fanout, GroupRun::fanin})
     for (size_t g : plan.groups)
       for (int m : plan.sizes) experiments.push_back({kind, g, m});
-  std::string ps_text;
+  for (GroupRun kind : {GroupRun::concurrent, GroupRun::exchange})
+    for (size_t g : plan.pair_groups)
+      for (int m : plan.sizes) experiments.push_back({kind, g, m});
+  std::string ps_text, pair_ps_text;
   for (size_t g : plan.groups) ps_text += fmt::format("{}{}", ps_text.empty() ? "" : ",", all_ps[g]);
-  progress_.note(fmt::format("  {} channel: fan-out/fan-in, P = {}, {} sizes 1 B - {} B x {} reps",
-                             channel_name(channel.channel), ps_text, plan.sizes.size(), plan.cap, plan.reps));
+  for (size_t g : plan.pair_groups)
+    pair_ps_text += fmt::format("{}{}", pair_ps_text.empty() ? "" : ",", pair_ranks(all_ps[g]));
+  progress_.note(fmt::format("  {} channel: fan-out/fan-in, P = {}; concurrent pairs/exchange, P = {}; "
+                             "{} sizes 1 B - {} B x {} reps",
+                             channel_name(channel.channel), ps_text, pair_ps_text, plan.sizes.size(), plan.cap,
+                             plan.reps));
 
-  for (size_t g : plan.groups)  // warm-up of every group, both kinds, both extreme sizes
-    for (FlatTreeKind kind : {FlatTreeKind::fanout, FlatTreeKind::fanin})
-      for (int m : {1, plan.cap})
-        if (MPI_Wtime() < deadline) run(g, kind, m);
+  // Warm-up of every group and kind at both extreme sizes (the contention runs also open
+  // connections between peers that the trees never use).
+  for (const Experiment &e : experiments)
+    if ((e.bytes == 1 || e.bytes == plan.cap) && MPI_Wtime() < deadline) run(e.group, e.kind, e.bytes);
 
   const long total = static_cast<long>(experiments.size()) * plan.reps;
   long done = 0;
@@ -396,7 +479,20 @@ void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEsti
     for (const Experiment &e : experiments) {
       if ((out_of_time = MPI_Wtime() >= deadline)) break;
       const double us = run(e.group, e.kind, e.bytes);
-      store_->add_flat(channel.channel, e.kind, all_ps[e.group], e.bytes, rep, us);
+      switch (e.kind) {
+        case GroupRun::fanout:
+        case GroupRun::fanin:
+          store_->add_flat(channel.channel, e.kind == GroupRun::fanout ? FlatTreeKind::fanout : FlatTreeKind::fanin,
+                           all_ps[e.group], e.bytes, rep, us);
+          break;
+        case GroupRun::concurrent:
+        case GroupRun::exchange:
+          store_->add_contention(channel.channel,
+                                 e.kind == GroupRun::concurrent ? calib::ContentionKind::concurrent
+                                                                : calib::ContentionKind::exchange,
+                                 pair_ranks(all_ps[e.group]), e.bytes, rep, us);
+          break;
+      }
       ++done;
       if (MPI_Wtime() - last_flush > 0.25) {
         store_->flush();
@@ -409,8 +505,8 @@ void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEsti
   int64_t stop[3] = {kStop, 0, 0};
   MPI_Bcast(stop, 3, MPI_INT64_T, 0, channel_comm);
   if (out_of_time)
-    progress_.note(fmt::format("  {} channel: flat trees cut by the time budget after {} of {} runs",
-                               channel_name(channel.channel), done, total));
+    progress_.note(fmt::format("  {} channel: flat trees and contention runs cut by the time budget after {} of "
+                               "{} runs", channel_name(channel.channel), done, total));
 }
 
 void Calibrator::flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline) {

@@ -1,4 +1,4 @@
-// The three experiments of a calibration run. Every function is collective over MPI_COMM_WORLD
+// The experiments of a calibration run. Every function is collective over MPI_COMM_WORLD
 // (ranks that do not take part wait in a barrier or in rank 0's command broadcast); rank 0 draws
 // the plans, times, and records samples; deadlines are MPI_Wtime() values that cut a phase
 // between two measurements.
@@ -30,7 +30,11 @@ struct LatencyEstimate {
 struct ReduceLocalResult {
   double double_us_per_byte = 0, int_us_per_byte = 0;
   int samples = 0;
-  double fresh_us_per_byte = 0;  // writing freshly mapped memory; fresh_samples == 0: not measured
+  // Temporaries through this process's allocator (fresh_memory below): the slope per fresh byte
+  // of each pattern, and the table's value, the larger one clamped at 0. fresh_samples == 0: not
+  // measured.
+  double fresh_one_buffer_us_per_byte = 0, fresh_two_buffers_us_per_byte = 0;
+  double fresh_us_per_byte = 0;
   int fresh_samples = 0;
   nlohmann::json to_json() const;
 };
@@ -43,23 +47,29 @@ class Calibrator {
 
   // MPI_Reduce_local(MPI_SUM) on rank 0 over 4 KiB - 4 MiB buffers of MPI_DOUBLE and MPI_INT;
   // cost per byte from the least-squares slope. Meaningful on rank 0 only.
-  // Also the cost of writing freshly mapped memory (fresh_memory below).
+  // Also what per-call temporaries cost through the allocator (fresh_memory below).
   ReduceLocalResult reduce_local(double deadline);
   // Ping-pong between rank 0 and the channel's first peer; the estimate is valid on rank 0.
   LatencyEstimate ping_pong(const ChannelPeers &channel, double deadline);
   // Linear fan-out (bcast) and fan-in (reduce without the operation) from rank 0 to its first
-  // P-1 peers on the channel. `estimate` (rank 0) sizes the plan.
+  // P-1 peers on the channel, and on the same groups the contention runs: P/2 concurrent one-way
+  // pairs, and P ranks exchanging with a partner (P even: an odd group's last rank sits out).
+  // `estimate` (rank 0) sizes the plan.
   void flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline);
 
  private:
   LatencyEstimate ping_pong_root(Channel channel, int peer, double deadline);
   void ping_pong_peer();
   void fresh_memory(double deadline, ReduceLocalResult &result);
-  double run_flat(MPI_Comm comm, FlatTreeKind kind, int bytes);
+  // What one group run does; the values are also the commands rank 0 broadcasts (0: stop).
+  enum class GroupRun : int64_t { fanout = 1, fanin, concurrent, exchange };
+  double run_flat(MPI_Comm comm, GroupRun kind, int bytes);
   struct FlatPlan {
     int cap = 0;                // largest message
     std::vector<int> sizes;     // messages measured
     std::vector<size_t> groups;  // indices of the group sizes measured
+    // Of those, the groups the contention runs use: one per even P (the smallest group giving it).
+    std::vector<size_t> pair_groups;
     int reps = 0;
   };
   FlatPlan plan_flat_trees(const std::vector<int> &all_ps, const LatencyEstimate &estimate, double deadline) const;
@@ -73,6 +83,7 @@ class Calibrator {
   std::mt19937_64 rng_;
   int rank_ = 0, size_ = 1;
   std::vector<char> buffer_;  // max_bytes, touched once so first-touch does not pollute timings
+  std::vector<char> exchange_buffer_;  // MPI_Sendrecv's receive side (flat-tree sizes), touched too
   std::vector<MPI_Request> requests_;
 };
 

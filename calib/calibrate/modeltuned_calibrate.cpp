@@ -1,5 +1,5 @@
-// modeltuned-calibrate: measures this machine's point-to-point and one-channel flat-tree costs
-// and writes a calibration table (docs/calibration.md).
+// modeltuned-calibrate: measures this machine's point-to-point, one-channel flat-tree and
+// contention costs and writes a calibration table (docs/calibration.md).
 //   mpirun -np N modeltuned-calibrate [-o calibration.json] [--budget SECONDS] ...
 #include "config.h"
 
@@ -116,8 +116,13 @@ modeltuned::calib::FitOptions fit_options_now(const mc::FitInput &input, Write m
                       reduce.double_us_per_byte, reduce.int_us_per_byte),
           provenance, reduce.fresh_us_per_byte,
           reduce.fresh_samples == 0 ? std::string()
-              : fmt::format("measured on rank 0: mmap, one write per page, munmap of 256 KiB - 4 MiB, "
-                            "least-squares slope over {} samples", reduce.fresh_samples)};
+              : fmt::format("measured on rank 0 through this process's allocator in steady state: malloc, one "
+                            "write per page, free, of one buffer and of two allocated and freed together, "
+                            "256 KiB - 4 MiB each, minus writing as many pages of warm memory; least-squares "
+                            "slope per fresh byte of the costlier pattern, clamped at 0 (one buffer {:.3g} us/B, "
+                            "two buffers {:.3g} us/B; {} samples)",
+                            reduce.fresh_one_buffer_us_per_byte, reduce.fresh_two_buffers_us_per_byte,
+                            reduce.fresh_samples)};
 }
 
 // Fits the samples measured so far and saves the table. Caller holds g_run.mutex. Returns the
@@ -398,7 +403,8 @@ void measure(int rank, const std::vector<mc::ChannelPeers> &channels, uint64_t s
   for (size_t i = 0; i < channels.size(); ++i) {
     const double deadline = deadline_for(0.65 / nch);
     progress.phase(fmt::format("flat {}", modeltuned::channel_name(channels[i].channel)), deadline,
-                   fmt::format("linear fan-out/fan-in, rank 0 + up to {} peers", channels[i].peers.size()));
+                   fmt::format("linear fan-out/fan-in, concurrent pairs, exchange; rank 0 + up to {} peers",
+                               channels[i].peers.size()));
     calibrator.flat_trees(channels[i], estimates[i], deadline);
     if (rank == 0) {
       std::lock_guard lock(g_run.mutex);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <iterator>
 #include <cstring>
 #include <stdexcept>
@@ -14,6 +15,17 @@ namespace modeltuned::calibrate {
 
 namespace {
 const char *kind_name(FlatTreeKind kind) { return kind == FlatTreeKind::fanout ? "fanout" : "fanin"; }
+
+// A latency as its CSV row writes it (0.1 ns steps), parsed back as the CSV reader does: the run
+// fits exactly what the file holds, so a refit of the file (modeltuned fit --samples) gives the
+// run's table again.
+struct Latency {
+  std::string text;
+  double us = 0;
+  explicit Latency(double measured_us) : text(fmt::format("{:.4f}", measured_us)) {
+    std::from_chars(text.data(), text.data() + text.size(), us);
+  }
+};
 }  // namespace
 
 SampleStore::SampleStore(const std::string &csv_path) : path_(csv_path) {
@@ -30,20 +42,32 @@ SampleStore::~SampleStore() {
 }
 
 void SampleStore::add_p2p(Channel channel, double bytes, int rep, double latency_us) {
+  const Latency latency(latency_us);
   std::lock_guard lock(mutex_);
-  samples_.p2p.push_back({channel, bytes, latency_us});
+  samples_.p2p.push_back({channel, bytes, latency.us});
   ++counts_["p2p"][std::string(channel_name(channel))];
-  fmt::format_to(std::back_inserter(pending_), "p2p,{},2,{:.0f},{},{:.4f}\n", channel_name(channel), bytes, rep,
-                 latency_us);
+  fmt::format_to(std::back_inserter(pending_), "p2p,{},2,{:.0f},{},{}\n", channel_name(channel), bytes, rep,
+                 latency.text);
 }
 
 void SampleStore::add_flat(Channel channel, FlatTreeKind kind, int p, double bytes, int rep,
                            double latency_us) {
+  const Latency latency(latency_us);
   std::lock_guard lock(mutex_);
-  samples_.flat.push_back({channel, kind, p, bytes, latency_us});
+  samples_.flat.push_back({channel, kind, p, bytes, latency.us});
   ++counts_[kind_name(kind)][std::string(channel_name(channel))];
-  fmt::format_to(std::back_inserter(pending_), "{},{},{},{:.0f},{},{:.4f}\n", kind_name(kind),
-                 channel_name(channel), p, bytes, rep, latency_us);
+  fmt::format_to(std::back_inserter(pending_), "{},{},{},{:.0f},{},{}\n", kind_name(kind),
+                 channel_name(channel), p, bytes, rep, latency.text);
+}
+
+void SampleStore::add_contention(Channel channel, calib::ContentionKind kind, int p, double bytes, int rep,
+                                 double latency_us) {
+  const Latency latency(latency_us);
+  std::lock_guard lock(mutex_);
+  samples_.contention.push_back({channel, kind, p, bytes, latency.us});
+  ++counts_[calib::contention_name(kind)][std::string(channel_name(channel))];
+  fmt::format_to(std::back_inserter(pending_), "{},{},{},{:.0f},{},{}\n", calib::contention_name(kind),
+                 channel_name(channel), p, bytes, rep, latency.text);
 }
 
 void SampleStore::flush() {

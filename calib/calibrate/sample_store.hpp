@@ -11,7 +11,8 @@
 
 namespace modeltuned::calibrate {
 
-// CSV columns: kind,channel,p,bytes,rep,latency_us; kind is p2p, fanout or fanin; p is 2 for p2p.
+// CSV columns: kind,channel,p,bytes,rep,latency_us; kind is p2p, fanout, fanin, concurrent or
+// exchange; p is 2 for p2p.
 class SampleStore {
  public:
   // Creates (truncates) the CSV and writes its header. Throws std::runtime_error naming the path.
@@ -22,12 +23,13 @@ class SampleStore {
 
   void add_p2p(Channel channel, double bytes, int rep, double latency_us);
   void add_flat(Channel channel, FlatTreeKind kind, int p, double bytes, int rep, double latency_us);
+  void add_contention(Channel channel, calib::ContentionKind kind, int p, double bytes, int rep, double latency_us);
   // Appends the rows added since the last flush with one write(2), so that a kill never leaves
   // half a row in the file.
   void flush();
 
   calib::Samples snapshot() const;
-  // {"p2p": {"cache": n, ...}, "fanout": {...}, "fanin": {...}}
+  // {"p2p": {"cache": n, ...}, "fanout": {...}, ...}: the kinds measured so far
   nlohmann::json counts() const;
   const std::string &path() const { return path_; }
 

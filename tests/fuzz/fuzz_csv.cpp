@@ -18,6 +18,8 @@ bool sane(const modeltuned::calib::Samples &s) {
     if (!(std::isfinite(p.latency_us) && p.latency_us > 0 && std::isfinite(p.bytes) && p.bytes > 0)) return false;
   for (const auto &f : s.flat)
     if (!(std::isfinite(f.latency_us) && f.latency_us > 0 && f.p >= 2)) return false;
+  for (const auto &c : s.contention)
+    if (!(std::isfinite(c.latency_us) && c.latency_us > 0 && c.p >= 2 && c.p % 2 == 0)) return false;
   return true;
 }
 
