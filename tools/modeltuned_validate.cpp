@@ -370,30 +370,25 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
   std::vector<double> regrets, speedups, oracle;
   for (const Case &c : cases) {
     if (c.base.op != static_cast<int>(op) || c.base.mapping != mapping) continue;
-    int pick = -1;
-    double pick_us = INFINITY, best = INFINITY;
     if (with_default && !c.measured.count(0)) continue;
+    double best = INFINITY, default_us = NAN;
+    std::vector<double> forced_us;  // predictions of the forced algorithms, ascending tuned number
+    std::vector<int> forced;
+    int pick = -1;
+    double pick_us = INFINITY;
     for (int alg : measured_algorithms(op)) {  // ascending: ties go to the lower tuned number
       if (alg == 0 && !with_default) continue;
       best = std::min(best, c.measured.at(alg));
       Key k = c.base;
       k.algorithm = alg;
       auto it = predicted.find(k);
-      if (it != predicted.end() && it->second < pick_us) { pick = alg; pick_us = it->second; }
+      if (it == predicted.end()) continue;
+      if (it->second < pick_us) { pick = alg; pick_us = it->second; }
+      if (alg == 0) default_us = it->second;
+      else forced_us.push_back(it->second), forced.push_back(alg);
     }
     if (pick < 0) continue;
     if (margin > 0) {
-      std::vector<double> forced_us;
-      std::vector<int> forced;
-      double default_us = NAN;
-      for (int alg : measured_algorithms(op)) {
-        Key k = c.base;
-        k.algorithm = alg;
-        auto it = predicted.find(k);
-        if (it == predicted.end()) continue;
-        if (alg == 0) default_us = it->second;
-        else forced_us.push_back(it->second), forced.push_back(alg);
-      }
       if (std::isnan(default_us)) continue;
       const int chosen = pick_with_margin(forced_us, default_us, margin);
       pick = chosen < 0 ? 0 : forced[chosen];

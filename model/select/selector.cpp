@@ -47,7 +47,13 @@ std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size
 Selector::Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
                    AlgorithmMask reduce_allowed, TreeSchedule tree_schedule)
     : table_(table), placement_(std::move(placement)), allowed_{bcast_allowed, reduce_allowed},
-      tree_schedule_(tree_schedule), margin_(margin_factor(held_out_uncertainty(table))) {}
+      tree_schedule_(tree_schedule), margin_(margin_factor(held_out_uncertainty(table))) {
+  // Compared per algorithm, not with kAllAlgorithms: the component passes its lists masked by
+  // the functions it resolved.
+  AlgorithmMask every[2] = {0, 0};
+  for (const AlgorithmSpec &spec : algorithm_registry()) every[spec.op == Op::reduce] |= AlgorithmMask{1} << spec.id;
+  for (int op = 0; op < 2; ++op) default_is_candidate_[op] = (allowed_[op] & every[op]) == every[op];
+}
 
 const Plan *Selector::plan(const Candidate &c, int root) {
   if (root != plans_root_) {  // trees hang off the root: plans for another root are useless
@@ -78,12 +84,7 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
                    [](const Prediction &a, const Prediction &b) { return a.us < b.us; });
   decision.pick = decision.predictions.front().candidate;
   decision.predicted_us = decision.predictions.front().us;
-  // Every algorithm of the registry allowed (the component passes its list masked by the functions
-  // it resolved, so compare per algorithm, not with kAllAlgorithms).
-  AlgorithmMask every = 0;
-  for (const AlgorithmSpec &spec : algorithm_registry())
-    if (spec.op == call.op) every |= AlgorithmMask{1} << spec.id;
-  if ((allowed_[call.op == Op::reduce] & every) != every) return decision;
+  if (!default_is_candidate_[call.op == Op::reduce]) return decision;
   const int size = placement_.size();
   const Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), size, call.commutative), call.count,
                                     call.type_size, size, call.commutative);

@@ -65,6 +65,7 @@ class Selector {
   AlgorithmMask allowed_[2];
   TreeSchedule tree_schedule_;
   double margin_;
+  bool default_is_candidate_[2];  // [op]: every algorithm of the registry allowed
   int plans_root_ = -1;
   struct CachedPlan {
     Op op;

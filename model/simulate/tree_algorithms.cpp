@@ -189,25 +189,36 @@ double tree_schedule_us(const Evaluation &e, const TreePlan &plan, std::span<con
 // busiest consecutive levels, which a pipeline keeps busy at once) move data into the same node
 // at the same time. With contention curves in the table, the flat tree lasts at least what that
 // many concurrent transfers of the segment take (busy_round_us); without them, 0.
-static double level_contention_us(const CalibrationTable &table, const TreePlan &plan, size_t id, size_t segments,
-                                  double segment_bytes) {
+// `pipelined[c]`: with S > 1, the transfers of the S widest levels on channel c (the same for
+// every flat tree); -1 with one segment, where each flat tree's own level counts.
+static double level_contention_us(const CalibrationTable &table, const TreePlan &plan, size_t id,
+                                  const PeersPerChannel &pipelined, double segment_bytes) {
   double bound = 0;
   for (int c = 0; c < kChannels; ++c) {
     const ChannelTable &channel = table.channels[c];
     if (channel.concurrent.empty()) continue;
-    int transfers = plan.flat_tree_level[id][c];
-    if (segments > 1) {
-      thread_local std::vector<int> widths;
-      widths.clear();
-      for (const PeersPerChannel &level : plan.levels) widths.push_back(level[c]);
-      const size_t busy = std::min(segments, widths.size());
-      std::partial_sort(widths.begin(), widths.begin() + static_cast<long>(busy), widths.end(), std::greater<>());
-      transfers = 0;
-      for (size_t i = 0; i < busy; ++i) transfers += widths[i];
-    }
+    const int transfers = pipelined[c] >= 0 ? pipelined[c] : plan.flat_tree_level[id][c];
     if (transfers >= 2) bound = std::max(bound, busy_round_us(channel, BusyRound::concurrent, 2 * transfers, segment_bytes));
   }
   return bound;
+}
+
+// The transfers of the S widest levels per channel (S = segments > 1), or -1 per channel.
+static PeersPerChannel pipelined_transfers(const CalibrationTable &table, const TreePlan &plan, size_t segments) {
+  PeersPerChannel out;
+  out.fill(-1);
+  if (segments <= 1) return out;
+  thread_local std::vector<int> widths;
+  for (int c = 0; c < kChannels; ++c) {
+    if (table.channels[c].concurrent.empty()) continue;
+    widths.clear();
+    for (const PeersPerChannel &level : plan.levels) widths.push_back(level[c]);
+    const size_t busy = std::min(segments, widths.size());
+    std::partial_sort(widths.begin(), widths.begin() + static_cast<long>(busy), widths.end(), std::greater<>());
+    out[c] = 0;
+    for (size_t i = 0; i < busy; ++i) out[c] += widths[i];
+  }
+  return out;
 }
 
 double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
@@ -227,6 +238,7 @@ double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
   const double fresh = reduce && !plan.linear ? table.fresh_memory_us_per_byte : 0;
   thread_local std::vector<double> flat_us;
   flat_us.resize(plan.flat_trees.size());
+  const PeersPerChannel pipelined = pipelined_transfers(table, plan, seg.segments);
   for (size_t id = 0; id < plan.flat_trees.size(); ++id) {
     const PeersPerChannel &peers = plan.flat_trees[id];
     double t = multi_channel_flat_tree_us(table, kind, peers, segment_bytes);
@@ -237,7 +249,7 @@ double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
       const double segment_buffers = seg.segments > 1 || children > 1 ? 2 : 1;
       t += fresh * segment_bytes * (1 + segment_buffers / static_cast<double>(seg.segments));
     }
-    flat_us[id] = std::max(t, level_contention_us(table, plan, id, seg.segments, segment_bytes));
+    flat_us[id] = std::max(t, level_contention_us(table, plan, id, pipelined, segment_bytes));
   }
   const double final_send = plan.final_send_channel < 0 ? 0
       : p2p_us(table.channels[plan.final_send_channel], static_cast<double>(call.bytes()));

@@ -495,27 +495,56 @@ START_TEST(unwritable_decision_file) {
 }
 END_TEST
 
-// Ranks that allow different algorithms (written through MPI_T, against its "all" scope) would
-// decide differently and deadlock: the communicator must fall back on every rank, with one line.
-START_TEST(mismatched_algorithm_lists_fall_back_together) {
-  // Two app contexts started with different bcast lists: every rank reads the lists all ranks
-  // published at start-up, so all step aside together on every communicator, with one report.
+// Two app contexts of two ranks each, started with `variable` set to `first` and `second`:
+// every rank reads what all ranks published at start-up, so all step aside together on every
+// communicator, with one report naming ranks 0 and 2.
+void expect_start_up_mismatch_falls_back(const std::string &variable, const std::string &first,
+                                         const std::string &second) {
   Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(2, 20);
   const std::string program = builddir() + "/tests/mpi/collectives";
   run.program_args = {"--comms=world,dup", "--max-bytes=4096"};
-  run.extra_mpirun_args = {"-x", "OMPI_MCA_coll_modeltuned_bcast_algorithms=binomial"};
+  run.extra_mpirun_args = {"-x", "OMPI_MCA_" + variable + "=" + first};
   run.program_args.insert(run.program_args.end(),
                           {":", "-np", "2", "-x", "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME",
-                           "-x", "XDG_CONFIG_HOME", "-x", "OMPI_MCA_coll_modeltuned_bcast_algorithms=linear", program,
+                           "-x", "XDG_CONFIG_HOME", "-x", "OMPI_MCA_" + variable + "=" + second, program,
                            "--comms=world,dup", "--max-bytes=4096"});
   RunResult r = run_mpi(run, scratch.dir);
-  expect(r.exit_status == 0 && !r.timed_out && r.passed, r, "wrong results, or the job failed or hung with mismatched lists");
-  const auto complaints = r.lines_containing("use different algorithm lists");
+  expect(r.exit_status == 0 && !r.timed_out && r.passed, r,
+         "wrong results, or the job failed or hung with a different " + variable + " per rank");
+  const auto complaints = r.lines_containing("use different algorithm lists or objectives");
   expect(complaints.size() == 1 && contains(complaints[0], "ranks 0 and 2"), r,
-         "expected one line naming ranks 0 and 2 as using different algorithm lists, got " +
+         "expected one line naming ranks 0 and 2 as using different algorithm lists or objectives, got " +
              std::to_string(complaints.size()));
   expect_no_modeltuned_calls(r);
+}
+
+// Ranks that allow different algorithms (written through MPI_T, against its "all" scope) would
+// decide differently and deadlock: the communicator must fall back on every rank, with one line.
+START_TEST(mismatched_algorithm_lists_fall_back_together) {
+  expect_start_up_mismatch_falls_back("coll_modeltuned_bcast_algorithms", "binomial", "linear");
+}
+END_TEST
+
+// Ranks minimising different objectives would pick differently: the same.
+START_TEST(mismatched_objectives_fall_back_together) {
+  expect_start_up_mismatch_falls_back("coll_modeltuned_objective", "completion", "rank_mean");
+}
+END_TEST
+
+// An unknown objective: Open MPI's enum check names the parameter and its values, the default
+// (completion) stays, and modeltuned goes on deciding.
+START_TEST(unknown_objective_is_named_and_default_kept) {
+  Scratch scratch("modeltuned-mpi");
+  MpiRun run = with_modeltuned(2, 20);
+  run.program_args = {"--max-bytes=4096"};
+  run.mca.emplace_back("coll_modeltuned_objective", "fastest");
+  RunResult r = run_mpi(run, scratch.dir);
+  expect(r.exit_status == 0 && !r.timed_out && r.passed, r, "the job failed or hung with an unknown objective");
+  const auto complaints = r.lines_containing("coll_modeltuned_objective");
+  expect(!complaints.empty() && !r.lines_containing("completion").empty(), r,
+         "no message naming coll_modeltuned_objective and its valid values");
+  expect(!r.trace("bcast").empty(), r, "modeltuned stopped tracing calls with an unknown objective");
 }
 END_TEST
 
@@ -892,7 +921,8 @@ Suite *mpi_suite() {
   add("np8", np8);
   add("np16_emulated_two_sockets", np16_emulated_two_sockets);
   add("observing", counters_and_decision_file_match_what_ran, explain_matches_the_component,
-      unwritable_decision_file, mismatched_algorithm_lists_fall_back_together, rotating_roots_decide_once);
+      unwritable_decision_file, mismatched_algorithm_lists_fall_back_together,
+      mismatched_objectives_fall_back_together, unknown_objective_is_named_and_default_kept, rotating_roots_decide_once);
   TCase *bcast = add("bcast_one_algorithm");
   tcase_add_loop_test(bcast, bcast_one_algorithm, 0, static_cast<int>(registered(Op::bcast).size()));
   TCase *reduce = add("reduce_one_algorithm");
