@@ -5,7 +5,8 @@ AM_TESTS_ENVIRONMENT = MPIRUN='$(MPIRUN)'; export MPIRUN;
 
 # Shared by the tests that run MPI programs: hermetic mpirun with a timeout (tests/support/).
 check_LTLIBRARIES = tests/support/libmodeltuned_test.la
-tests_support_libmodeltuned_test_la_SOURCES = tests/support/mpi_launch.hpp tests/support/mpi_launch.cpp
+tests_support_libmodeltuned_test_la_SOURCES = tests/support/mpi_launch.hpp tests/support/mpi_launch.cpp \
+	tests/support/mpi_checks.hpp tests/support/mpi_checks.cpp
 tests_support_libmodeltuned_test_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
 	-DMODELTUNED_TEST_BUILDDIR='"$(abs_top_builddir)"' \
 	-DMODELTUNED_TEST_SRCDIR='"$(abs_top_srcdir)"' \

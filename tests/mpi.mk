@@ -36,3 +36,14 @@ tests_mpi_check_signatures_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_mpi_check_signatures_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
 tests_mpi_check_signatures_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
 EXTRA_tests_mpi_check_signatures_DEPENDENCIES = tests/mpi/signatures mca-components/mca_coll_modeltuned.so
+
+# Several emulated nodes on this machine (tools/modeltuned-emulate-nodes): placements over 2 and 3
+# nodes, every algorithm across nodes, tables that differ between nodes, calibration across nodes.
+check_PROGRAMS += tests/mpi/check_multinode
+TESTS += tests/mpi/check_multinode
+tests_mpi_check_multinode_SOURCES = tests/mpi/check_multinode.cpp
+tests_mpi_check_multinode_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_mpi_check_multinode_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
+tests_mpi_check_multinode_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
+EXTRA_tests_mpi_check_multinode_DEPENDENCIES = tests/mpi/collectives tools/modeltuned calib/modeltuned-calibrate \
+	mca-components/mca_coll_modeltuned.so

@@ -30,6 +30,10 @@ tools_modeltuned_CPPFLAGS = $(AM_CPPFLAGS) $(HWLOC_CFLAGS) \
 	-DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"'
 tools_modeltuned_LDADD = tools/lib/libmodeltuned_tools.la calib/libmodeltuned_calib.la model/libmodeltuned_model.la \
 	$(FMT_LIBS) $(HWLOC_LIBS)
+# modeltuned-emulate-nodes: several emulated nodes on one machine (hostfile + rsh agent in UTS
+# namespaces), for the multi-node tests and for users trying multi-node behaviour on a laptop.
+dist_bin_SCRIPTS = tools/modeltuned-emulate-nodes
+
 include tools/validate.mk
 include tools/bench/local.mk
 include tools/churn/local.mk

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "calib/fit.hpp"
+#include "calib/merge.hpp"
 #include "calib/plot.hpp"
 #include "calib/regression.hpp"
 #include "model/cost/channel_cost.hpp"
@@ -33,6 +34,7 @@ struct FitCommandOptions {
   std::string p2p_csv, fanout_csv, fanin_csv, samples_csv, like_table, output, source_name, reduce_source,
       topology_signature, plot_dir;
   double reduce_us_per_byte = -1;
+  std::vector<std::string> merge;  // tables to combine instead of fitting
 };
 
 // Identifies an input file in the provenance; FNV-1a 64 keeps the tool free of a crypto library
@@ -190,7 +192,29 @@ void complete_provenance(const FitCommandOptions &o, const calib::Samples &sampl
     provenance["hwloc"] = {{"signature", o.topology_signature}, {"from", "--topology-signature (not measured)"}};
 }
 
+// `--merge A.json B.json`: one table from tables measured in separate runs (calib/merge.hpp).
+void run_merge(const FitCommandOptions &o) {
+  if (!o.samples_csv.empty() || !o.p2p_csv.empty() || !o.fanout_csv.empty() || !o.fanin_csv.empty() ||
+      !o.like_table.empty())
+    throw calib::FitError("--merge combines finished tables; fit each run first, without --samples, --osu-* or --like");
+  std::vector<calib::MergeInput> inputs;
+  for (const std::string &path : o.merge) {
+    try {
+      inputs.push_back({std::filesystem::path(path).filename().string(), load_calibration(path)});
+    } catch (const std::exception &e) {
+      throw calib::FitError("--merge " + path + ": " + e.what());
+    }
+  }
+  const CalibrationTable table = calib::merge_tables(inputs);
+  save_calibration(table, o.output);
+  for (const auto &[channel, file] : table.provenance["merged_from"]["channels"].items())
+    std::cout << channel << ": from " << file.get<std::string>() << "\n";
+  print_summary(table, std::cout);
+  std::printf("wrote %s (checksum %016llx)\n", o.output.c_str(), static_cast<unsigned long long>(table.checksum));
+}
+
 void run_fit(const FitCommandOptions &o) {
+  if (!o.merge.empty()) return run_merge(o);
   check_inputs(o);
   calib::Samples samples;
   json inputs = read_inputs(o, samples);
@@ -229,6 +253,11 @@ void add_fit_command(CLI::App &app) {
   fit->add_option("--topology-signature", options->topology_signature,
                   "hwloc signature of the measured machine (\"pack:2 numa:8 l3:32 core:128\"), for data that "
                   "do not carry one; the component warns when it differs from the machine it runs on");
+  fit->add_option("--merge", options->merge,
+                  "combine tables measured in separate runs on the same kind of node and Open MPI (e.g. one on a "
+                  "full node, one across nodes): each channel from the table that measured it with the most ranks")
+      ->expected(2, 16)
+      ->check(CLI::ExistingFile);
   fit->add_option("--plot", options->plot_dir, "write gnuplot PNGs of samples and fits into this directory");
   fit->callback([options] {
     try {

@@ -80,7 +80,8 @@ LaunchResult launch_mpi(const fs::path &scratch, const Launch &launch) {
   fs::remove_all(outdir);
   fs::create_directories(config_home);
 
-  std::vector<std::string> argv = {mpirun()};
+  std::vector<std::string> argv = launch.wrapper;
+  argv.push_back(mpirun());
   if (geteuid() == 0) argv.push_back("--allow-run-as-root");
   argv.insert(argv.end(), {"--oversubscribe", "-np", std::to_string(launch.np), "--output-filename",
                            outdir.string() + ":nocopy", "-x",

@@ -44,6 +44,8 @@ struct Launch {
   // Tests run more ranks than this machine has cores, where modeltuned steps aside by default
   // (coll_modeltuned_oversubscribed): let it decide unless the test is about that rule.
   bool decide_oversubscribed = true;
+  // Words before mpirun, e.g. tools/modeltuned-emulate-nodes NODES --; empty: mpirun itself.
+  std::vector<std::string> wrapper;
 };
 
 struct LaunchResult {

@@ -1,0 +1,121 @@
+#include "calib/merge.hpp"
+
+#include <algorithm>
+
+namespace modeltuned::calib {
+
+using json = nlohmann::json;
+
+std::string mpi_version_of(const std::string &library) {
+  const size_t at = library.find("Open MPI v");
+  if (at == std::string::npos) return {};
+  const size_t end = library.find_first_of(", ", at + 10);
+  return library.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+namespace {
+
+std::string string_at(const json &provenance, const json::json_pointer &where) {
+  return provenance.contains(where) && provenance[where].is_string() ? provenance[where].get<std::string>() : "";
+}
+
+// The largest group a channel was measured with: its fan-out curve's last P.
+int largest_group(const ChannelTable &ch) {
+  int p = 0;
+  for (const FlatTreeFit &f : ch.fanout) p = std::max(p, f.max_p);
+  return p;
+}
+
+// Both inputs must describe the same machine and library where both say what they are.
+void require_same(const MergeInput &first, const MergeInput &other, const json::json_pointer &where,
+                  const std::string &what, std::string (*normalise)(const std::string &)) {
+  const std::string a = normalise(string_at(first.table.provenance, where)),
+                    b = normalise(string_at(other.table.provenance, where));
+  if (!a.empty() && !b.empty() && a != b)
+    throw FitError("--merge: " + first.name + " and " + other.name + " come from different " + what + " ('" + a +
+                   "' and '" + b + "'); merge only tables measured on the same kind of node with the same Open MPI");
+}
+
+std::string as_is(const std::string &s) { return s; }
+
+}  // namespace
+
+CalibrationTable merge_tables(const std::vector<MergeInput> &inputs) {
+  if (inputs.size() < 2) throw FitError("--merge needs at least two tables");
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    require_same(inputs[0], inputs[i], json::json_pointer("/hwloc/signature"), "node topologies", as_is);
+    require_same(inputs[0], inputs[i], json::json_pointer("/mpi_library"), "Open MPI versions", mpi_version_of);
+  }
+
+  CalibrationTable merged;
+  // The first input's description of the machine, then what came from where.
+  merged.provenance = inputs[0].table.provenance;
+  for (const char *per_run : {"fit", "placement", "samples", "inputs", "refit_of", "merged_from"})
+    merged.provenance.erase(per_run);
+  json from = json::object(), sources = json::array(), fit = json::object(), placement = json::object(),
+       samples = json::object();
+  for (const MergeInput &in : inputs) {
+    json source = {{"file", in.name}, {"checksum", in.table.checksum}};
+    if (in.table.provenance.contains("source")) source["source"] = in.table.provenance["source"];
+    if (in.table.provenance.contains("date")) source["date"] = in.table.provenance["date"];
+    sources.push_back(source);
+  }
+  for (int c = 0; c < kChannels; ++c) {
+    const MergeInput *best = nullptr;
+    for (const MergeInput &in : inputs)
+      if (in.table.channels[c].present && (!best || largest_group(in.table.channels[c]) > largest_group(best->table.channels[c])))
+        best = &in;
+    if (!best) continue;
+    const std::string name(kChannelNames[c]);
+    merged.channels[c] = best->table.channels[c];
+    from[name] = best->name;
+    const json &p = best->table.provenance;
+    if (p.contains("fit") && p["fit"].contains(name)) fit[name] = p["fit"][name];
+    if (p.contains("/placement/channels"_json_pointer) && p["placement"]["channels"].contains(name))
+      placement[name] = p["placement"]["channels"][name];
+    if (p.contains("samples"))
+      for (const auto &[kind, per_channel] : p["samples"].items())
+        if (per_channel.is_object() && per_channel.contains(name)) samples[kind][name] = per_channel[name];
+  }
+  if (from.empty()) throw FitError("--merge: none of the tables holds a channel");
+
+  // Scalar costs: the first input that measured them (a calibrator run always measures the local
+  // reduction; OSU-based tables carry an estimate, which a measurement replaces).
+  const MergeInput *reduce = &inputs[0];
+  for (const MergeInput &in : inputs)
+    if (in.table.reduce_source.rfind("measured", 0) == 0 || in.table.provenance.contains("reduce_local")) {
+      reduce = &in;
+      break;
+    }
+  merged.reduce_us_per_byte = reduce->table.reduce_us_per_byte;
+  merged.reduce_source = reduce->table.reduce_source;
+  const MergeInput *memory = &inputs[0];
+  for (const MergeInput &in : inputs)
+    if (!in.table.fresh_memory_source.empty()) {
+      memory = &in;
+      break;
+    }
+  merged.fresh_memory_us_per_byte = memory->table.fresh_memory_us_per_byte;
+  merged.fresh_memory_source = memory->table.fresh_memory_source;
+  if (reduce->table.provenance.contains("reduce_local"))
+    merged.provenance["reduce_local"] = reduce->table.provenance["reduce_local"];
+
+  merged.provenance["merged_from"] = {{"tables", sources},
+                                      {"channels", from},
+                                      {"reduce", reduce->name},
+                                      {"fresh_memory", memory->name},
+                                      {"rule", "each channel from the table that measured it with the largest group "
+                                               "(ties: the earlier table)"}};
+  merged.provenance["fit"] = fit;
+  if (!placement.empty()) merged.provenance["placement"] = {{"channels", placement}};
+  if (!samples.empty()) merged.provenance["samples"] = samples;
+  update_checksum(merged);
+  // What is written must load: the same validation as any table.
+  try {
+    return parse_calibration(to_json_text(merged), "merged table");
+  } catch (const CalibrationError &e) {
+    throw FitError(std::string("--merge: the merged table is not valid: ") + e.what());
+  }
+}
+
+}  // namespace modeltuned::calib

@@ -1,0 +1,296 @@
+// Multi-node tests on one machine: tools/modeltuned-emulate-nodes starts each emulated node in its
+// own UTS namespace, so Open MPI sees separate hosts (shared memory inside a node, TCP between
+// nodes) and modeltuned's placement has the "node" channel. Every communicator of the collectives
+// program spans nodes or not depending on the mapping; the checks are the ones of check_mpi:
+// exact results, a trace line per call, the same decisions on every rank.
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/registry/registry.hpp"
+#include "tests/support/mpi_checks.hpp"
+
+// Last: check.h defines a fail() macro that breaks the standard headers.
+#include <check.h>
+
+namespace fs = std::filesystem;
+using modeltuned::Op;
+using namespace modeltuned::test;
+
+namespace {
+
+// The "channels=" of each communicator's setup line (verbose >= 10), by communicator name; every
+// rank of it reports the same.
+std::map<std::string, std::set<std::string>> setup_channels(const RunResult &r) {
+  std::map<std::string, std::set<std::string>> out;
+  for (const std::string &line : r.lines_containing("coll:modeltuned:setup ")) {
+    const std::string name = field(line, "name"), channels = field(line, "channels");
+    if (!name.empty() && !channels.empty()) out[name.substr(0, name.find(':'))].insert(channels);
+  }
+  return out;
+}
+
+// Calls on `comm` that ran an algorithm modeltuned chose (not handed back to Open MPI).
+long decided_calls(const RunResult &r, const std::string &comm) {
+  long n = 0;
+  for (const std::string op : {"bcast", "reduce"})
+    for (const TraceLine &t : r.trace(op)) n += t.name == comm && t.algorithm != "fallback";
+  return n;
+}
+
+// The collectives program on emulated nodes: exact results, every call traced, the same decisions
+// on every rank; MPI_COMM_WORLD spans the nodes, its setup reports the node channel and some of
+// its calls run algorithms modeltuned chose.
+RunResult across_nodes(const std::string &nodes, int np, std::vector<std::string> mpirun_args = {},
+                       const std::string &table = table_path()) {
+  Scratch scratch("modeltuned-nodes");
+  MpiRun run = with_modeltuned(np);
+  run.calibration_file = table;
+  run.nodes = nodes;
+  run.extra_mpirun_args = std::move(mpirun_args);
+  run.program_args = {"--max-bytes=300000", "--all-roots-bytes=4096"};
+  RunResult r = run_mpi(run, scratch.dir);
+  expect_correct(r);
+  expect_modeltuned_took_every_call(r);
+  const auto channels = setup_channels(r);
+  auto world = channels.find("MPI_COMM_WORLD");
+  expect(world != channels.end() && world->second.size() == 1 && contains(*world->second.begin(), "node"), r,
+         "MPI_COMM_WORLD's setup lines do not report the node channel (or differ between ranks)");
+  const long decided = decided_calls(r, "MPI_COMM_WORLD");
+  expect(decided > 0, r, "modeltuned handed every call on MPI_COMM_WORLD back to Open MPI: no decision across nodes");
+  std::fprintf(stderr, "%s, np %d: channels %s, %ld calls on MPI_COMM_WORLD ran modeltuned's pick\n", nodes.c_str(), np,
+               world->second.begin()->c_str(), decided);
+  return r;
+}
+
+START_TEST(two_nodes_by_slot) { across_nodes("nodeA:2,nodeB:2", 4); }
+END_TEST
+START_TEST(two_nodes_by_node) { across_nodes("nodeA:2,nodeB:2", 4, {"--map-by", "node"}); }
+END_TEST
+// Uneven: 2 + 2 + 1 ranks.
+START_TEST(three_nodes_uneven_by_slot) { across_nodes("nodeA:2,nodeB:2,nodeC:1", 5); }
+END_TEST
+START_TEST(three_nodes_uneven_by_node) { across_nodes("nodeA:2,nodeB:2,nodeC:1", 5, {"--map-by", "node"}); }
+END_TEST
+
+// Host names as long as Open MPI 4.1.4's runtime takes (57 characters: its daemons abort on longer
+// ones, with or without modeltuned), listed against their sort order: the node ids the ranks
+// derive from them must still agree.
+START_TEST(long_names_in_reverse_order) {
+  const std::string z = "z" + std::string(55, 'y') + "1", a = "a" + std::string(55, 'b') + "2";
+  const RunResult r = across_nodes(z + ":2," + a + ":1", 3);
+  // Open MPI prefixes the component's lines with the host name: the emulation took the long one.
+  expect(!r.lines_containing("[" + z + ":").empty() && !r.lines_containing("[" + a + ":").empty(), r,
+         "no output line from a rank on the long-named nodes: the emulation did not take the names");
+}
+END_TEST
+
+// ---- every algorithm across nodes ----------------------------------------------------------
+
+std::vector<const modeltuned::AlgorithmSpec *> registered(Op op) {
+  std::vector<const modeltuned::AlgorithmSpec *> out;
+  for (const auto &a : modeltuned::algorithm_registry())
+    if (a.op == op) out.push_back(&a);
+  return out;
+}
+
+// One algorithm at a time on 2 + 2 + 1 ranks (ragged trees that cross nodes): exact results and
+// the algorithm ran wherever it can run as itself.
+void only_algorithm(Op op, int index) {
+  const auto algorithms = registered(op);
+  ck_assert_int_lt(index, static_cast<int>(algorithms.size()));
+  const std::string name(algorithms[index]->name), op_name(modeltuned::op_name(op));
+  Scratch scratch("modeltuned-nodes");
+  MpiRun run = with_modeltuned(5);
+  run.nodes = "nodeA:2,nodeB:2,nodeC:1";
+  run.mca.emplace_back("coll_modeltuned_" + op_name + "_algorithms", name);
+  run.program_args = {"--ops=" + op_name, "--max-bytes=300000", "--all-roots-bytes=16384"};
+  RunResult r = run_mpi(run, scratch.dir);
+  expect_correct(r);
+  expect_consistent_decisions(r);
+  long ran = 0;
+  for (const TraceLine &t : r.trace(op_name)) {
+    expect(t.algorithm == name || t.algorithm == "fallback", r, op_name + " restricted to " + name + " ran " + t.algorithm);
+    ran += t.algorithm == name && t.name == "MPI_COMM_WORLD";
+  }
+  expect(ran > 0, r, op_name + " restricted to " + name + " never ran it on MPI_COMM_WORLD");
+  std::fprintf(stderr, "%s %s across 3 nodes: %ld calls on MPI_COMM_WORLD ran it\n", op_name.c_str(), name.c_str(), ran);
+}
+
+START_TEST(bcast_one_algorithm) { only_algorithm(Op::bcast, _i); }
+END_TEST
+START_TEST(reduce_one_algorithm) { only_algorithm(Op::reduce, _i); }
+END_TEST
+
+// ---- tables that differ between nodes -------------------------------------------------------
+
+// Table settings per node (the variable set on that node's processes only): every rank of each
+// communicator spanning the nodes steps aside together, one message names the first rank without
+// this table, the results stay right and nothing hangs.
+RunResult tables_per_node(const std::vector<std::string> &node_env, const std::string &expected_line) {
+  Scratch scratch("modeltuned-nodes");
+  MpiRun run = with_modeltuned(4, 20);
+  run.calibration_file.clear();  // a global setting would override the nodes' own
+  run.nodes = "nodeA:2,nodeB:2";
+  run.node_env = node_env;
+  run.program_args = {"--comms=world,dup", "--max-bytes=65536"};
+  RunResult r = run_mpi(run, scratch.dir);
+  expect(!r.timed_out && r.exit_status == 0 && r.passed, r, "wrong results, or the job failed or hung");
+  expect_no_modeltuned_calls(r);
+  // The message (Open MPI's help system, once per job), then a "declining" line per communicator.
+  const std::string message = "coll:modeltuned: rank 2 of communicator MPI_COMM_WORLD (cid 0) " + expected_line;
+  expect(r.lines_containing(message).size() == 1, r,
+         "expected one message '" + message + "', got " + std::to_string(r.lines_containing(message).size()));
+  std::set<std::string> declined;
+  for (const std::string &line : r.lines_containing("declining: rank 2 of this communicator " + expected_line))
+    declined.insert(field(line, "cid"));
+  expect(declined.size() == 2, r, "expected both communicators declined, got " + std::to_string(declined.size()));
+  return r;
+}
+
+std::string node_table(const std::string &node, const std::string &path) {
+  return node + ":OMPI_MCA_coll_modeltuned_calibration_file=" + path;
+}
+
+START_TEST(table_on_one_node_only) {
+  Scratch files("modeltuned-nodes-files");
+  const std::string missing = (files.dir / "not-copied-to-nodeB.json").string();
+  const RunResult r =
+      tables_per_node({node_table("nodeA", table_path()), node_table("nodeB", missing)}, "has no usable calibration table");
+  expect(!r.lines_containing("not-copied-to-nodeB.json").empty(), r, "the line does not name the missing file");
+}
+END_TEST
+
+START_TEST(different_table_per_node) {
+  Scratch files("modeltuned-nodes-files");
+  // nodeB's copy differs in one measured value: another checksum.
+  nlohmann::json table = nlohmann::json::parse(read_text(table_path()));
+  table["reduce"]["us_per_byte"] = table["reduce"]["us_per_byte"].get<double>() * 2;
+  const fs::path other = files.dir / "edited-on-nodeB.json";
+  write_text(other, table.dump(1));
+  tables_per_node({node_table("nodeA", table_path()), node_table("nodeB", other.string())},
+                  "uses another calibration table");
+}
+END_TEST
+
+// ---- calibrating across nodes -----------------------------------------------------------------
+
+// modeltuned-calibrate under the launcher (Open MPI's own collectives); returns the table.
+fs::path calibrate(const fs::path &dir, const std::string &name, const std::string &nodes, int np) {
+  const fs::path table = dir / (name + ".json");
+  Launch launch;
+  launch.np = np;
+  if (!nodes.empty()) launch.wrapper = {srcdir() + "/tools/modeltuned-emulate-nodes", nodes, "--"};
+  launch.mpirun_args = {"--mca", "coll", "^modeltuned"};
+  launch.program = builddir() + "/calib/modeltuned-calibrate";
+  launch.program_args = {"--budget", "60", "--max-bytes", "16KiB", "--reps", "3", "--seed", "7", "--idle", "sleep",
+                         "-o", table.string()};
+  launch.timeout_seconds = run_timeout_seconds(180);
+  const LaunchResult r = launch_mpi(dir / name, launch);
+  const std::string rank0 = r.rank_stderr.count(0) ? r.rank_stderr.at(0) : "";
+  ck_assert_msg(r.exit_status == 0 && !r.timed_out && fs::exists(table), "%s: status %d%s\n%s\n%s", r.command.c_str(),
+                r.exit_status, r.timed_out ? " (timed out)" : "", rank0.c_str(), r.launcher_output.c_str());
+  return table;
+}
+
+// What a user does: calibrate one node (here 2 ranks) and across nodes (one rank per node), merge
+// the two tables, and run with the result: modeltuned decides on communicators spanning nodes.
+START_TEST(calibrate_across_nodes_merge_and_decide) {
+  Scratch scratch("modeltuned-nodes");
+  for (const char *sub : {"intra", "inter", "both"}) fs::create_directories(scratch.dir / sub);
+  const fs::path intra = calibrate(scratch.dir, "intra", "", 2);
+  const fs::path inter = calibrate(scratch.dir, "inter", "nodeA:1,nodeB:1", 2);
+
+  // The cross-node run measured the node channel between the two nodes, and says with which pair.
+  const nlohmann::json doc = nlohmann::json::parse(read_text(inter));
+  ck_assert_msg(doc["channels"].contains("node") && !doc["channels"].contains("cache"), "%s",
+                doc["channels"].dump().substr(0, 300).c_str());
+  const nlohmann::json &placement = doc["provenance"]["placement"];
+  ck_assert_msg(placement["hosts"] == nlohmann::json::array({"nodeA", "nodeB"}), "%s", placement.dump().c_str());
+  ck_assert_msg(placement["channels"]["node"]["pair"] == nlohmann::json::array({0, 1}), "%s", placement.dump().c_str());
+
+  // Merged: the node channel from the cross-node run, the rest from the node's.
+  const fs::path merged = scratch.dir / "merged.json";
+  const std::string cmd = "'" + builddir() + "/tools/modeltuned' fit --merge '" + intra.string() + "' '" +
+                          inter.string() + "' -o '" + merged.string() + "' > '" + merged.string() + ".log' 2>&1";
+  ck_assert_msg(std::system(cmd.c_str()) == 0, "%s: %s", cmd.c_str(), read_text(merged.string() + ".log").c_str());
+  const nlohmann::json m = nlohmann::json::parse(read_text(merged));
+  ck_assert_msg(m["provenance"]["merged_from"]["channels"]["node"] == "inter.json" &&
+                    m["provenance"]["merged_from"]["channels"].size() >= 2,
+                "%s", m["provenance"]["merged_from"].dump().c_str());
+
+  // With it, on 2 + 2 ranks: cache inside each node, node between them.
+  across_nodes("nodeA:2,nodeB:2", 4, {}, merged.string());
+}
+END_TEST
+
+// The shipped table of this VM has no node channel: every rank steps aside on a communicator that
+// spans nodes, with one line, and still decides inside a node.
+START_TEST(table_without_node_channel_steps_aside) {
+  Scratch scratch("modeltuned-nodes");
+  MpiRun run = with_modeltuned(4, 1);
+  run.calibration_file = srcdir() + "/calib/tables/cpp-vm-2core.json";
+  run.nodes = "nodeA:2,nodeB:2";
+  // By node: ranks 0 and 2 on nodeA, 1 and 3 on nodeB, so the odd/even halves stay inside a node.
+  run.extra_mpirun_args = {"--map-by", "node"};
+  run.program_args = {"--comms=world,split", "--max-bytes=65536"};
+  run.verbose = 20;
+  RunResult r = run_mpi(run, scratch.dir);
+  expect_correct(r);
+  // MPI_COMM_WORLD: every call handed to Open MPI ("fallback"); the halves: modeltuned's picks.
+  long world = 0, inside = 0;
+  for (const std::string op : {"bcast", "reduce"})
+    for (const TraceLine &t : r.trace(op)) (t.name == "MPI_COMM_WORLD" ? world : inside) += t.algorithm != "fallback";
+  expect(world == 0, r, "modeltuned decided calls on MPI_COMM_WORLD without a node channel in its table");
+  expect(inside > 0, r, "modeltuned stepped aside inside the nodes too");
+  bool said = false;
+  for (const std::string &line : r.lines_containing("name=MPI_COMM_WORLD"))
+    said |= contains(line, "'node'") && contains(line, "falling back");
+  expect(said, r, "no line says MPI_COMM_WORLD needs the node channel the table lacks");
+  std::fprintf(stderr, "without a node channel: %ld calls on MPI_COMM_WORLD, %ld inside nodes\n", world, inside);
+}
+END_TEST
+
+Suite *multinode_suite() {
+  Suite *s = suite_create("multinode");
+  auto add = [&](const char *name, auto... tests) {
+    TCase *tc = tcase_create(name);
+    tcase_set_timeout(tc, kCaseTimeoutSeconds);
+    (tcase_add_test(tc, tests), ...);
+    suite_add_tcase(s, tc);
+    return tc;
+  };
+  add("placements", two_nodes_by_slot, two_nodes_by_node, three_nodes_uneven_by_slot, three_nodes_uneven_by_node,
+      long_names_in_reverse_order);
+  TCase *bcast = add("bcast_one_algorithm");
+  tcase_add_loop_test(bcast, bcast_one_algorithm, 0, static_cast<int>(registered(Op::bcast).size()));
+  TCase *reduce = add("reduce_one_algorithm");
+  tcase_add_loop_test(reduce, reduce_one_algorithm, 0, static_cast<int>(registered(Op::reduce).size()));
+  add("tables", table_on_one_node_only, different_table_per_node, table_without_node_channel_steps_aside);
+  add("calibration", calibrate_across_nodes_merge_and_decide);
+  return s;
+}
+
+}  // namespace
+
+int main() {
+  // The launcher needs unshare (util-linux) and the right to create UTS namespaces (root, or
+  // unprivileged user namespaces); without them the suite is skipped, saying why.
+  if (std::system("unshare --uts true 2>/dev/null || unshare --user --map-root-user --uts true 2>/dev/null") != 0) {
+    std::fprintf(stderr, "check_multinode: cannot create UTS namespaces here (unshare --uts failed); skipped\n");
+    return 77;
+  }
+  SRunner *runner = srunner_create(multinode_suite());
+  srunner_run_all(runner, CK_VERBOSE);
+  const int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

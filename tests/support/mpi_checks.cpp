@@ -1,0 +1,217 @@
+#include "tests/support/mpi_checks.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+// Last: check.h defines a fail() macro that breaks the standard headers.
+#include <check.h>
+
+#include "model/registry/registry.hpp"
+
+namespace fs = std::filesystem;
+
+namespace modeltuned::test {
+
+std::vector<std::string> RunResult::all_lines() const {
+  std::vector<std::string> lines = split_lines(launcher_output);
+  for (const auto *m : {&rank_stdout, &rank_stderr})
+    for (const auto &[rank, text] : *m)
+      for (auto &l : split_lines(text)) lines.push_back(std::move(l));
+  return lines;
+}
+
+std::vector<std::string> RunResult::lines_containing(const std::string &what) const {
+  std::vector<std::string> out;
+  for (auto &l : all_lines())
+    if (contains(l, what)) out.push_back(l);
+  return out;
+}
+
+std::string field(const std::string &line, const std::string &key) {
+  size_t at = line.find(" " + key + "=");
+  if (at == std::string::npos) return {};
+  at += key.size() + 2;
+  return line.substr(at, line.find(' ', at) - at);
+}
+
+long number_field(const std::string &line, const std::string &key) {
+  std::string v = field(line, key);
+  return v.empty() ? -1 : std::strtol(v.c_str(), nullptr, 10);
+}
+
+std::vector<TraceLine> RunResult::trace(const std::string &op) const {
+  const std::string prefix = "coll:modeltuned:" + op + " ";
+  std::vector<TraceLine> out;
+  for (const auto &[world_rank, text] : rank_stderr)
+    for (const auto &line : split_lines(text)) {
+      size_t at = line.find(prefix);
+      if (at == std::string::npos) continue;
+      std::string rest = line.substr(at + prefix.size() - 1);
+      size_t name_at = rest.find(" name="), rank_at = rest.find(" rank=");
+      TraceLine t;
+      t.world_rank = world_rank;
+      t.op = op;
+      if (name_at != std::string::npos && rank_at != std::string::npos && rank_at > name_at)
+        t.name = rest.substr(name_at + 6, rank_at - name_at - 6);
+      t.rank = number_field(rest, "rank");
+      t.bytes = number_field(rest, "bytes");
+      t.root = number_field(rest, "root");
+      t.algorithm = field(rest, "algorithm");
+      t.segsize = number_field(rest, "segsize");
+      t.fanout = number_field(rest, "fanout");
+      out.push_back(t);
+    }
+  return out;
+}
+
+static std::string tail(const std::string &s, size_t n) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
+
+std::string RunResult::describe() const {
+  std::ostringstream d;
+  d << "command: " << command << "\n";
+  d << "exit status: " << exit_status << (timed_out ? " (killed after timeout)" : "") << "\n";
+  d << "summary: " << (summary.empty() ? "(none)" : summary) << "\n";
+  int shown = 0;
+  for (const auto &l : all_lines())
+    if (contains(l, "MISMATCH") && shown++ < 10) d << l << "\n";
+  d << "mpirun output (tail):\n" << tail(launcher_output, 3000) << "\n";
+  auto r0 = rank_stderr.find(0);
+  if (r0 != rank_stderr.end()) d << "rank 0 stderr (tail):\n" << tail(r0->second, 2000) << "\n";
+  return d.str();
+}
+
+// Fails the current test with the run's description on stderr (the test log) and a short
+// message for Check.
+[[noreturn]] void fail_run(const RunResult &r, const std::string &what) {
+  std::fprintf(stderr, "---- %s\n%s----\n", what.c_str(), r.describe().c_str());
+  ck_abort_msg("%s (command and output in the test log): %s", what.c_str(), r.command.c_str());
+  std::abort();  // ck_abort_msg does not return
+}
+
+void expect(bool ok, const RunResult &r, const std::string &what) {
+  if (!ok) fail_run(r, what);
+}
+
+// Generates the emulated topology: 2 packages x 4 NUMA x 2 L3 x 4 cores (an EPYC-like node).
+fs::path emulated_topology(const fs::path &dir) {
+  ck_assert_msg(!lstopo().empty(), "lstopo-no-graphics was not found by configure; install hwloc");
+  fs::path xml = dir / "two-sockets.xml";
+  std::string cmd = "'" + lstopo() + "' --input 'pack:2 numa:4 l3:2 core:4 pu:1' --of xml > '" +
+                    xml.string() + "' 2>&1";
+  int rc = std::system(cmd.c_str());
+  ck_assert_msg(rc == 0 && fs::file_size(xml) > 0, "'%s' failed (status %d)", cmd.c_str(), rc);
+  return xml;
+}
+
+RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
+  Launch launch;
+  launch.np = run.np;
+  launch.decide_oversubscribed = run.decide_oversubscribed;
+  launch.timeout_seconds = run_timeout_seconds(kRunTimeoutSeconds);
+  auto mca = [&](const std::string &name, const std::string &value) {
+    launch.mpirun_args.insert(launch.mpirun_args.end(), {"--mca", name, value});
+  };
+  mca("coll", run.modeltuned ? "modeltuned,tuned,libnbc,basic,self" : "^modeltuned");
+  if (!run.calibration_file.empty()) mca("coll_modeltuned_calibration_file", run.calibration_file);
+  if (run.verbose) mca("coll_modeltuned_verbose", std::to_string(run.verbose));
+  if (run.emulate_two_sockets) {
+    // Bind to emulated cores without touching the real CPUs; with 64 emulated cores Open MPI does
+    // not know it is oversubscribed, so it must be told to yield or 16 spinning ranks crawl.
+    mca("hwloc_base_topo_file", emulated_topology(scratch).string());
+    mca("rtc", "^hwloc");
+    mca("mpi_yield_when_idle", "1");
+    launch.mpirun_args.insert(launch.mpirun_args.end(),
+                              {"--bind-to", "core", "--map-by", "ppr:8:socket", "--report-bindings"});
+  }
+  if (!run.nodes.empty()) {
+    launch.wrapper = {srcdir() + "/tools/modeltuned-emulate-nodes"};
+    for (const auto &e : run.node_env) launch.wrapper.insert(launch.wrapper.end(), {"--node-env", e});
+    launch.wrapper.insert(launch.wrapper.end(), {run.nodes, "--"});
+  }
+  for (const auto &[name, value] : run.mca) mca(name, value);
+  launch.mpirun_args.insert(launch.mpirun_args.end(), run.extra_mpirun_args.begin(), run.extra_mpirun_args.end());
+  launch.program = builddir() + "/tests/mpi/" + run.program;
+  launch.program_args = run.program_args;
+
+  RunResult result;
+  static_cast<LaunchResult &>(result) = launch_mpi(scratch, launch);
+  for (const auto &line : split_lines(result.rank_stdout[0]))
+    if (line.rfind("collectives: PASS", 0) == 0 || line.rfind("collectives: FAIL", 0) == 0) {
+      result.summary = line;
+      result.passed = line.rfind("collectives: PASS", 0) == 0;
+      result.bcast_calls = number_field(line, "bcast_calls");
+      result.reduce_calls = number_field(line, "reduce_calls");
+    }
+  return result;
+}
+
+// ---- common assertions ------------------------------------------------------------------
+
+void expect_correct(const RunResult &r) {
+  expect(!r.timed_out, r, "mpirun did not finish within " + std::to_string(run_timeout_seconds(kRunTimeoutSeconds)) + " s");
+  expect(r.passed && r.exit_status == 0, r, "collectives reported wrong results or mpirun failed");
+}
+
+// Every rank of a communicator must run the same algorithm with the same parameters for each
+// call (else the ranks' messages do not match): the ranks' traces per communicator are identical.
+void expect_consistent_decisions(const RunResult &r) {
+  using Call = std::tuple<std::string, long, long, std::string, long, long>;
+  std::map<std::string, std::map<int, std::vector<Call>>> per_comm;  // name -> world rank -> calls
+  for (const std::string op : {"bcast", "reduce"})
+    for (const auto &t : r.trace(op))
+      per_comm[t.name][t.world_rank].emplace_back(op, t.bytes, t.root, t.algorithm, t.segsize, t.fanout);
+  for (const auto &[name, ranks] : per_comm) {
+    // bcast and reduce lines were collected separately: order each rank's list the same way
+    std::map<int, std::vector<Call>> sorted;
+    for (const auto &[rank, calls] : ranks) {
+      auto c = calls;
+      std::stable_sort(c.begin(), c.end(), [](const Call &a, const Call &b) { return std::get<0>(a) < std::get<0>(b); });
+      sorted[rank] = std::move(c);
+    }
+    const auto &first = *sorted.begin();
+    for (const auto &[rank, calls] : sorted)
+      expect(calls == first.second, r,
+             "communicator " + name + ": world ranks " + std::to_string(first.first) + " and " +
+                 std::to_string(rank) + " traced different calls or decisions (" +
+                 std::to_string(first.second.size()) + " vs " + std::to_string(calls.size()) + " lines)");
+  }
+}
+
+// Modeltuned took every non-empty call on every multi-rank communicator: one trace line per
+// rank and call.
+void expect_modeltuned_took_every_call(const RunResult &r) {
+  const auto bcast = r.trace("bcast"), reduce = r.trace("reduce");
+  expect(r.bcast_calls > 0 || r.reduce_calls > 0, r, "the program made no calls to check");
+  expect(static_cast<long>(bcast.size()) == r.bcast_calls, r,
+         "modeltuned traced " + std::to_string(bcast.size()) + " bcast calls, the program made " +
+             std::to_string(r.bcast_calls));
+  expect(static_cast<long>(reduce.size()) == r.reduce_calls, r,
+         "modeltuned traced " + std::to_string(reduce.size()) + " reduce calls, the program made " +
+             std::to_string(r.reduce_calls));
+  for (const auto *lines : {&bcast, &reduce})
+    for (const auto &t : *lines)
+      // "fallback": the margin kept Open MPI's default for this size (docs/model.md#margin)
+      expect((t.algorithm == "fallback" || modeltuned::find_algorithm(t.op == "bcast" ? Op::bcast : Op::reduce, t.algorithm)) &&
+                 t.rank >= 0 && t.bytes > 0 && t.root >= 0,
+             r, "malformed trace line: op=" + t.op + " name=" + t.name + " algorithm=" + t.algorithm);
+  expect_consistent_decisions(r);
+}
+
+void expect_no_modeltuned_calls(const RunResult &r) {
+  const size_t n = r.trace("bcast").size() + r.trace("reduce").size();
+  expect(n == 0, r, "modeltuned took " + std::to_string(n) + " calls although it should have stepped aside");
+}
+
+MpiRun with_modeltuned(int np, int verbose) {
+  MpiRun run;
+  run.np = np;
+  run.calibration_file = table_path();
+  run.verbose = verbose;
+  return run;
+}
+
+}  // namespace modeltuned::test

@@ -1,0 +1,82 @@
+// Running tests/mpi programs under mpirun with modeltuned, and the checks the MPI test drivers
+// share: results reported by the program, modeltuned's trace lines (coll_modeltuned_verbose >= 20)
+// read from each rank's own output file, decisions that agree between ranks.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/support/mpi_launch.hpp"
+
+namespace modeltuned::test {
+
+// One mpirun is killed after kRunTimeoutSeconds (MODELTUNED_TEST_RUN_TIMEOUT overrides); it stays
+// below the Check timeout of a test case, which holds at most one long run.
+inline constexpr int kRunTimeoutSeconds = 240;
+inline constexpr int kCaseTimeoutSeconds = 300;
+
+inline bool contains(const std::string &s, const std::string &what) { return s.find(what) != std::string::npos; }
+
+struct MpiRun {
+  int np = 2;
+  bool modeltuned = true;        // coll modeltuned,tuned,...; false: coll ^modeltuned
+  std::string calibration_file;  // empty: parameter not set
+  int verbose = 0;               // 0: parameter not set
+  bool emulate_two_sockets = false;
+  // Emulated nodes (tools/modeltuned-emulate-nodes): "nodeA:2,nodeB:2"; empty: this machine only.
+  std::string nodes;
+  std::vector<std::string> node_env;                     // "NAME:VAR=VALUE", per emulated node
+  std::vector<std::pair<std::string, std::string>> mca;  // extra --mca NAME VALUE
+  std::vector<std::string> program_args;
+  std::string program = "collectives";  // in tests/mpi/
+  std::vector<std::string> extra_mpirun_args;  // raw, before the program (for example -x NAME=value)
+  bool decide_oversubscribed = true;            // see Launch
+};
+
+// One modeltuned trace line ("coll:modeltuned:bcast name=... rank=... algorithm=...").
+struct TraceLine {
+  int world_rank = -1;  // whose output file it came from
+  std::string op, name, algorithm;
+  long rank = -1, bytes = -1, root = -1, segsize = -1, fanout = -1;
+};
+
+struct RunResult : LaunchResult {
+  // The program's summary line, from rank 0.
+  std::string summary;
+  bool passed = false;
+  long bcast_calls = -1, reduce_calls = -1;
+
+  std::vector<std::string> all_lines() const;
+  std::vector<std::string> lines_containing(const std::string &what) const;
+  std::vector<TraceLine> trace(const std::string &op) const;
+  std::string describe() const;
+};
+
+// " key=value" fields of a trace or decide line; empty / -1 when absent.
+std::string field(const std::string &line, const std::string &key);
+long number_field(const std::string &line, const std::string &key);
+
+// Fails the current test with the run's description on stderr (the test log) and a short
+// message for Check.
+[[noreturn]] void fail_run(const RunResult &r, const std::string &what);
+void expect(bool ok, const RunResult &r, const std::string &what);
+
+// Generates the emulated topology: 2 packages x 4 NUMA x 2 L3 x 4 cores (an EPYC-like node).
+std::filesystem::path emulated_topology(const std::filesystem::path &dir);
+
+RunResult run_mpi(const MpiRun &run, const std::filesystem::path &scratch);
+
+// The program passed and mpirun finished in time.
+void expect_correct(const RunResult &r);
+// Every rank of a communicator traced the same calls with the same decisions.
+void expect_consistent_decisions(const RunResult &r);
+// Modeltuned took every non-empty call on every multi-rank communicator (a trace line per rank
+// and call), the lines are well formed, and the decisions agree.
+void expect_modeltuned_took_every_call(const RunResult &r);
+void expect_no_modeltuned_calls(const RunResult &r);
+
+// A run with modeltuned, the test table (MODELTUNED_TEST_TABLE) and trace lines.
+MpiRun with_modeltuned(int np, int verbose = 20);
+
+}  // namespace modeltuned::test
