@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "calib/fit.hpp"
+#include "calib/merge.hpp"
 #include "calib/regression.hpp"
 #include "model/calibration/table.hpp"
 #include "tests/support/mpi_launch.hpp"
@@ -775,6 +776,74 @@ START_TEST(shipped_table_reproduces_orfeo_1B_latency) {
 }
 END_TEST
 
+// --merge: channels from the table that measured them with the largest group, the scalar costs
+// from the first that measured them, and tables of different machines or libraries refused.
+START_TEST(merge_takes_each_channel_from_its_largest_measurement) {
+  const CalibrationTable orfeo = load_calibration(SHIPPED_TABLE);
+  // "intra": the shipped table without its node channel; "inter": its node channel only, with
+  // fan-out measured up to a larger group than the intra table's (as across many nodes).
+  CalibrationTable intra = orfeo, inter = orfeo;
+  intra.channels[static_cast<int>(Channel::node)] = {};
+  for (int c = 0; c < kChannels; ++c)
+    if (c != static_cast<int>(Channel::node)) inter.channels[c] = {};
+  inter.reduce_source = "measured: MPI_Reduce_local";
+  inter.reduce_us_per_byte = 1e-4;
+  update_checksum(intra);
+  update_checksum(inter);
+  const CalibrationTable merged = calib::merge_tables({{"intra.json", intra}, {"inter.json", inter}});
+  for (int c = 0; c < kChannels; ++c) ck_assert(merged.channels[c] == orfeo.channels[c]);
+  const auto &from = merged.provenance["merged_from"];
+  ck_assert(from["channels"]["node"] == "inter.json" && from["channels"]["cache"] == "intra.json");
+  // The measured reduction cost wins over the estimate.
+  ck_assert_double_eq(merged.reduce_us_per_byte, 1e-4);
+  ck_assert(from["reduce"] == "inter.json");
+  // Quality of each channel's fit travels with it (the margin reads it).
+  ck_assert(merged.provenance["fit"]["node"] == orfeo.provenance["fit"]["node"]);
+  ck_assert(merged.provenance["fit"]["cache"] == orfeo.provenance["fit"]["cache"]);
+  // It is a valid table: it round-trips with its checksum.
+  ck_assert_uint_eq(parse_calibration(to_json_text(merged), "merged").checksum, merged.checksum);
+
+  // A channel in both: the larger group wins, a tie keeps the earlier table.
+  CalibrationTable bigger = orfeo;
+  for (FlatTreeFit &f : bigger.channels[static_cast<int>(Channel::node)].fanout) f.max_p += 8;
+  update_checksum(bigger);
+  ck_assert(calib::merge_tables({{"a", orfeo}, {"b", bigger}}).provenance["merged_from"]["channels"]["node"] == "b");
+  ck_assert(calib::merge_tables({{"a", orfeo}, {"b", orfeo}}).provenance["merged_from"]["channels"]["node"] == "a");
+
+  // Refused: another node topology, another Open MPI version; one line naming both tables.
+  auto refused = [&](CalibrationTable other, const char *key, const char *value, const char *what) {
+    other.provenance[key] = value;
+    try {
+      CalibrationTable mine = orfeo;
+      if (std::string(key) == "mpi_library") mine.provenance[key] = "Open MPI v4.1.4, package: Debian OpenMPI";
+      calib::merge_tables({{"intra.json", mine}, {"other.json", other}});
+    } catch (const calib::FitError &e) {
+      const std::string m = e.what();
+      ck_assert_msg(m.find("intra.json") != std::string::npos && m.find("other.json") != std::string::npos &&
+                        m.find(what) != std::string::npos && m.find('\n') == std::string::npos,
+                    "%s", m.c_str());
+      return;
+    }
+    ck_abort_msg("merging tables with a different %s was accepted", key);
+  };
+  CalibrationTable other_node = inter;
+  other_node.provenance["hwloc"] = {{"signature", "pack:1 numa:1 l3:1 core:2 pu:2"}};
+  try {
+    calib::merge_tables({{"intra.json", intra}, {"other.json", other_node}});
+    ck_abort_msg("tables of different node topologies were merged");
+  } catch (const calib::FitError &e) {
+    ck_assert_msg(std::string(e.what()).find("node topologies") != std::string::npos, "%s", e.what());
+  }
+  refused(inter, "mpi_library", "Open MPI v5.0.7, package: Debian OpenMPI", "Open MPI versions");
+  // The same version from another build or package is the same library.
+  CalibrationTable same = inter, mine = orfeo;
+  same.provenance["mpi_library"] = "Open MPI v4.1.4, package: Open MPI builder, ident: 4.1.4";
+  mine.provenance["mpi_library"] = "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4";
+  calib::merge_tables({{"a", mine}, {"b", same}});
+  ck_assert_str_eq(calib::mpi_version_of("Open MPI v4.1.4, package: Debian").c_str(), "Open MPI v4.1.4");
+}
+END_TEST
+
 // --- modeltuned-calibrate end to end --------------------------------------------------------
 
 namespace {
@@ -934,6 +1003,7 @@ int main() {
   tcase_add_test(fit, fit_recovers_piecewise_model_under_heavy_tailed_noise);
   tcase_add_test(fit, samples_csv_round_trip_and_errors);
   tcase_add_test(fit, csv_errors_name_file_line_and_column);
+  tcase_add_test(fit, merge_takes_each_channel_from_its_largest_measurement);
   suite_add_tcase(suite, fit);
   TCase *shipped = tcase_create("shipped");
   tcase_add_test(shipped, shipped_table_reproduces_orfeo_1B_latency);

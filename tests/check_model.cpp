@@ -544,6 +544,41 @@ START_TEST(emulated_orfeo_placements) {
     threw = std::string(e.what()).find("socks") != std::string::npos;
   }
   ck_assert(threw);
+
+  // Hosts with slots, as a hostfile (--hosts): by slot fills each node's slots in turn, by node
+  // deals ranks to the nodes with free slots.
+  MachineShape hosts = orfeo_epyc(1);
+  apply_hosts(hosts, "a:2,b:2,c:1");
+  ck_assert_int_eq(hosts.nodes, 3);
+  ck_assert_int_eq(hosts.total_slots(), 5);
+  auto nodes_of = [](const Placement &p) {
+    std::vector<int> out;
+    for (int r = 0; r < p.size(); ++r) out.push_back(p[r].node);
+    return out;
+  };
+  ck_assert(nodes_of(emulate_placement(hosts, 5, "slot", BindTo::core)) == (std::vector<int>{0, 0, 1, 1, 2}));
+  ck_assert(nodes_of(emulate_placement(hosts, 5, "node", BindTo::core)) == (std::vector<int>{0, 1, 2, 0, 1}));
+  apply_hosts(hosts, "a:3,b:1");  // by node skips the full node
+  ck_assert(nodes_of(emulate_placement(hosts, 4, "node", BindTo::core)) == (std::vector<int>{0, 1, 0, 0}));
+  apply_hosts(hosts, "8x4");
+  ck_assert_int_eq(hosts.total_slots(), 32);
+  const Placement spread = emulate_placement(hosts, 32, "core", BindTo::core);
+  ck_assert(spread.channel(0, 3) == Channel::cache && spread.channel(3, 4) == Channel::node);
+  // Without slots the mapping is unchanged.
+  ck_assert(nodes_of(emulate_placement(orfeo, 16, MapBy::node)) == nodes_of(emulate_placement(orfeo_epyc(2), 16, "node")));
+  for (const char *bad : {"a:2,b", "a:0", "8x", "a:129"}) {
+    threw = false;
+    try { apply_hosts(hosts, bad); } catch (const std::invalid_argument &e) {
+      threw = std::string(e.what()).find("--hosts") != std::string::npos;
+    }
+    ck_assert_msg(threw, "--hosts %s accepted", bad);
+  }
+  apply_hosts(hosts, "a:1,b:1");
+  threw = false;
+  try { emulate_placement(hosts, 3, "slot"); } catch (const std::invalid_argument &e) {
+    threw = std::string(e.what()).find("2 slots") != std::string::npos;
+  }
+  ck_assert(threw);
 }
 END_TEST
 

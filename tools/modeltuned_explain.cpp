@@ -31,6 +31,7 @@ struct ExplainOptions {
   std::string synthetic;  // "node:2 pack:2 ..."
   std::string topology;   // hwloc XML of one node
   int nodes = 0;          // with --topology / to override --machine
+  std::string hosts;      // "nodeA:2,nodeB:2" or "8x4": nodes and their slots, as a hostfile
   std::string map_by = "core";
   std::string bind_to = "auto";
   int np = 0;
@@ -93,7 +94,7 @@ MachineShape machine_from_xml(const std::string &path, int nodes) {
             l3 = count(HWLOC_OBJ_L3CACHE), cores = count(HWLOC_OBJ_CORE);
   hwloc_topology_destroy(topo);
   MachineShape m{nodes > 0 ? nodes : 1, packages, std::max(1, numa / packages),
-                 std::max(1, l3 / std::max(numa, packages)), std::max(1, cores / std::max(l3, 1))};
+                 std::max(1, l3 / std::max(numa, packages)), std::max(1, cores / std::max(l3, 1)), {}};
   if (m.cores_per_node() != cores)
     throw std::invalid_argument(fmt::format(
         "--topology {}: {} cores do not split evenly into {} packages, {} NUMA nodes, {} L3 caches; "
@@ -101,7 +102,7 @@ MachineShape machine_from_xml(const std::string &path, int nodes) {
   return m;
 }
 
-MachineShape machine_of(const ExplainOptions &o) {
+MachineShape node_shape(const ExplainOptions &o) {
   int given = !o.machine.empty() + !o.synthetic.empty() + !o.topology.empty();
   if (given != 1)
     throw std::invalid_argument("give exactly one of --machine orfeo-epyc, --synthetic \"node:2 pack:2 ...\" or --topology FILE.xml");
@@ -116,6 +117,12 @@ MachineShape machine_of(const ExplainOptions &o) {
     return m;
   }
   return machine_from_xml(o.topology, o.nodes);
+}
+
+MachineShape machine_of(const ExplainOptions &o) {
+  MachineShape m = node_shape(o);
+  if (!o.hosts.empty()) apply_hosts(m, o.hosts);
+  return m;
 }
 
 std::string default_table(const ExplainOptions &o) {
@@ -202,7 +209,10 @@ void add_explain_command(CLI::App &app) {
   auto o = std::make_shared<ExplainOptions>();
   CLI::App *cmd = app.add_subcommand(
       "explain", "Show every candidate's predicted latency, modeltuned's pick and Open MPI's default for an emulated job");
-  cmd->footer("Example: modeltuned explain --machine orfeo-epyc --map-by core -n 256 --op bcast --sizes 1,64K,1M");
+  cmd->footer("Examples:\n"
+              "  modeltuned explain --machine orfeo-epyc --map-by core -n 256 --op bcast --sizes 1,64K,1M\n"
+              "  modeltuned explain --machine orfeo-epyc --nodes 8 -n 1024 --op reduce    (8 full nodes of 128 cores)\n"
+              "  modeltuned explain --machine orfeo-epyc --hosts 8x4 --map-by node -n 32  (4 ranks on each of 8 nodes)");
   auto machine = cmd->add_option("--machine", o->machine, "a known machine: orfeo-epyc (2 x AMD EPYC 7H12 per node)");
   auto synthetic = cmd->add_option("--synthetic", o->synthetic, "machine as \"node:2 pack:2 numa:4 l3:4 core:4\"");
   auto topology = cmd->add_option("--topology", o->topology, "one node's hwloc XML (lstopo --of xml); see --nodes")
@@ -211,7 +221,12 @@ void add_explain_command(CLI::App &app) {
   synthetic->excludes(topology);
   cmd->add_option("--nodes", o->nodes, "number of identical nodes (default: 2 for orfeo-epyc, 1 for --topology)")
       ->check(cli::whole_number(1));
-  cmd->add_option("--map-by", o->map_by, "mpirun --map-by: core, l3cache, numa, socket, node, or ppr:N:OBJ")->capture_default_str();
+  cmd->add_option("--hosts", o->hosts,
+                  "the job's nodes as a hostfile lists them: NAME:SLOTS,... (e.g. nodeA:2,nodeB:2,nodeC:1, as "
+                  "modeltuned-emulate-nodes takes them) or COUNTxSLOTS (8x4: 8 nodes, 4 ranks each); each node is "
+                  "one --machine/--synthetic/--topology node")
+      ->excludes("--nodes");
+  cmd->add_option("--map-by", o->map_by, "mpirun --map-by: core (slot), l3cache, numa, socket, node, or ppr:N:OBJ")->capture_default_str();
   cmd->add_option("--bind-to", o->bind_to, "mpirun --bind-to: auto (Open MPI 4.1's default), core, l3cache, numa, socket, none")
       ->capture_default_str();
   cmd->add_option("-n,--np", o->np, "number of ranks")->check(cli::whole_number(2));

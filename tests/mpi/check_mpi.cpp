@@ -132,13 +132,6 @@ std::string decision_key(const std::string &op, long bytes, long root) {
   return op + " " + std::to_string(size_class) + " " + std::to_string(root);
 }
 
-std::vector<nlohmann::json> read_decisions(const fs::path &file) {
-  std::vector<nlohmann::json> out;
-  for (const std::string &line : split_lines(read_text(file)))
-    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
-  return out;
-}
-
 // The MPI_T counters and the decision file agree with the calls modeltuned traced.
 START_TEST(counters_and_decision_file_match_what_ran) {
   Scratch scratch("modeltuned-mpi");
@@ -329,26 +322,9 @@ START_TEST(explain_matches_the_component) {
   run.mca.emplace_back("coll_modeltuned_decision_file", decisions.string());
   RunResult r = run_mpi(run, scratch.dir);
   expect(r.exit_status == 0, r, "observe failed");
-  int compared = 0;
-  for (const auto &d : read_decisions(decisions)) {
-    if (d["comm"] != "MPI_COMM_WORLD") continue;
-    const std::string op = d["op"];
-    std::string cmd = builddir() + "/tools/modeltuned explain --json --synthetic 'pack:2 numa:4 l3:2 core:4' "
-                      "--map-by ppr:8:socket --bind-to core -np 16 --table '" + table_path() + "' --op " + op +
-                      " --sizes " + std::to_string(d["bytes"].get<long>()) + " --type-size " +
-                      std::to_string(d["type_size"].get<long>()) + " --root " + std::to_string(d["root"].get<int>());
-    FILE *pipe = popen(cmd.c_str(), "r");
-    std::string text;
-    char chunk[4096];
-    size_t n;
-    while (pipe && (n = fread(chunk, 1, sizeof chunk, pipe)) > 0) text.append(chunk, n);
-    expect(pipe && pclose(pipe) == 0, r, "explain failed: " + cmd);
-    const nlohmann::json e = nlohmann::json::parse(text).at(0);
-    expect(e["pick"] == d["pick"] && e["candidates"] == d["candidates"] && e["ompi_default"] == d["ompi_default"], r,
-           op + " of " + std::to_string(d["bytes"].get<long>()) + " B: explain picks " + e["pick"].dump() +
-               ", the component picked " + d["pick"].dump());
-    ++compared;
-  }
+  const int compared = expect_explain_reproduces(
+      r, decisions, "--synthetic 'pack:2 numa:4 l3:2 core:4' --map-by ppr:8:socket --bind-to core -np 16 --table '" +
+                        table_path() + "'");
   expect(compared >= 9, r, "only " + std::to_string(compared) + " decisions of MPI_COMM_WORLD to compare");
   std::fprintf(stderr, "explain reproduced %d component decisions exactly\n", compared);
 }

@@ -93,6 +93,30 @@ START_TEST(long_names_in_reverse_order) {
 }
 END_TEST
 
+// `modeltuned explain --hosts` reproduces the component's decisions on emulated nodes: 3 + 2 ranks
+// on nodes of 2 emulated sockets of 2 cores (cache, socket and node channels), bound to cores.
+START_TEST(explain_matches_the_component_across_nodes) {
+  Scratch scratch("modeltuned-nodes");
+  const fs::path xml = scratch.dir / "node.xml";
+  const std::string cmd = "'" + lstopo() + "' --input 'pack:2 numa:1 l3:1 core:2 pu:1' --of xml > '" + xml.string() + "'";
+  ck_assert_msg(std::system(cmd.c_str()) == 0, "%s failed", cmd.c_str());
+  MpiRun run = with_modeltuned(5, 1);
+  run.program = "observe";
+  run.nodes = "nodeA:3,nodeB:2";
+  run.mca = {{"hwloc_base_topo_file", xml.string()}, {"rtc", "^hwloc"}, {"mpi_yield_when_idle", "1"},
+             {"coll_modeltuned_decision_file", (scratch.dir / "decisions.jsonl").string()}};
+  run.extra_mpirun_args = {"--bind-to", "core", "--map-by", "core", "--report-bindings"};
+  RunResult r = run_mpi(run, scratch.dir);
+  expect(r.exit_status == 0 && !r.timed_out, r, "observe failed across nodes");
+  const int compared = expect_explain_reproduces(
+      r, scratch.dir / "decisions.jsonl",
+      "--topology '" + xml.string() + "' --hosts nodeA:3,nodeB:2 --map-by slot --bind-to core -np 5 --table '" +
+          table_path() + "'");
+  expect(compared >= 9, r, "only " + std::to_string(compared) + " decisions of MPI_COMM_WORLD to compare");
+  std::fprintf(stderr, "explain --hosts reproduced %d component decisions across nodes exactly\n", compared);
+}
+END_TEST
+
 // ---- every algorithm across nodes ----------------------------------------------------------
 
 std::vector<const modeltuned::AlgorithmSpec *> registered(Op op) {
@@ -270,6 +294,7 @@ Suite *multinode_suite() {
   };
   add("placements", two_nodes_by_slot, two_nodes_by_node, three_nodes_uneven_by_slot, three_nodes_uneven_by_node,
       long_names_in_reverse_order);
+  add("explain", explain_matches_the_component_across_nodes);
   TCase *bcast = add("bcast_one_algorithm");
   tcase_add_loop_test(bcast, bcast_one_algorithm, 0, static_cast<int>(registered(Op::bcast).size()));
   TCase *reduce = add("reduce_one_algorithm");

@@ -206,6 +206,36 @@ void expect_no_modeltuned_calls(const RunResult &r) {
   expect(n == 0, r, "modeltuned took " + std::to_string(n) + " calls although it should have stepped aside");
 }
 
+std::vector<nlohmann::json> read_decisions(const fs::path &file) {
+  std::vector<nlohmann::json> out;
+  for (const std::string &line : split_lines(read_text(file)))
+    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
+  return out;
+}
+
+int expect_explain_reproduces(const RunResult &r, const fs::path &decision_file, const std::string &placement_args) {
+  int compared = 0;
+  for (const auto &d : read_decisions(decision_file)) {
+    if (d["comm"] != "MPI_COMM_WORLD") continue;
+    const std::string op = d["op"];
+    const std::string cmd = builddir() + "/tools/modeltuned explain --json " + placement_args + " --op " + op +
+                            " --sizes " + std::to_string(d["bytes"].get<long>()) + " --type-size " +
+                            std::to_string(d["type_size"].get<long>()) + " --root " + std::to_string(d["root"].get<int>());
+    FILE *pipe = popen(cmd.c_str(), "r");
+    std::string text;
+    char chunk[4096];
+    size_t n;
+    while (pipe && (n = fread(chunk, 1, sizeof chunk, pipe)) > 0) text.append(chunk, n);
+    expect(pipe && pclose(pipe) == 0, r, "explain failed: " + cmd);
+    const nlohmann::json e = nlohmann::json::parse(text).at(0);
+    expect(e["pick"] == d["pick"] && e["candidates"] == d["candidates"] && e["ompi_default"] == d["ompi_default"], r,
+           op + " of " + std::to_string(d["bytes"].get<long>()) + " B: explain picks " + e["pick"].dump() +
+               ", the component picked " + d["pick"].dump() + " (" + cmd + ")");
+    ++compared;
+  }
+  return compared;
+}
+
 MpiRun with_modeltuned(int np, int verbose) {
   MpiRun run;
   run.np = np;

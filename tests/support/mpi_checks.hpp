@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/support/mpi_launch.hpp"
 
 namespace modeltuned::test {
@@ -75,6 +77,15 @@ void expect_consistent_decisions(const RunResult &r);
 // and call), the lines are well formed, and the decisions agree.
 void expect_modeltuned_took_every_call(const RunResult &r);
 void expect_no_modeltuned_calls(const RunResult &r);
+
+// The decision file's records (coll_modeltuned_decision_file), one JSON object per line.
+std::vector<nlohmann::json> read_decisions(const std::filesystem::path &file);
+
+// `modeltuned explain --json <placement_args> --op ... --sizes ... --root ...` for every decision
+// the run took on MPI_COMM_WORLD (from its decision file) gives the same pick, candidates and Open
+// MPI default. Returns how many decisions were compared.
+int expect_explain_reproduces(const RunResult &r, const std::filesystem::path &decision_file,
+                              const std::string &placement_args);
 
 // A run with modeltuned, the test table (MODELTUNED_TEST_TABLE) and trace lines.
 MpiRun with_modeltuned(int np, int verbose = 20);

@@ -9,7 +9,7 @@
 
 namespace modeltuned::tools {
 
-MachineShape orfeo_epyc(int nodes) { return MachineShape{nodes, 2, 4, 4, 4}; }
+MachineShape orfeo_epyc(int nodes) { return MachineShape{nodes, 2, 4, 4, 4, {}}; }
 
 MachineShape parse_machine(std::string_view description) {
   MachineShape m;
@@ -44,13 +44,52 @@ std::string describe(const MachineShape &m) {
                      m.l3_per_numa, m.cores_per_l3);
 }
 
+int MachineShape::total_slots() const {
+  int total = 0;
+  for (int n = 0; n < nodes; ++n) total += slots(n);
+  return total;
+}
+
+void apply_hosts(MachineShape &m, std::string_view hosts) {
+  auto number = [&](std::string_view text, std::string_view entry) {
+    int value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 1)
+      throw std::invalid_argument(fmt::format("--hosts '{}': '{}' is not NAME:SLOTS or COUNTxSLOTS with whole numbers >= 1",
+                                              hosts, entry));
+    return value;
+  };
+  std::vector<int> slots;
+  if (size_t x = hosts.find('x'); x != std::string_view::npos && hosts.find(':') == std::string_view::npos) {
+    slots.assign(number(hosts.substr(0, x), hosts), number(hosts.substr(x + 1), hosts));
+  } else {
+    size_t start = 0;
+    while (start <= hosts.size()) {
+      size_t comma = hosts.find(',', start);
+      std::string_view entry = hosts.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+      size_t colon = entry.rfind(':');
+      if (colon == std::string_view::npos || colon == 0)
+        throw std::invalid_argument(fmt::format("--hosts '{}': '{}' is not NAME:SLOTS (e.g. nodeA:2)", hosts, entry));
+      slots.push_back(number(entry.substr(colon + 1), entry));
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+  }
+  for (int s : slots)
+    if (s > m.cores_per_node())
+      throw std::invalid_argument(fmt::format("--hosts '{}': {} slots on a node of {} cores; one rank per core", hosts, s,
+                                              m.cores_per_node()));
+  m.nodes = static_cast<int>(slots.size());
+  m.slots_per_node = std::move(slots);
+}
+
 MapBy parse_map_by(std::string_view s) {
-  if (s == "core") return MapBy::core;
+  if (s == "core" || s == "slot") return MapBy::core;
   if (s == "l3" || s == "l3cache") return MapBy::l3;
   if (s == "numa") return MapBy::numa;
   if (s == "socket" || s == "package") return MapBy::socket;
   if (s == "node") return MapBy::node;
-  throw std::invalid_argument(fmt::format("--map-by '{}': use core, l3cache, numa, socket or node", s));
+  throw std::invalid_argument(fmt::format("--map-by '{}': use core (slot), l3cache, numa, socket or node", s));
 }
 
 BindTo parse_bind_to(std::string_view s) {
@@ -86,6 +125,8 @@ static RankPlace place_on(const MachineShape &machine, int node, int c, BindTo b
 
 Placement emulate_placement(const MachineShape &machine, int np, std::string_view map_by, BindTo bind_to) {
   if (!map_by.starts_with("ppr:")) return emulate_placement(machine, np, parse_map_by(map_by), bind_to);
+  if (!machine.slots_per_node.empty())
+    throw std::invalid_argument(fmt::format("--map-by '{}': with --hosts, map by slot, core, l3cache, numa, socket or node", map_by));
   // ppr:N:OBJ
   std::string_view rest = map_by.substr(4);
   size_t colon = rest.find(':');
@@ -116,9 +157,11 @@ Placement emulate_placement(const MachineShape &machine, int np, std::string_vie
 
 Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by, BindTo bind_to) {
   const int per_node = machine.cores_per_node();
-  if (np < 1 || np > machine.cores())
-    throw std::invalid_argument(fmt::format("-np {}: the machine ({}) has {} cores; one rank per core",
-                                            np, describe(machine), machine.cores()));
+  if (np < 1 || np > machine.total_slots())
+    throw std::invalid_argument(
+        machine.slots_per_node.empty()
+            ? fmt::format("-np {}: the machine ({}) has {} cores; one rank per core", np, describe(machine), machine.cores())
+            : fmt::format("-np {}: the hosts have {} slots", np, machine.total_slots()));
   if (bind_to == BindTo::automatic) {
     if (np <= 2) bind_to = BindTo::core;
     else switch (map_by) {
@@ -135,8 +178,9 @@ Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by, B
   std::vector<int> node_of(np), core_of(np);
   if (map_by == MapBy::node) {
     std::vector<int> used(machine.nodes, 0);
+    int node = 0;
     for (int r = 0; r < np; ++r) {
-      int node = r % machine.nodes;
+      while (used[node] >= machine.slots(node)) node = (node + 1) % machine.nodes;  // full: skipped
       int j = used[node]++;
       node_of[r] = node;
       // Successive ranks on a node take successive binding objects (measured with 4.1.4: NUMA
@@ -145,14 +189,16 @@ Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by, B
                          : bind_to == BindTo::socket ? cores_per_package : cores_per_numa;
       int objects = per_node / object_cores;
       core_of[r] = (j % objects) * object_cores + (j / objects) % object_cores;
+      node = (node + 1) % machine.nodes;
     }
   } else {
     int object_cores = map_by == MapBy::core ? 1 : map_by == MapBy::l3 ? machine.cores_per_l3
                        : map_by == MapBy::numa ? cores_per_numa : cores_per_package;
     int objects = per_node / object_cores;
-    for (int r = 0; r < np; ++r) {
-      node_of[r] = r / per_node;
-      int j = r % per_node;  // round-robin over the node's objects, then the next core in each
+    for (int r = 0, node = 0, first_on_node = 0; r < np; ++r) {
+      while (r - first_on_node >= machine.slots(node)) first_on_node += machine.slots(node++);
+      node_of[r] = node;
+      int j = r - first_on_node;  // round-robin over the node's objects, then the next core in each
       core_of[r] = (j % objects) * object_cores + j / objects;
     }
   }
