@@ -34,6 +34,11 @@ expect_error "--sizes" --machine orfeo-epyc -np 4 --sizes 12Q
 expect_error "--map-by" --machine orfeo-epyc -np 4 --map-by diagonal
 expect_error "--map-by 'ppr:9:l3'" --machine orfeo-epyc -np 4 --map-by ppr:9:l3
 expect_error "--op" --machine orfeo-epyc -np 4 --op scan
+expect_error "--hosts 'a:2,b': 'b' is not NAME:SLOTS" --machine orfeo-epyc -np 2 --hosts a:2,b
+expect_error "the hosts have 32 slots" --machine orfeo-epyc -np 33 --hosts 8x4
+expect_error "200 slots on a node of 128 cores" --machine orfeo-epyc -np 2 --hosts a:200
+expect_error "--nodes" --machine orfeo-epyc -np 2 --hosts 2x1 --nodes 2
+expect_error "with --hosts, map by slot" --machine orfeo-epyc -np 2 --hosts 2x1 --map-by ppr:1:node
 expect_error "--root" --machine orfeo-epyc -np 4 --root 4
 expect_error "bogus" --machine orfeo-epyc -np 4 --algorithms bogus
 expect_error "exactly one of" -np 4

@@ -45,5 +45,7 @@ tests_mpi_check_multinode_SOURCES = tests/mpi/check_multinode.cpp
 tests_mpi_check_multinode_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_mpi_check_multinode_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
 tests_mpi_check_multinode_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
+TESTS += tests/emulate_nodes_cli.sh
+EXTRA_DIST += tests/emulate_nodes_cli.sh
 EXTRA_tests_mpi_check_multinode_DEPENDENCIES = tests/mpi/collectives tools/modeltuned calib/modeltuned-calibrate \
 	mca-components/mca_coll_modeltuned.so
