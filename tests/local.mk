@@ -1,7 +1,11 @@
 # Check tests. Each family has its own fragment so they can grow independently.
 
 # Script tests find configure's mpirun here.
-AM_TESTS_ENVIRONMENT = MPIRUN='$(MPIRUN)'; export MPIRUN;
+AM_TESTS_ENVIRONMENT = MPIRUN='$(MPIRUN)'; export MPIRUN; MAKE='$(MAKE)'; export MAKE;
+
+# make install into a staging directory and make uninstall: what goes where, nothing left behind.
+TESTS += tests/install_uninstall.sh
+EXTRA_DIST += tests/install_uninstall.sh
 
 # Shared by the tests that run MPI programs: hermetic mpirun with a timeout (tests/support/).
 check_LTLIBRARIES = tests/support/libmodeltuned_test.la
