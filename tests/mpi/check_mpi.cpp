@@ -65,6 +65,7 @@ struct MpiRun {
   std::string program = "collectives";  // in tests/mpi/
   std::vector<std::string> extra_mpirun_args;  // raw, before the program (for example -x NAME=value)
   bool decide_oversubscribed = true;            // see Launch
+  std::string coll;                             // non-empty: the coll list instead of the one above
 };
 
 // What one rank wrote, and the trace lines modeltuned printed in it.
@@ -181,7 +182,7 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
   auto mca = [&](const std::string &name, const std::string &value) {
     launch.mpirun_args.insert(launch.mpirun_args.end(), {"--mca", name, value});
   };
-  mca("coll", run.modeltuned ? "modeltuned,tuned,libnbc,basic,self" : "^modeltuned");
+  mca("coll", !run.coll.empty() ? run.coll : run.modeltuned ? "modeltuned,tuned,libnbc,basic,self" : "^modeltuned");
   if (!run.calibration_file.empty()) mca("coll_modeltuned_calibration_file", run.calibration_file);
   if (run.verbose) mca("coll_modeltuned_verbose", std::to_string(run.verbose));
   if (run.emulate_two_sockets) {
@@ -292,6 +293,36 @@ RunResult full_suite(int np, std::vector<std::string> args, bool emulate = false
 }
 
 START_TEST(np2) { full_suite(2, {}); }
+END_TEST
+
+// Which component owns bcast and reduce, with han loaded (5.0 enables it by default at priority
+// 35): Open MPI enables modules in increasing priority, so modeltuned (40) is enabled after tuned
+// (30) and takes the slots; on one node han declines (docs/user-guide.md, "Beside coll/han").
+START_TEST(component_order) {
+  Scratch scratch("modeltuned-mpi");
+  MpiRun run = with_modeltuned(2);
+  run.coll = "modeltuned,han,tuned,libnbc,basic,self";
+  run.mca.emplace_back("coll_base_verbose", "10");
+  run.program_args = {"--comms=world", "--max-bytes=4096"};
+  RunResult r = run_mpi(run, scratch.dir);
+  expect_correct(r);
+  expect_modeltuned_took_every_call(r);
+  long tuned_at = -1, modeltuned_at = -1, han_enabled = 0, line = 0;
+  for (const auto &l : split_lines(r.rank_stderr[0])) {
+    ++line;
+    if (!contains(l, "coll:base:comm_select: selecting")) continue;
+    if (contains(l, " tuned, priority  30, Enabled") && tuned_at < 0) tuned_at = line;
+    if (contains(l, "modeltuned, priority  40, Enabled") && modeltuned_at < 0) modeltuned_at = line;
+    if (contains(l, " han, priority") && contains(l, "Enabled")) ++han_enabled;
+  }
+  expect(tuned_at > 0 && modeltuned_at > tuned_at, r,
+         "rank 0 did not enable tuned (30) and then modeltuned (40) on its communicators");
+  if (ompi_series() != "4.1") {
+    expect(!r.lines_containing("comm has only local processes; disqualifying myself").empty(), r,
+           "han did not decline the single-node communicator");
+    expect(han_enabled == 0, r, "han was enabled on a single-node communicator");
+  }
+}
 END_TEST
 START_TEST(np3) { full_suite(3, {}); }
 END_TEST
@@ -545,8 +576,8 @@ START_TEST(unknown_objective_is_named_and_default_kept) {
 }
 END_TEST
 
-// `modeltuned explain` on the same placement gives exactly the component's decisions: 16 ranks
-// on the emulated 2-socket node, 8 per socket, bound to cores.
+// `modeltuned explain --ompi <the line under test>` on the same placement gives exactly the
+// component's decisions: 16 ranks on the emulated 2-socket node, 8 per socket, bound to cores.
 START_TEST(explain_matches_the_component) {
   Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(16, 1);
@@ -563,7 +594,10 @@ START_TEST(explain_matches_the_component) {
     std::string cmd = builddir() + "/tools/modeltuned explain --json --synthetic 'pack:2 numa:4 l3:2 core:4' "
                       "--map-by ppr:8:socket --bind-to core -np 16 --table '" + table_path() + "' --op " + op +
                       " --sizes " + std::to_string(d["bytes"].get<long>()) + " --type-size " +
-                      std::to_string(d["type_size"].get<long>()) + " --root " + std::to_string(d["root"].get<int>());
+                      std::to_string(d["type_size"].get<long>()) + " --root " + std::to_string(d["root"].get<int>()) +
+                      " --ompi " + ompi_series();
+    expect(d["ompi"] == ompi_series(), r, "the component's decision file says Open MPI " + d["ompi"].dump() +
+           ", the tests run under " + ompi_series());
     FILE *pipe = popen(cmd.c_str(), "r");
     std::string text;
     char chunk[4096];
@@ -912,7 +946,7 @@ Suite *mpi_suite() {
   };
   add("checker", checker_catches_reordered_reduction);
   add("baseline", baseline_without_modeltuned);
-  add("np2", np2);
+  add("np2", np2, component_order);
   add("np3", np3);
   add("np4", np4);
   add("np8", np8);

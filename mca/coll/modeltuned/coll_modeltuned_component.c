@@ -298,6 +298,9 @@ static int modeltuned_open(void)
     c->problem = NULL;
     c->disabled_reason = NULL;
     add_help_dirs();
+    /* The default the model weighs its picks against is the one of the line it runs under (the
+     * runtime version check in load_table makes that the compiled one). */
+    (void) mt_set_ompi_version(MCA_COLL_MODELTUNED_OMPI_SERIES);
     if (OMPI_SUCCESS != mca_coll_modeltuned_dispatch_open()) c->disabled_reason = "out of memory";
     if (ompi_mpi_state >= OMPI_MPI_STATE_INIT_STARTED) prepare(c);
     return OMPI_SUCCESS;

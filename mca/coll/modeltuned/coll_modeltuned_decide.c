@@ -124,10 +124,10 @@ const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
     if (0 != rc) return NULL;
     if (log)
         opal_output(c->output, "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
-                    "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f", mca_coll_modeltuned_cid(comm),
+                    "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f ompi=%s", mca_coll_modeltuned_cid(comm),
                     comm->c_name, MT_OP_BCAST == op ? "bcast" : "reduce", count * type_size, root,
                     ordered ? " noncommutative" : user_op ? " user_op" : "", report.pick, choice->decision.predicted_us,
-                    report.runner_up, choice->decision.runner_up_us, report.margin);
+                    report.runner_up, choice->decision.runner_up_us, report.margin, MCA_COLL_MODELTUNED_OMPI_SERIES);
     /* algorithm 0: Open MPI's default was kept (margin): the previous component runs the call */
     return 0 != choice->decision.algorithm ? &choice->decision : NULL;
 }
