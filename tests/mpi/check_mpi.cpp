@@ -66,6 +66,7 @@ struct MpiRun {
   std::vector<std::string> extra_mpirun_args;  // raw, before the program (for example -x NAME=value)
   bool decide_oversubscribed = true;            // see Launch
   std::string coll;                             // non-empty: the coll list instead of the one above
+  std::vector<std::string> program_prefix;      // runs the program through this command (split_setting)
 };
 
 // What one rank wrote, and the trace lines modeltuned printed in it.
@@ -195,6 +196,11 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
   launch.mpirun_args.insert(launch.mpirun_args.end(), run.extra_mpirun_args.begin(), run.extra_mpirun_args.end());
   launch.program = builddir() + "/tests/mpi/" + run.program;
   launch.program_args = run.program_args;
+  if (!run.program_prefix.empty()) {
+    launch.program_args.insert(launch.program_args.begin(), launch.program);
+    launch.program_args.insert(launch.program_args.begin(), run.program_prefix.begin() + 1, run.program_prefix.end());
+    launch.program = run.program_prefix.front();
+  }
 
   RunResult result;
   static_cast<LaunchResult &>(result) = launch_mpi(scratch, launch);
@@ -206,6 +212,29 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
       result.reduce_calls = number_field(line, "reduce_calls");
     }
   return result;
+}
+
+// Four ranks, MCA variable `variable` = `first` on world ranks 0-1 and `second` on 2-3, running
+// collectives with `args`: two app contexts under 4.1; under 5.0, whose prterun (PRRTE 3.0.8)
+// dies of SIGSEGV on any command line with two app contexts, one context whose ranks set their
+// own value before MPI_Init reads it.
+void split_setting(MpiRun &run, const std::string &variable, const std::string &first, const std::string &second,
+                   const std::vector<std::string> &args) {
+  run.program_args = args;
+  if (ompi_series() == "4.1") {
+    run.extra_mpirun_args = {"-x", "OMPI_MCA_" + variable + "=" + first};
+    run.program_args.insert(run.program_args.end(),
+                            {":", "-np", "2", "-x", "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME",
+                             "-x", "XDG_CONFIG_HOME", "-x", "OMPI_MCA_" + variable + "=" + second,
+                             builddir() + "/tests/mpi/" + run.program});
+    run.program_args.insert(run.program_args.end(), args.begin(), args.end());
+    return;
+  }
+  run.np = 4;
+  run.program_prefix = {"/bin/sh", "-c",
+                        "if [ \"$OMPI_COMM_WORLD_RANK\" -lt 2 ]; then export OMPI_MCA_" + variable + "='" + first +
+                            "'; else export OMPI_MCA_" + variable + "='" + second + "'; fi; exec \"$@\"",
+                        "split-setting"};
 }
 
 // ---- common assertions ------------------------------------------------------------------
@@ -484,15 +513,10 @@ START_TEST(table_missing_on_some_ranks) {
   Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(2, 0);
   run.calibration_file.clear();
-  const std::string program = builddir() + "/tests/mpi/collectives";
   run.mca.clear();
-  run.program_args = {"--comms=world", "--max-bytes=4096"};
-  // First context: the default -x settings of the launcher plus a good table; second: a missing one.
-  run.extra_mpirun_args = {"-x", "OMPI_MCA_coll_modeltuned_calibration_file=" + table_path()};
-  run.program_args.insert(run.program_args.end(),
-                          {":", "-np", "2", "-x", "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME",
-                           "-x", "XDG_CONFIG_HOME", "-x", "OMPI_MCA_coll_modeltuned_calibration_file=" +
-                           (scratch.dir / "no-such-table.json").string(), program, "--comms=world", "--max-bytes=4096"});
+  // Ranks 0-1: a good table; ranks 2-3: a missing one.
+  split_setting(run, "coll_modeltuned_calibration_file", table_path(), (scratch.dir / "no-such-table.json").string(),
+                {"--comms=world", "--max-bytes=4096"});
   RunResult r = run_mpi(run, scratch.dir);
   expect(!r.timed_out && r.exit_status == 0, r, "the job failed or hung with the table missing on some ranks");
   const auto lines = r.lines_containing("has no usable calibration table");
@@ -530,13 +554,7 @@ void expect_start_up_mismatch_falls_back(const std::string &variable, const std:
                                          const std::string &second) {
   Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(2, 20);
-  const std::string program = builddir() + "/tests/mpi/collectives";
-  run.program_args = {"--comms=world,dup", "--max-bytes=4096"};
-  run.extra_mpirun_args = {"-x", "OMPI_MCA_" + variable + "=" + first};
-  run.program_args.insert(run.program_args.end(),
-                          {":", "-np", "2", "-x", "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME",
-                           "-x", "XDG_CONFIG_HOME", "-x", "OMPI_MCA_" + variable + "=" + second, program,
-                           "--comms=world,dup", "--max-bytes=4096"});
+  split_setting(run, variable, first, second, {"--comms=world,dup", "--max-bytes=4096"});
   RunResult r = run_mpi(run, scratch.dir);
   expect(r.exit_status == 0 && !r.timed_out && r.passed, r,
          "wrong results, or the job failed or hung with a different " + variable + " per rank");
