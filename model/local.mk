@@ -8,6 +8,7 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/calibration/table.hpp model/calibration/table.cpp \
 	model/calibration/contention.hpp model/calibration/contention.cpp \
 	model/cost/channel_cost.hpp model/cost/channel_cost.cpp \
+	model/schedule/ompi_version.hpp model/schedule/ompi_version.cpp \
 	model/schedule/trees.hpp model/schedule/trees.cpp \
 	model/simulate/call.hpp model/simulate/evaluation.hpp model/simulate/evaluation.cpp \
 	model/simulate/tree_algorithms.hpp model/simulate/tree_algorithms.cpp \

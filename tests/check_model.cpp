@@ -425,6 +425,21 @@ START_TEST(fallbacks_are_never_predicted) {
 }
 END_TEST
 
+// The lines differ where Open MPI's sources do: 5.0's k-ary builder takes fan-out 1 (a pipeline).
+START_TEST(ompi_versions) {
+  ck_assert(parse_ompi_version("4.1") == OmpiVersion::v4_1 && parse_ompi_version("4.1.4") == OmpiVersion::v4_1);
+  ck_assert(parse_ompi_version("5.0") == OmpiVersion::v5_0 && parse_ompi_version("5.0.7") == OmpiVersion::v5_0);
+  for (const char *bad : {"", "4", "4.0", "5.1", "5.01", "4.1x"}) ck_assert_msg(!parse_ompi_version(bad), "%s", bad);
+  ck_assert(ompi_version_name(OmpiVersion::v5_0) == "5.0");
+  bool threw = false;
+  try { (void) build_kary_tree(1, 5, 0); } catch (const std::invalid_argument &) { threw = true; }
+  ck_assert(threw);
+  const Tree pipeline = build_kary_tree(1, 5, 2, OmpiVersion::v5_0), chain = build_chain(1, 5, 2);
+  ck_assert(pipeline.children == chain.children);
+  for (int r = 0; r < 5; ++r) ck_assert_int_eq(pipeline.parent[r], chain.parent[r]);
+}
+END_TEST
+
 START_TEST(tuned_fixed_rules) {
   // Spot checks against coll_tuned_decision_fixed.c (Open MPI 4.1.4).
   ck_assert_int_eq(ompi_fixed_decision(Op::bcast, 100, 3, true).algorithm, 5);
@@ -447,6 +462,10 @@ START_TEST(tuned_fixed_rules) {
         for (bool commutative : {true, false}) {
           const Candidate fixed = ompi_fixed_decision(op, bytes, p, commutative);
           ck_assert_msg(find_algorithm(op, fixed.algorithm), "%d", fixed.algorithm);
+          // 5.0.7's coll_tuned_decision_fixed.c is byte-identical to 4.1.4's.
+          const Candidate fixed5 = ompi_fixed_decision(op, bytes, p, commutative, OmpiVersion::v5_0);
+          ck_assert_msg(fixed5.algorithm == fixed.algorithm && fixed5.fanout == fixed.fanout && fixed5.segsize == 0,
+                        "P %d, %zu B: 5.0 runs %d, 4.1 %d", p, bytes, fixed5.algorithm, fixed.algorithm);
         }
   // What really runs: the fixed rule's chain (fan-out 0) is a pipeline; scatter-allgather with
   // fewer elements than ranks is linear; Rabenseifner for a non-commutative op is linear.
@@ -605,6 +624,7 @@ int main() {
   tcase_add_test(tc, schedule_follows_paths);
   tcase_add_test(tc, fallbacks_are_never_predicted);
   tcase_add_test(tc, tuned_fixed_rules);
+  tcase_add_test(tc, ompi_versions);
   tcase_add_test(tc, registry_matches_tuned);
   tcase_add_test(tc, registry_refuses_clashes);
   tcase_add_test(tc, emulated_orfeo_placements);

@@ -85,6 +85,14 @@ json=$("$tool" explain --machine orfeo-epyc --map-by node -np 64 --op reduce --s
 picks=$(printf '%s' "$json" | grep -c '"pick": {')
 if [ "$picks" -eq 2 ]; then passed=$((passed + 1)); else echo "FAIL: expected 2 picks, got $picks"; failures=$((failures + 1)); fi
 
+# --ompi picks the Open MPI line whose default is shown: the decision says which, and a line the
+# model does not know is refused.
+expect_error "--ompi '4.0'" --machine orfeo-epyc -np 4 --ompi 4.0
+for line in 4.1 5.0; do
+  if "$tool" explain --machine orfeo-epyc -np 16 --op bcast --sizes 1K --ompi $line --json | grep -q "\"ompi\": \"$line\""; then
+    passed=$((passed + 1)); else echo "FAIL: explain --ompi $line does not say $line"; failures=$((failures + 1)); fi
+done
+
 # One node's hwloc XML (as lstopo writes it) plus --nodes: the same shape as the synthetic text.
 if command -v lstopo-no-graphics >/dev/null 2>&1; then
   xml=$(mktemp --suffix=.xml)

@@ -16,7 +16,8 @@ tests_support_libmodeltuned_test_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
 	-DMODELTUNED_TEST_SRCDIR='"$(abs_top_srcdir)"' \
 	-DMODELTUNED_TEST_MPIRUN='"$(MPIRUN)"' \
 	-DMODELTUNED_TEST_LSTOPO='"$(LSTOPO)"' \
-	-DMODELTUNED_TEST_OMPI_MCA_DIR='"$(OMPI_MCA_DIR)"'
+	-DMODELTUNED_TEST_OMPI_MCA_DIR='"$(OMPI_MCA_DIR)"' \
+	-DMODELTUNED_TEST_OMPI_SERIES='"$(OMPI_SERIES)"'
 tests_support_libmodeltuned_test_la_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
 include tests/model.mk
 include tests/trees.mk

@@ -4,7 +4,8 @@
 check_PROGRAMS += tests/check_trees
 TESTS += tests/check_trees
 tests_check_trees_SOURCES = tests/check_trees.c tests/trees_shim.h tests/trees_shim.cpp \
-	model/schedule/trees.hpp model/schedule/trees.cpp
+	model/schedule/trees.hpp model/schedule/trees.cpp \
+	model/schedule/ompi_version.hpp model/schedule/ompi_version.cpp
 # Open MPI's internal headers are for the C test only; the C++ side needs just the repository root.
 tests_check_trees_CFLAGS = $(AM_CFLAGS) $(OMPI_CPPFLAGS) $(CHECK_CFLAGS)
 tests_check_trees_LDADD = $(CHECK_LIBS) $(OMPI_LIBS)

@@ -15,9 +15,11 @@ struct mt_tree {
 };
 
 namespace {
+modeltuned::OmpiVersion ompi = modeltuned::OmpiVersion::v4_1;
+
 modeltuned::Tree build(mt_tree_kind kind, int arg, int size, int root) {
   switch (kind) {
-    case MT_KARY: return modeltuned::build_kary_tree(arg, size, root);
+    case MT_KARY: return modeltuned::build_kary_tree(arg, size, root, ompi);
     case MT_IN_ORDER_BINTREE: return modeltuned::build_in_order_bintree(size);
     case MT_BMTREE: return modeltuned::build_bmtree(size, root);
     case MT_IN_ORDER_BMTREE: return modeltuned::build_in_order_bmtree(size, root);
@@ -29,6 +31,10 @@ modeltuned::Tree build(mt_tree_kind kind, int arg, int size, int root) {
 }  // namespace
 
 extern "C" {
+
+void mt_tree_set_ompi_major(int major) {
+  ompi = major >= 5 ? modeltuned::OmpiVersion::v5_0 : modeltuned::OmpiVersion::v4_1;
+}
 
 mt_tree *mt_tree_build(mt_tree_kind kind, int arg, int size, int root, char *err, size_t errlen) {
   try {

@@ -18,6 +18,9 @@ enum mt_tree_kind {
 
 typedef struct mt_tree mt_tree;
 
+/* The Open MPI major version whose builders ours follow (4 or 5; 4 until called): the libmpi the
+ * test links. */
+void mt_tree_set_ompi_major(int major);
 /* NULL when the builder rejects its input; the builder's message is copied into err. */
 mt_tree *mt_tree_build(enum mt_tree_kind kind, int arg, int size, int root, char *err, size_t errlen);
 void mt_tree_free(mt_tree *tree);

@@ -46,6 +46,7 @@ struct ExplainOptions {
   int top = 0;
   bool json = false;
   std::string decisions;  // a real run's decision file instead of an emulated job
+  std::string ompi = "4.1";  // the Open MPI line whose default is shown
 };
 
 // "64K" -> 65536; K, M, G are powers of 1024 (message sizes).
@@ -195,7 +196,9 @@ int run_explain(const ExplainOptions &o) {
       throw std::invalid_argument(fmt::format("{}: the placement uses the '{}' channel, which this table does not calibrate "
                                               "(the component would step aside)", table_path, kChannelNames[c]));
 
-  const WhatIf what_if{op, parse_sizes(o.sizes), o.type_size, o.root, !o.noncommutative, allowed, schedule};
+  WhatIf what_if{op, parse_sizes(o.sizes), o.type_size, o.root, !o.noncommutative, allowed, schedule};
+  if (auto v = parse_ompi_version(o.ompi)) what_if.ompi = *v;
+  else throw std::invalid_argument(fmt::format("--ompi '{}': use 4.1 or 5.0", o.ompi));
   const nlohmann::json decisions = explain_what_if(table, placement, what_if);
   if (o.json) std::cout << decisions.dump(2) << "\n";
   else
@@ -248,6 +251,8 @@ void add_explain_command(CLI::App &app) {
       ->capture_default_str();
   cmd->add_option("--top", o->top, "show only the N best candidates per size (0: all)")
       ->check(cli::whole_number(0))->capture_default_str();
+  cmd->add_option("--ompi", o->ompi, "the Open MPI line the component runs under (4.1 or 5.0): its default decision "
+                  "is shown and weighed, as the component does")->capture_default_str();
   cmd->add_flag("--json", o->json, "machine-readable output");
   cmd->callback([o]() {
     try {

@@ -1,6 +1,7 @@
 // C API for the component: converts, and keeps every C++ exception on this side.
 #include "model/capi/capi_internal.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -32,8 +33,8 @@ namespace {
 // class, so a reused decision is the one this rank would compute afresh, as every other rank
 // does: sharing cannot make the ranks of a communicator disagree.
 struct SharedModel {
-  SharedModel(const mt_table *t, Placement p, uint32_t bcast, uint32_t reduce)
-      : table(t), masks{bcast, reduce}, selector(t->table, std::move(p), bcast, reduce) {}
+  SharedModel(const mt_table *t, Placement p, uint32_t bcast, uint32_t reduce, OmpiVersion ompi)
+      : table(t), masks{bcast, reduce}, selector(t->table, std::move(p), bcast, reduce, nullptr, ompi) {}
   using CallKey = std::tuple<Op, size_t, size_t, int, bool, bool, Metric>;  // op, count, type size, root, commutative, whole, objective
   const mt_table *table;
   uint32_t masks[2];
@@ -50,19 +51,22 @@ constexpr size_t kRememberedCalls = 4096;
 constexpr size_t kKeptModels = 16;
 std::mutex models_mutex;
 std::list<std::shared_ptr<SharedModel>> models;
+// The Open MPI line the process runs under (mt_set_ompi_version), for models created afterwards.
+std::atomic<OmpiVersion> process_ompi{OmpiVersion::v4_1};
 
 std::shared_ptr<SharedModel> shared_model(const mt_table *table, Placement placement, uint32_t bcast,
                                           uint32_t reduce) {
   std::lock_guard<std::mutex> lock(models_mutex);
+  const OmpiVersion ompi = process_ompi.load();
   for (auto it = models.begin(); it != models.end(); ++it) {
     const SharedModel &m = **it;
-    if (m.table == table && m.masks[0] == bcast && m.masks[1] == reduce &&
+    if (m.table == table && m.masks[0] == bcast && m.masks[1] == reduce && m.selector.ompi() == ompi &&
         m.selector.placement().ranks() == placement.ranks()) {
       models.splice(models.begin(), models, it);
       return models.front();
     }
   }
-  models.push_front(std::make_shared<SharedModel>(table, std::move(placement), bcast, reduce));
+  models.push_front(std::make_shared<SharedModel>(table, std::move(placement), bcast, reduce, ompi));
   if (models.size() > kKeptModels) models.pop_back();  // communicators still using it keep it alive
   return models.front();
 }
@@ -124,6 +128,13 @@ void mt_describe(int op, int algorithm, uint32_t segsize, int32_t fanout, char *
   } catch (...) {
     set_error(buf, len, "?");
   }
+}
+
+int mt_set_ompi_version(const char *series) {
+  const std::optional<OmpiVersion> v = series ? parse_ompi_version(series) : std::nullopt;
+  if (!v) return -1;
+  process_ompi.store(*v);
+  return 0;
 }
 
 mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places,
@@ -196,7 +207,7 @@ static void fill_report(const Selector &s, const CallShape &call, const std::opt
                                    out.runner_up_fanout}).c_str());
   }
   if (report->want_json)
-    report->json = strdup(decision_json(s.table(), s.placement(), call, decision, s.tree_schedule()).dump().c_str());
+    report->json = strdup(decision_json(s.table(), s.placement(), call, decision, s.tree_schedule(), s.ompi()).dump().c_str());
 } catch (...) {
 }
 

@@ -92,6 +92,11 @@ const char *mt_algorithm_name(int op, int algorithm);
 /* "chain(fanout=4,segsize=16KiB)" into buf. */
 void mt_describe(int op, int algorithm, uint32_t segsize, int32_t fanout, char *buf, size_t len);
 
+/* The Open MPI line the process runs under, "4.1" or "5.0" (or a release of one): the default the
+ * models weigh their picks against follows it (model/schedule/ompi_version.hpp). Applies to models
+ * created afterwards; 4.1 until called. -1: not a line the model knows. */
+int mt_set_ompi_version(const char *series);
+
 /* Model of one communicator. NULL (reason in err) when the placement needs a channel the table
  * does not calibrate. */
 mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places,

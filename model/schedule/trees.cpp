@@ -37,15 +37,16 @@ int unshift(int64_t shifted, int root, int size) { return static_cast<int>((shif
 
 }  // namespace
 
-Tree build_kary_tree(int fanout, int size, int root) {
+Tree build_kary_tree(int fanout, int size, int root, OmpiVersion ompi) {
   check_size_and_root("build_kary_tree", size, root);
   // Open MPI returns NULL for these fan-outs.
   if (fanout < 1 || fanout > kMaxTreeFanout)
     throw std::invalid_argument("build_kary_tree: fanout " + std::to_string(fanout) +
                                 " is rejected by Open MPI; pass 1 <= fanout <= 32");
-  // calculate_num_nodes_up_to_level divides by fanout-1: Open MPI dies of SIGFPE for fanout 1
+  // calculate_num_nodes_up_to_level divides by fanout-1: Open MPI 4.1 dies of SIGFPE for fanout 1
   // on 3+ ranks (2 ranks happen to survive the undefined behaviour). No Open MPI caller uses it.
-  if (fanout == 1 && size >= 2)
+  // 5.0 returns `level` there, and the loops below then give its pipeline s -> s+1.
+  if (fanout == 1 && size >= 2 && ompi == OmpiVersion::v4_1)
     throw std::invalid_argument("build_kary_tree: fanout 1 divides by zero in Open MPI's "
                                 "ompi_coll_base_topo_build_tree; use build_chain(1, size, root) "
                                 "for a pipeline");

@@ -1,8 +1,10 @@
-// Communication trees exactly as Open MPI 4.1 builds them (ompi/mca/coll/base/coll_base_topo.c).
+// Communication trees exactly as Open MPI 4.1 and 5.0 build them (ompi/mca/coll/base/coll_base_topo.c).
 // A Tree holds the whole communicator's view at once: for every rank its parent and its
 // children in the order Open MPI's tree_next[] lists them (the order sends are posted).
 #pragma once
 #include <vector>
+
+#include "model/schedule/ompi_version.hpp"
 
 namespace modeltuned {
 
@@ -14,7 +16,8 @@ struct Tree {
 };
 
 // ompi_coll_base_topo_build_tree: k-ary tree (binary tree for fanout 2), ranks shifted by root.
-Tree build_kary_tree(int fanout, int size, int root);
+// Fan-out 1 on 2+ ranks: a pipeline in 5.0; 4.1 divides by zero, so it is rejected there.
+Tree build_kary_tree(int fanout, int size, int root, OmpiVersion ompi = OmpiVersion::v4_1);
 // ompi_coll_base_topo_build_in_order_bintree: root is always size-1.
 Tree build_in_order_bintree(int size);
 // ompi_coll_base_topo_build_bmtree: binomial tree. Open MPI sets tree_prev of the root to

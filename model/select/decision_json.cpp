@@ -15,13 +15,13 @@ nlohmann::json candidate_json(const Candidate &c, std::optional<double> predicte
 
 nlohmann::json decision_json(const CalibrationTable &table, const Placement &placement,
                              const CallShape &call, const std::optional<Decision> &decision,
-                             TreeSchedule tree_schedule) {
+                             TreeSchedule tree_schedule, OmpiVersion ompi) {
   const int p = placement.size();
-  Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), p, call.commutative),
+  Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), p, call.commutative, ompi),
                               call.count, call.type_size, p, call.commutative);
   nlohmann::json j{{"op", op_name(call.op)}, {"count", call.count}, {"type_size", call.type_size},
                    {"bytes", call.bytes()}, {"root", call.root}, {"commutative", call.commutative},
-                   {"comm_size", p}};
+                   {"comm_size", p}, {"ompi", ompi_version_name(ompi)}};
   j["pick"] = decision ? candidate_json(decision->pick, decision->predicted_us) : nlohmann::json();
   j["ompi_default"] = candidate_json(fixed, predict_us(table, placement, fixed, call, tree_schedule));
   j["objective"] = call.metric == Metric::rank_mean ? "rank_mean" : "completion";

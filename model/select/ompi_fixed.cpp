@@ -25,7 +25,7 @@ int lookup(std::initializer_list<Band> bands, size_t bytes, int p) {
   return 0;  // unreachable: the last band is unbounded
 }
 
-// ompi_coll_tuned_bcast_intra_dec_fixed, Open MPI 4.1.4.
+// ompi_coll_tuned_bcast_intra_dec_fixed, Open MPI 4.1.4 and 5.0.7.
 int bcast_rule(size_t s, int p) {
   return lookup({{4, {{32, 3}, {256, 5}, {512, 3}, {1024, 7}, {32768, 1}, {131072, 5}, {262144, 2},
                       {524288, 1}, {1048576, 6}}, 5},
@@ -42,7 +42,7 @@ int bcast_rule(size_t s, int p) {
                 s, p);
 }
 
-// ompi_coll_tuned_reduce_intra_dec_fixed, Open MPI 4.1.4, non-commutative branch.
+// ompi_coll_tuned_reduce_intra_dec_fixed, Open MPI 4.1.4 and 5.0.7, non-commutative branch.
 int reduce_noncommutative_rule(size_t s, int p) {
   return lookup({{4, {{8, 6}}, 1},
                  {8, {}, 1},
@@ -53,7 +53,7 @@ int reduce_noncommutative_rule(size_t s, int p) {
                 s, p);
 }
 
-// ompi_coll_tuned_reduce_intra_dec_fixed, Open MPI 4.1.4, commutative branch.
+// ompi_coll_tuned_reduce_intra_dec_fixed, Open MPI 4.1.4 and 5.0.7, commutative branch.
 int reduce_commutative_rule(size_t s, int p) {
   return lookup({{4, {{8, 7}, {16, 4}, {32, 3}, {262144, 1}, {524288, 3}, {1048576, 2}}, 3},
                  {8, {{4096, 4}, {65536, 2}, {262144, 5}, {524288, 1}, {1048576, 5}}, 1},
@@ -69,7 +69,10 @@ int reduce_commutative_rule(size_t s, int p) {
 
 }  // namespace
 
-Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutative) {
+Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutative, OmpiVersion ompi) {
+  // The same rules in both lines (the file did not change from 4.1.4 to 5.0.7); a release that
+  // changes them gets its own functions here.
+  (void) ompi;
   int alg;
   if (op == Op::bcast) alg = bcast_rule(bytes, comm_size);
   else alg = commutative ? reduce_commutative_rule(bytes, comm_size) : reduce_noncommutative_rule(bytes, comm_size);

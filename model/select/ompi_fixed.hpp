@@ -1,16 +1,19 @@
-// What Open MPI 4.1's tuned component decides without rules (coll_tuned_decision_fixed.c), so that
-// modeltuned's picks can be shown and validated beside the default.
+// What Open MPI's tuned component decides without rules (coll_tuned_decision_fixed.c), so that
+// modeltuned's picks can be shown and validated beside the default. Keyed by release line: 5.0.7's
+// coll_tuned_decision_fixed.c is byte-identical to 4.1.4's, so both lines use one table today.
 #pragma once
 #include <cstddef>
 
 #include "model/registry/registry.hpp"
+#include "model/schedule/ompi_version.hpp"
 
 namespace modeltuned {
 
 // The candidate tuned's fixed rules run for a call: no segmentation and the fan-out tuned passes
 // (Parameters::tuned_fixed_fanout: 0, which Open MPI's chain turns into a pipeline; k-nomial's
 // default radix).
-Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutative);
+Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutative,
+                              OmpiVersion ompi = OmpiVersion::v4_1);
 
 // The algorithm Open MPI really runs when asked for `c`: its silent fallbacks, as each spec's
 // runs_instead states them (docs/openmpi-algorithms.md §5).

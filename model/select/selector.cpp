@@ -45,9 +45,9 @@ std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size
 }
 
 Selector::Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
-                   AlgorithmMask reduce_allowed, TreeSchedule tree_schedule)
+                   AlgorithmMask reduce_allowed, TreeSchedule tree_schedule, OmpiVersion ompi)
     : table_(table), placement_(std::move(placement)), allowed_{bcast_allowed, reduce_allowed},
-      tree_schedule_(tree_schedule), margin_(margin_factor(held_out_uncertainty(table))) {
+      tree_schedule_(tree_schedule), ompi_(ompi), margin_(margin_factor(held_out_uncertainty(table))) {
   // Compared per algorithm, not with kAllAlgorithms: the component passes its lists masked by
   // the functions it resolved.
   AlgorithmMask every[2] = {0, 0};
@@ -86,7 +86,7 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
   decision.predicted_us = decision.predictions.front().us;
   if (!default_is_candidate_[call.op == Op::reduce]) return decision;
   const int size = placement_.size();
-  const Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), size, call.commutative), call.count,
+  const Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), size, call.commutative, ompi_), call.count,
                                     call.type_size, size, call.commutative);
   const Plan *p = plan(fixed, call.root);
   const std::optional<double> default_us = p ? evaluate_plan(table_, *p, call, fixed, tree_schedule_) : std::nullopt;

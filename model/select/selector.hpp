@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/registry/predict.hpp"
+#include "model/schedule/ompi_version.hpp"
 
 namespace modeltuned {
 
@@ -48,14 +49,17 @@ class Selector {
  public:
   // Open MPI's default is a candidate (with the table's margin) when every algorithm of the op
   // is allowed: a user who narrows the list has chosen among algorithms.
+  // `ompi`: the Open MPI line whose default (fixed rules and fallbacks) the picks are weighed against.
   Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
-           AlgorithmMask reduce_allowed, TreeSchedule tree_schedule = nullptr);
+           AlgorithmMask reduce_allowed, TreeSchedule tree_schedule = nullptr,
+           OmpiVersion ompi = OmpiVersion::v4_1);
   // Nullopt when no allowed candidate can be predicted. Deterministic: ties go to the candidate
   // enumerated first, so every rank given the same inputs picks the same.
   std::optional<Decision> decide(const CallShape &call);
   const Placement &placement() const { return placement_; }
   const CalibrationTable &table() const { return table_; }
   TreeSchedule tree_schedule() const { return tree_schedule_; }
+  OmpiVersion ompi() const { return ompi_; }
 
  private:
   const Plan *plan(const Candidate &c, int root);
@@ -64,6 +68,7 @@ class Selector {
   Placement placement_;
   AlgorithmMask allowed_[2];
   TreeSchedule tree_schedule_;
+  OmpiVersion ompi_;
   double margin_;
   bool default_is_candidate_[2];  // [op]: every algorithm of the registry allowed
   int plans_root_ = -1;

@@ -80,10 +80,8 @@ void signatures_at(int np, bool emulate) {
                             xml.string() + "'";
     ck_assert_msg(std::system(cmd.c_str()) == 0, "'%s' failed", cmd.c_str());
     // 64 emulated cores: Open MPI does not know it is oversubscribed, so ranks must yield.
-    launch.mpirun_args.insert(launch.mpirun_args.end(),
-                              {"--mca", "hwloc_base_topo_file", xml.string(), "--mca", "rtc", "^hwloc",
-                               "--mca", "mpi_yield_when_idle", "1", "--bind-to", "core", "--map-by",
-                               "ppr:8:socket"});
+    const auto emulate = emulated_topology_args(xml.string(), 8);
+    launch.mpirun_args.insert(launch.mpirun_args.end(), emulate.begin(), emulate.end());
   }
   launch.program = builddir() + "/tests/mpi/signatures";
   launch.program_args = {algorithm_arg("--bcast=", MT_OP_BCAST), algorithm_arg("--reduce=", MT_OP_REDUCE)};

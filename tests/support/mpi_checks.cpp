@@ -115,17 +115,14 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
   auto mca = [&](const std::string &name, const std::string &value) {
     launch.mpirun_args.insert(launch.mpirun_args.end(), {"--mca", name, value});
   };
-  mca("coll", run.modeltuned ? "modeltuned,tuned,libnbc,basic,self" : "^modeltuned");
+  mca("coll", !run.coll.empty() ? run.coll : run.modeltuned ? "modeltuned,tuned,libnbc,basic,self" : "^modeltuned");
   if (!run.calibration_file.empty()) mca("coll_modeltuned_calibration_file", run.calibration_file);
   if (run.verbose) mca("coll_modeltuned_verbose", std::to_string(run.verbose));
   if (run.emulate_two_sockets) {
     // Bind to emulated cores without touching the real CPUs; with 64 emulated cores Open MPI does
     // not know it is oversubscribed, so it must be told to yield or 16 spinning ranks crawl.
-    mca("hwloc_base_topo_file", emulated_topology(scratch).string());
-    mca("rtc", "^hwloc");
-    mca("mpi_yield_when_idle", "1");
-    launch.mpirun_args.insert(launch.mpirun_args.end(),
-                              {"--bind-to", "core", "--map-by", "ppr:8:socket", "--report-bindings"});
+    const auto emulate = emulated_topology_args(emulated_topology(scratch).string(), 8);
+    launch.mpirun_args.insert(launch.mpirun_args.end(), emulate.begin(), emulate.end());
   }
   if (!run.nodes.empty()) {
     launch.wrapper = {srcdir() + "/tools/modeltuned-emulate-nodes"};
@@ -136,6 +133,11 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
   launch.mpirun_args.insert(launch.mpirun_args.end(), run.extra_mpirun_args.begin(), run.extra_mpirun_args.end());
   launch.program = builddir() + "/tests/mpi/" + run.program;
   launch.program_args = run.program_args;
+  if (!run.program_prefix.empty()) {
+    launch.program_args.insert(launch.program_args.begin(), launch.program);
+    launch.program_args.insert(launch.program_args.begin(), run.program_prefix.begin() + 1, run.program_prefix.end());
+    launch.program = run.program_prefix.front();
+  }
 
   RunResult result;
   static_cast<LaunchResult &>(result) = launch_mpi(scratch, launch);
@@ -218,7 +220,10 @@ int expect_explain_reproduces(const RunResult &r, const fs::path &decision_file,
   for (const auto &d : read_decisions(decision_file)) {
     if (d["comm"] != "MPI_COMM_WORLD") continue;
     const std::string op = d["op"];
-    const std::string cmd = builddir() + "/tools/modeltuned explain --json " + placement_args + " --op " + op +
+    expect(d["ompi"] == ompi_series(), r, "the component's decision file says Open MPI " + d["ompi"].dump() +
+           ", the tests run under " + ompi_series());
+    const std::string cmd = builddir() + "/tools/modeltuned explain --json --ompi " + ompi_series() + " " +
+                            placement_args + " --op " + op +
                             " --sizes " + std::to_string(d["bytes"].get<long>()) + " --type-size " +
                             std::to_string(d["type_size"].get<long>()) + " --root " + std::to_string(d["root"].get<int>());
     FILE *pipe = popen(cmd.c_str(), "r");

@@ -34,6 +34,8 @@ struct MpiRun {
   std::string program = "collectives";  // in tests/mpi/
   std::vector<std::string> extra_mpirun_args;  // raw, before the program (for example -x NAME=value)
   bool decide_oversubscribed = true;            // see Launch
+  std::string coll;                             // non-empty: the coll list instead of the one above
+  std::vector<std::string> program_prefix;      // runs the program through this command (split_setting)
 };
 
 // One modeltuned trace line ("coll:modeltuned:bcast name=... rank=... algorithm=...").
@@ -81,7 +83,7 @@ void expect_no_modeltuned_calls(const RunResult &r);
 // The decision file's records (coll_modeltuned_decision_file), one JSON object per line.
 std::vector<nlohmann::json> read_decisions(const std::filesystem::path &file);
 
-// `modeltuned explain --json <placement_args> --op ... --sizes ... --root ...` for every decision
+// `modeltuned explain --json --ompi <the line under test> <placement_args> --op ... --sizes ... --root ...` for every decision
 // the run took on MPI_COMM_WORLD (from its decision file) gives the same pick, candidates and Open
 // MPI default. Returns how many decisions were compared.
 int expect_explain_reproduces(const RunResult &r, const std::filesystem::path &decision_file,

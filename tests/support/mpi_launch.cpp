@@ -37,6 +37,26 @@ std::string component_path() {
   return builddir() + "/mca-components:" + setting("MODELTUNED_TEST_OMPI_MCA_DIR", MODELTUNED_TEST_OMPI_MCA_DIR);
 }
 
+std::string ompi_series() { return setting("MODELTUNED_TEST_OMPI_SERIES", MODELTUNED_TEST_OMPI_SERIES); }
+static bool prrte() { return ompi_series() != "4.1"; }
+
+std::vector<std::string> emulated_topology_args(const std::string &xml, int per_package) {
+  const std::string ppr = "ppr:" + std::to_string(per_package) + ":socket";
+  // 4.1: ORTE and the ranks read the file (hwloc_base_topo_file); rtc ^hwloc keeps the binding
+  // to emulated cores in the mapping only. 5.0: PRRTE reads it (prte hwloc_use_topo_file) and
+  // passes it to the ranks through PMIx; its --report-bindings says nothing when rtc is off, so
+  // the job map (--display map) reports the binding.
+  if (!prrte())
+    return {"--mca", "hwloc_base_topo_file", xml, "--mca", "rtc", "^hwloc", "--mca", "mpi_yield_when_idle", "1",
+            "--bind-to", "core", "--map-by", ppr, "--report-bindings"};
+  return {"--prtemca", "hwloc_use_topo_file", xml, "--prtemca", "rtc", "^hwloc", "--mca", "mpi_yield_when_idle", "1",
+          "--bind-to", "core", "--map-by", ppr, "--display", "map"};
+}
+
+std::string bound_to_package_marker(int package) {
+  return prrte() ? "Bound: package[" + std::to_string(package) + "]" : "bound to SK" + std::to_string(package) + ":";
+}
+
 int run_timeout_seconds(int default_seconds) {
   const char *v = std::getenv("MODELTUNED_TEST_RUN_TIMEOUT");
   return v && *v ? std::atoi(v) : default_seconds;
@@ -83,12 +103,27 @@ LaunchResult launch_mpi(const fs::path &scratch, const Launch &launch) {
   std::vector<std::string> argv = launch.wrapper;
   argv.push_back(mpirun());
   if (geteuid() == 0) argv.push_back("--allow-run-as-root");
-  argv.insert(argv.end(), {"--oversubscribe", "-np", std::to_string(launch.np), "--output-filename",
-                           outdir.string() + ":nocopy", "-x",
-                           "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME",
-                           "-x", "XDG_CONFIG_HOME"});
+  argv.insert(argv.end(), {"--oversubscribe", "-np", std::to_string(launch.np)});
+  if (!prrte()) {
+    argv.insert(argv.end(), {"--output-filename", outdir.string() + ":nocopy", "-x",
+                             "OMPI_MCA_mca_base_component_path=" + component_path()});
+  } else {
+    // PRRTE does not forward -x OMPI_MCA_* to the ranks; --mca does (its PMIx also reads the path,
+    // hence show_load_errors 0 in the child's environment below). Only shared memory between the
+    // ranks of one node: the TCP BTL warns about interfaces it cannot pair, on stderr.
+    argv.insert(argv.end(), {"--mca", "mca_base_component_path", component_path(), "--mca", "btl", "self,sm"});
+  }
+  argv.insert(argv.end(), {"-x", "HOME", "-x", "XDG_CONFIG_HOME"});
   if (launch.decide_oversubscribed) argv.insert(argv.end(), {"--mca", "coll_modeltuned_oversubscribed", "1"});
   argv.insert(argv.end(), launch.mpirun_args.begin(), launch.mpirun_args.end());
+  if (prrte()) {
+    // 5.0.7's PMIx loses each rank's stderr under --output dir=... (PMIX_ERR_EXISTS for the rank's
+    // directory; openpmix/openpmix#3651, fixed after 5.0.7), so each rank writes its own files in
+    // the layout 4.1's --output-filename uses.
+    argv.insert(argv.end(), {"/bin/sh", "-c",
+                             "d=\"$0/rank.$OMPI_COMM_WORLD_RANK\"; mkdir -p \"$d\" && exec \"$@\" >\"$d/stdout\" 2>\"$d/stderr\"",
+                             (outdir / "job").string()});
+  }
   argv.push_back(launch.program);
   argv.insert(argv.end(), launch.program_args.begin(), launch.program_args.end());
 
@@ -111,6 +146,7 @@ LaunchResult launch_mpi(const fs::path &scratch, const Launch &launch) {
     if (const char *asan = std::getenv("ASAN_OPTIONS"); asan && *asan)
       setenv("ASAN_OPTIONS", (std::string(asan) + ":detect_leaks=0").c_str(), 1);
     setenv("HOME", scratch.c_str(), 1);
+    if (prrte()) setenv("PMIX_MCA_mca_base_component_show_load_errors", "0", 1);
     setenv("XDG_CONFIG_HOME", config_home.c_str(), 1);
     std::vector<std::string> drop;
     for (char **e = environ; *e; ++e)

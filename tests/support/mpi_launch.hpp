@@ -18,6 +18,17 @@ std::string lstopo();         // MODELTUNED_TEST_LSTOPO
 std::string table_path();     // MODELTUNED_TEST_TABLE, default the shipped ORFEO table
 // The build tree's component directory, then Open MPI's own (the variable replaces the default).
 std::string component_path();
+// The Open MPI release line the tests run under: "4.1" or "5.0" (configure's OMPI_SERIES;
+// MODELTUNED_TEST_OMPI_SERIES overrides).
+std::string ompi_series();
+
+// What differs between 4.1's mpirun (ORTE) and 5.0's (PRRTE), in one place.
+// mpirun arguments that make it map ranks onto the topology in `xml` (an lstopo XML file), `per_package`
+// ranks per package bound to emulated cores, nothing bound for real, and report the binding of
+// each rank; ranks are told to yield, since Open MPI does not know the real node is oversubscribed.
+std::vector<std::string> emulated_topology_args(const std::string &xml, int per_package);
+// Text that appears in the launch's output for a rank bound inside emulated package `package`.
+std::string bound_to_package_marker(int package);
 
 // Seconds after which one mpirun is killed: MODELTUNED_TEST_RUN_TIMEOUT, else `default_seconds`.
 int run_timeout_seconds(int default_seconds);

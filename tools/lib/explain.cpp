@@ -10,11 +10,11 @@
 namespace modeltuned::tools {
 
 nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &placement, const WhatIf &what_if) {
-  Selector selector(table, placement, what_if.allowed, what_if.allowed, what_if.tree_schedule);
+  Selector selector(table, placement, what_if.allowed, what_if.allowed, what_if.tree_schedule, what_if.ompi);
   nlohmann::json out = nlohmann::json::array();
   for (size_t bytes : what_if.sizes) {
     CallShape call{what_if.op, bytes / what_if.type_size, what_if.type_size, what_if.root, what_if.commutative};
-    out.push_back(decision_json(table, placement, call, selector.decide(call), what_if.tree_schedule));
+    out.push_back(decision_json(table, placement, call, selector.decide(call), what_if.tree_schedule, what_if.ompi));
   }
   return out;
 }
@@ -31,8 +31,8 @@ std::string format_decision(const nlohmann::json &d, int top) {
   out += fmt::format("  modeltuned picks   {:<34} {:>12.2f} us\n", d["pick"]["label"].get<std::string>(), best);
   const nlohmann::json &fixed = d["ompi_default"];
   if (fixed.is_object() && fixed["predicted_us"].is_number())
-    out += fmt::format("  Open MPI default   {:<34} {:>12.2f} us  ({:.2f}x the pick)\n", fixed["label"].get<std::string>(),
-                       us(fixed), us(fixed) / best);
+    out += fmt::format("  Open MPI {:<3} default {:<30} {:>12.2f} us  ({:.2f}x the pick)\n", d.value("ompi", "4.1"),
+                       fixed["label"].get<std::string>(), us(fixed), us(fixed) / best);
   if (d.contains("margin") && d["margin"].is_number()) {
     const double margin = d["margin"].get<double>();
     const auto &all_candidates = d["candidates"];

@@ -19,6 +19,7 @@ struct WhatIf {
   bool commutative = true;
   AlgorithmMask allowed = kAllAlgorithms;
   TreeSchedule tree_schedule = nullptr;  // nullptr: the model's (the component's)
+  OmpiVersion ompi = OmpiVersion::v4_1;  // whose default the picks are weighed against
 };
 
 // One decision_json per size.

@@ -14,6 +14,8 @@
 #include "ompi/mca/coll/coll.h"
 #include "opal/util/output.h"
 
+#include "coll_modeltuned_compat.h"
+
 #include "model/capi/modeltuned_model.h"
 
 BEGIN_C_DECLS
@@ -24,7 +26,7 @@ BEGIN_C_DECLS
 
 /* Published by a process without a usable table (a string): its problem, one line. */
 #define MCA_COLL_MODELTUNED_PROBLEM_KEY "coll.modeltuned.problem"
-/* What each process publishes at open (OPAL_UINT64 values, coll_modeltuned_setup.c). */
+/* What each process publishes at open (64-bit unsigned values, coll_modeltuned_setup.c). */
 enum {
     MCA_COLL_MODELTUNED_PUBLISHED_TABLE = 0,       /* the table's checksum, 0: none */
     MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED,  /* 1: on an oversubscribed node, step aside */
@@ -43,7 +45,7 @@ typedef struct mca_coll_modeltuned_algorithm_t {
 } mca_coll_modeltuned_algorithm_t;
 
 typedef struct mca_coll_modeltuned_component_t {
-    mca_coll_base_component_2_0_0_t super;
+    mca_coll_modeltuned_base_component_t super;
 
     /* MCA parameters (defaults and meaning at their registration). */
     int priority;
@@ -76,7 +78,7 @@ typedef struct mca_coll_modeltuned_component_t {
     char *problem;               /* the input problem behind it, one line, published in the modex */
 } mca_coll_modeltuned_component_t;
 
-OMPI_MODULE_DECLSPEC extern mca_coll_modeltuned_component_t mca_coll_modeltuned_component;
+MCA_COLL_MODELTUNED_DECLSPEC extern mca_coll_modeltuned_component_t mca_coll_modeltuned_component;
 
 typedef enum {
     MCA_COLL_MODELTUNED_UNPLACED = 0,  /* no model yet: built on first use */

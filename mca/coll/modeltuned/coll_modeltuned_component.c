@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "coll_modeltuned.h"
-#include "ompi/mca/rte/rte.h"
+#include MCA_COLL_MODELTUNED_RTE_H
 #include "ompi/runtime/mpiruntime.h"
 #include "opal/util/printf.h"
 #include "opal/mca/base/mca_base_pvar.h"
 #include "opal/mca/hwloc/base/base.h"
-#include "opal/mca/pmix/pmix.h"
+#include MCA_COLL_MODELTUNED_PMIX_H
 #include "opal/util/show_help.h"
 
 #define HELP_FILE "help-coll-modeltuned.txt"
@@ -234,15 +234,11 @@ static const char *load_table(mca_coll_modeltuned_component_t *c)
  * comm_query and setup see every rank's without communicating. */
 static void prepare(mca_coll_modeltuned_component_t *c)
 {
-    const void *oversubscribe = NULL;  /* Open MPI sets it on the processes of an oversubscribed node */
-    const int index = mca_base_var_find("ompi", "mpi", NULL, "oversubscribe");
     int rc;
     if (NULL == c->disabled_reason) c->disabled_reason = load_table(c);
     uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] = {0};
     values[MCA_COLL_MODELTUNED_PUBLISHED_TABLE] = NULL == c->table ? 0 : mt_table_checksum(c->table);
-    if (index < 0 || OPAL_SUCCESS != mca_base_var_get_value(index, &oversubscribe, NULL, NULL)) oversubscribe = NULL;
-    values[MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED] =
-        !c->oversubscribed && NULL != oversubscribe && *(const bool *) oversubscribe ? 1 : 0;
+    values[MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED] = !c->oversubscribed && mca_coll_modeltuned_node_oversubscribed();
     uint32_t lists[2] = {0, 0};
     for (int op = 0; op < 2 && NULL != c->table; ++op)
         (void) mt_parse_algorithms(op, MT_OP_BCAST == op ? c->bcast_algorithms : c->reduce_algorithms, &lists[op],
@@ -252,7 +248,7 @@ static void prepare(mca_coll_modeltuned_component_t *c)
         (uint64_t) (lists[MT_OP_REDUCE] & c->runnable[MT_OP_REDUCE]) << 32 |
         (uint64_t) (MT_OBJECTIVE_RANK_MEAN == c->objective);  /* bit 0: tuned numbers start at 1 */
     if (NULL != c->problem)  /* named by the rank that reports this one as without a table */
-        OPAL_MODEX_SEND_STRING(rc, OPAL_PMIX_GLOBAL, MCA_COLL_MODELTUNED_PROBLEM_KEY, c->problem, strlen(c->problem) + 1);
+        OPAL_MODEX_SEND_STRING(rc, MCA_COLL_MODELTUNED_MODEX_GLOBAL, MCA_COLL_MODELTUNED_PROBLEM_KEY, c->problem, strlen(c->problem) + 1);
     if (OPAL_SUCCESS != (rc = mca_coll_modeltuned_publish(values)))
         opal_output_verbose(1, c->output, "coll:modeltuned:open: cannot publish in the modex (%d); "
                             "modeltuned will step aside", rc);
@@ -302,6 +298,9 @@ static int modeltuned_open(void)
     c->problem = NULL;
     c->disabled_reason = NULL;
     add_help_dirs();
+    /* The default the model weighs its picks against is the one of the line it runs under (the
+     * runtime version check in load_table makes that the compiled one). */
+    (void) mt_set_ompi_version(MCA_COLL_MODELTUNED_OMPI_SERIES);
     if (OMPI_SUCCESS != mca_coll_modeltuned_dispatch_open()) c->disabled_reason = "out of memory";
     if (ompi_mpi_state >= OMPI_MPI_STATE_INIT_STARTED) prepare(c);
     return OMPI_SUCCESS;
@@ -327,7 +326,7 @@ static int modeltuned_close(void)
 mca_coll_modeltuned_component_t mca_coll_modeltuned_component = {
     .super = {
         .collm_version = {
-            MCA_COLL_BASE_VERSION_2_0_0,
+            MCA_COLL_MODELTUNED_BASE_VERSION,
             .mca_component_name = "modeltuned",
             MCA_BASE_MAKE_VERSION(component, 0, 1, 0),
             .mca_open_component = modeltuned_open,

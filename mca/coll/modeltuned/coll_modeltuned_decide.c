@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "coll_modeltuned.h"
-#include "ompi/mca/rte/rte.h"
+#include MCA_COLL_MODELTUNED_RTE_H
 #include "opal/util/printf.h"
 
 /* One JSON line per decision: the model's own report plus which communicator and rank. Appended
@@ -39,7 +39,7 @@ static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communi
     name[k] = '\0';
     /* decision is a JSON object: splice the communicator's fields in after its '{'. */
     int n = opal_asprintf(&line, "{\"cid\":%d,\"comm\":\"%s\",\"world_rank\":%u,\"comm_rank\":%d,"
-                          "\"channels\":\"%s\",%s\n", ompi_comm_get_cid(comm), name,
+                          "\"channels\":\"%s\",%s\n", mca_coll_modeltuned_cid(comm), name,
                           (unsigned) OMPI_PROC_MY_NAME->vpid, ompi_comm_rank(comm), channels, decision + 1);
     if (n < 0) return;
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -124,10 +124,10 @@ const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
     if (0 != rc) return NULL;
     if (log)
         opal_output(c->output, "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
-                    "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f", ompi_comm_get_cid(comm),
+                    "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f ompi=%s", mca_coll_modeltuned_cid(comm),
                     comm->c_name, MT_OP_BCAST == op ? "bcast" : "reduce", count * type_size, root,
                     ordered ? " noncommutative" : user_op ? " user_op" : "", report.pick, choice->decision.predicted_us,
-                    report.runner_up, choice->decision.runner_up_us, report.margin);
+                    report.runner_up, choice->decision.runner_up_us, report.margin, MCA_COLL_MODELTUNED_OMPI_SERIES);
     /* algorithm 0: Open MPI's default was kept (margin): the previous component runs the call */
     return 0 != choice->decision.algorithm ? &choice->decision : NULL;
 }
@@ -139,7 +139,7 @@ void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t 
     if (NULL != d) snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);
     opal_output(mca_coll_modeltuned_component.output,
                 "coll:modeltuned:%s cid=%d name=%s rank=%d bytes=%zu root=%d algorithm=%s%s",
-                MT_OP_BCAST == op ? "bcast" : "reduce", ompi_comm_get_cid(comm), comm->c_name,
+                MT_OP_BCAST == op ? "bcast" : "reduce", mca_coll_modeltuned_cid(comm), comm->c_name,
                 ompi_comm_rank(comm), bytes, root,
                 NULL == d ? "fallback" : mca_coll_modeltuned_component.algorithms[op][d->algorithm].name, parameters);
 }

@@ -10,9 +10,9 @@
 
 #include "coll_modeltuned.h"
 #include "ompi/mca/coll/base/coll_base_functions.h"
-#include "ompi/mca/rte/rte.h"
+#include MCA_COLL_MODELTUNED_RTE_H
 #include "ompi/proc/proc.h"
-#include "opal/mca/pmix/pmix.h"
+#include MCA_COLL_MODELTUNED_PMIX_H
 
 static void module_construct(mca_coll_modeltuned_module_t *m)
 {
@@ -77,7 +77,7 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     if (NULL == comm->c_coll->coll_bcast_module || NULL == comm->c_coll->coll_reduce_module) {
         opal_output_verbose(1, mca_coll_modeltuned_component.output,
                             "coll:modeltuned:module_enable cid=%d name=%s: no component below "
-                            "to fall back to; not enabling", ompi_comm_get_cid(comm), comm->c_name);
+                            "to fall back to; not enabling", mca_coll_modeltuned_cid(comm), comm->c_name);
         return OMPI_ERROR;
     }
     m->previous_bcast = comm->c_coll->coll_bcast;
@@ -135,13 +135,13 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
             const char *problem = (const char *) bytes;
             if (missing)
                 mca_coll_modeltuned_show_help(first_with_table, "table-missing-on-rank", other, comm->c_name,
-                                              ompi_comm_get_cid(comm),
+                                              mca_coll_modeltuned_cid(comm),
                                               OPAL_SUCCESS == rc && NULL != problem && length > 0 && '\0' == problem[length - 1]
                                                   ? problem : "it published no reason: modeltuned is not loaded there",
                                               c->table_path);
             else
                 mca_coll_modeltuned_show_help(first_with_table, "table-differs-on-rank", other, comm->c_name,
-                                              ompi_comm_get_cid(comm), c->table_path);
+                                              mca_coll_modeltuned_cid(comm), c->table_path);
             free(bytes);
         }
         snprintf(reason, sizeof reason, "rank %d of this communicator %s", other,
@@ -151,7 +151,7 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
         if (!c->lists_mismatch_reported) {
             c->lists_mismatch_reported = true;
             mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "algorithm-lists-differ", other_lists,
-                                          comm->c_name, ompi_comm_get_cid(comm));
+                                          comm->c_name, mca_coll_modeltuned_cid(comm));
         }
         why = "ranks started with different algorithm lists";
     } else if (oversubscribed >= 0) {  /* not an installation problem: verbose only */
@@ -166,7 +166,7 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
     for (int op = 0; op < 2 && NULL == why; ++op) {
         if (0 != mt_parse_algorithms(op, lists[op], &allowed[op], err, sizeof err)) {
             mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "bad-algorithm-list-written",
-                MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], comm->c_name, ompi_comm_get_cid(comm), err);
+                MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], comm->c_name, mca_coll_modeltuned_cid(comm), err);
             why = "an algorithm list written at run time is invalid";
         }
         allowed[op] &= c->runnable[op];  /* what Open MPI's library cannot run is never allowed */
@@ -174,7 +174,7 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
     if (NULL != why) {  /* the same reason on every rank: one says it */
         if (0 == ompi_comm_rank(comm))
             opal_output_verbose(1, c->output, "coll:modeltuned:comm_query cid=%d name=%s: declining: %s",
-                                ompi_comm_get_cid(comm), comm->c_name, why);
+                                mca_coll_modeltuned_cid(comm), comm->c_name, why);
         return NULL;
     }
 

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "coll_modeltuned.h"
-#include "ompi/mca/rte/rte.h"
+#include MCA_COLL_MODELTUNED_RTE_H
 #include "opal/mca/hwloc/base/base.h"
-#include "opal/mca/pmix/pmix.h"
+#include MCA_COLL_MODELTUNED_PMIX_H
 #include "opal/util/proc.h"
 
 static char *const published_key_names[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] = {  /* the modex macros take char * */
@@ -81,7 +81,7 @@ int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLIS
     all[MCA_COLL_MODELTUNED_PUBLISHED_HOST] = host;
     int rc = OPAL_SUCCESS;
     for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS && OPAL_SUCCESS == rc; ++k)
-        OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, published_key_names[k], &all[k], OPAL_UINT64);
+        OPAL_MODEX_SEND_VALUE(rc, MCA_COLL_MODELTUNED_MODEX_GLOBAL, published_key_names[k], &all[k], MCA_COLL_MODELTUNED_MODEX_UINT64);
     return rc;
 }
 
@@ -104,7 +104,7 @@ int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *o
     }
     uint64_t value = 0, *ptr = &value;
     int rc;
-    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, published_key_names[key], &proc->super.proc_name, &ptr, OPAL_UINT64);
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, published_key_names[key], &proc->super.proc_name, &ptr, MCA_COLL_MODELTUNED_MODEX_UINT64);
     if (NULL != slot) *slot = OPAL_SUCCESS == rc && value != UINT64_MAX ? value + 1 : UINT64_MAX;
     if (OPAL_SUCCESS != rc) return OPAL_ERR_NOT_FOUND;
     *out = value;
@@ -145,7 +145,7 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
     free(hosts);
     if (NULL == m->model) {
         opal_output_verbose(1, c->output, "coll:modeltuned:setup cid=%d name=%s: %s; falling back to "
-                            "the previous component", ompi_comm_get_cid(comm), comm->c_name, err);
+                            "the previous component", mca_coll_modeltuned_cid(comm), comm->c_name, err);
         return OMPI_ERROR;
     }
     m->state = MCA_COLL_MODELTUNED_READY;
@@ -153,7 +153,7 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
         char channels[64];
         mt_comm_model_channels(m->model, channels, sizeof channels);
         opal_output(c->output, "coll:modeltuned:setup cid=%d name=%s: placement of %d ranks from what "
-                    "they published, channels=%s", ompi_comm_get_cid(comm), comm->c_name, size, channels);
+                    "they published, channels=%s", mca_coll_modeltuned_cid(comm), comm->c_name, size, channels);
     }
     return OMPI_SUCCESS;
 }

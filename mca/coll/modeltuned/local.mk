@@ -2,6 +2,7 @@
 mca_LTLIBRARIES = mca/coll/modeltuned/mca_coll_modeltuned.la
 mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = \
 	mca/coll/modeltuned/coll_modeltuned.h \
+	mca/coll/modeltuned/coll_modeltuned_compat.h \
 	mca/coll/modeltuned/coll_modeltuned_component.c \
 	mca/coll/modeltuned/coll_modeltuned_module.c \
 	mca/coll/modeltuned/coll_modeltuned_setup.c \

@@ -1,0 +1,71 @@
+/*
+ * What differs between the Open MPI release lines the component builds against (4.1.x and 5.0.x),
+ * all in one place. configure picks the line (OMPI_SERIES); here it is read from mpi.h's
+ * OMPI_MAJOR_VERSION, which is the same thing. Nothing else in the component tests the version.
+ *
+ * What did not change, checked in 5.0.7's sources: the bcast and reduce ompi_coll_base_*
+ * signatures (coll_base_functions.h), the module's field names (enable, disable, coll_bcast,
+ * coll_reduce, base_data; 5.0 adds persistent-collective and agreement slots, left NULL by the
+ * constructor), comm_select/unselect (each slot's module disabled once, then released), and the
+ * point where components are opened: before the modex fence in both, so what open publishes is
+ * seen by every rank at comm_query.
+ */
+#ifndef MCA_COLL_MODELTUNED_COMPAT_H
+#define MCA_COLL_MODELTUNED_COMPAT_H
+
+#include "ompi_config.h"
+
+#include <stdbool.h>
+
+#include "ompi/mca/coll/coll.h"
+#include "opal/mca/base/mca_base_var.h"
+#if OMPI_MAJOR_VERSION >= 5
+#  include "ompi/runtime/params.h"
+#endif
+
+#if OMPI_MAJOR_VERSION == 4 && OMPI_MINOR_VERSION == 1
+#  define MCA_COLL_MODELTUNED_OMPI_SERIES "4.1"
+/* The coll framework's component interface: 2.0.0 in 4.1, 2.4.0 in 5.0. */
+typedef mca_coll_base_component_2_0_0_t mca_coll_modeltuned_base_component_t;
+#  define MCA_COLL_MODELTUNED_BASE_VERSION MCA_COLL_BASE_VERSION_2_0_0
+/* The runtime layer: ORTE behind ompi/mca/rte in 4.1, PMIx directly in 5.0. */
+#  define MCA_COLL_MODELTUNED_RTE_H "ompi/mca/rte/rte.h"
+#  define MCA_COLL_MODELTUNED_PMIX_H "opal/mca/pmix/pmix.h"
+/* The modex macros take OPAL's scope and type constants in 4.1 and PMIx's in 5.0. */
+#  define MCA_COLL_MODELTUNED_MODEX_GLOBAL OPAL_PMIX_GLOBAL
+#  define MCA_COLL_MODELTUNED_MODEX_UINT64 OPAL_UINT64
+/* How the component structure is exported, and a communicator's id for messages (5.0 has local
+ * and extended ids; the local one is what 4.1 called the cid). */
+#  define MCA_COLL_MODELTUNED_DECLSPEC OMPI_MODULE_DECLSPEC
+#  define mca_coll_modeltuned_cid(comm) ((int) ompi_comm_get_cid(comm))
+#elif OMPI_MAJOR_VERSION == 5 && OMPI_MINOR_VERSION == 0
+#  define MCA_COLL_MODELTUNED_OMPI_SERIES "5.0"
+typedef mca_coll_base_component_2_4_0_t mca_coll_modeltuned_base_component_t;
+#  define MCA_COLL_MODELTUNED_BASE_VERSION MCA_COLL_BASE_VERSION_2_4_0
+#  define MCA_COLL_MODELTUNED_RTE_H "ompi/runtime/ompi_rte.h"
+#  define MCA_COLL_MODELTUNED_PMIX_H "opal/mca/pmix/pmix-internal.h"
+#  define MCA_COLL_MODELTUNED_MODEX_GLOBAL PMIX_GLOBAL
+#  define MCA_COLL_MODELTUNED_MODEX_UINT64 PMIX_UINT64
+#  define MCA_COLL_MODELTUNED_DECLSPEC OMPI_DECLSPEC
+#  define mca_coll_modeltuned_cid(comm) ((int) ompi_comm_get_local_cid(comm))
+#else
+#  error "modeltuned builds against Open MPI 4.1.x or 5.0.x only (configure checks this)"
+#endif
+
+/* Whether Open MPI runs this process on an oversubscribed node (more ranks than slots). 4.1's
+ * mpirun sets the MCA variable mpi_oversubscribe on such processes; 5.0 has no such variable and
+ * sets ompi_mpi_oversubscribed from PMIx's PMIX_NODE_OVERSUBSCRIBED (ompi_rte_init, which runs
+ * before the components are opened). */
+static inline bool mca_coll_modeltuned_node_oversubscribed(void)
+{
+#if OMPI_MAJOR_VERSION >= 5
+    return ompi_mpi_oversubscribed;
+#else
+    const void *value = NULL;
+    const int index = mca_base_var_find("ompi", "mpi", NULL, "oversubscribe");
+    return index >= 0 && OPAL_SUCCESS == mca_base_var_get_value(index, &value, NULL, NULL) && NULL != value &&
+           *(const bool *) value;
+#endif
+}
+
+#endif /* MCA_COLL_MODELTUNED_COMPAT_H */

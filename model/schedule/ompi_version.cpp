@@ -1,0 +1,17 @@
+#include "model/schedule/ompi_version.hpp"
+
+namespace modeltuned {
+
+std::optional<OmpiVersion> parse_ompi_version(std::string_view text) {
+  auto line = [&](std::string_view series) {
+    return text == series || (text.size() > series.size() && text.substr(0, series.size()) == series &&
+                              text[series.size()] == '.');
+  };
+  if (line("4.1")) return OmpiVersion::v4_1;
+  if (line("5.0")) return OmpiVersion::v5_0;
+  return std::nullopt;
+}
+
+std::string_view ompi_version_name(OmpiVersion v) { return v == OmpiVersion::v5_0 ? "5.0" : "4.1"; }
+
+}  // namespace modeltuned
