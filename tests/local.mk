@@ -7,6 +7,10 @@ AM_TESTS_ENVIRONMENT = MPIRUN='$(MPIRUN)'; export MPIRUN; MAKE='$(MAKE)'; export
 TESTS += tests/install_uninstall.sh
 EXTRA_DIST += tests/install_uninstall.sh
 
+# scripts/check's report: result lines, failing tests' logs, a summary counting skips.
+TESTS += tests/scripts_check_report.sh
+EXTRA_DIST += tests/scripts_check_report.sh
+
 # Shared by the tests that run MPI programs: hermetic mpirun with a timeout (tests/support/).
 check_LTLIBRARIES = tests/support/libmodeltuned_test.la
 tests_support_libmodeltuned_test_la_SOURCES = tests/support/mpi_launch.hpp tests/support/mpi_launch.cpp \

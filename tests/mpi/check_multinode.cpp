@@ -103,9 +103,9 @@ START_TEST(explain_matches_the_component_across_nodes) {
   MpiRun run = with_modeltuned(5, 1);
   run.program = "observe";
   run.nodes = "nodeA:3,nodeB:2";
-  run.mca = {{"hwloc_base_topo_file", xml.string()}, {"rtc", "^hwloc"}, {"mpi_yield_when_idle", "1"},
-             {"coll_modeltuned_decision_file", (scratch.dir / "decisions.jsonl").string()}};
-  run.extra_mpirun_args = {"--bind-to", "core", "--map-by", "core", "--report-bindings"};
+  run.node_topology = xml.string();
+  run.mca = {{"mpi_yield_when_idle", "1"}, {"coll_modeltuned_decision_file", (scratch.dir / "decisions.jsonl").string()}};
+  run.extra_mpirun_args = {"--bind-to", "core", "--map-by", "core"};
   RunResult r = run_mpi(run, scratch.dir);
   expect(r.exit_status == 0 && !r.timed_out, r, "observe failed across nodes");
   const int compared = expect_explain_reproduces(

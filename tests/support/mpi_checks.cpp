@@ -127,6 +127,7 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
   if (!run.nodes.empty()) {
     launch.wrapper = {srcdir() + "/tools/modeltuned-emulate-nodes"};
     for (const auto &e : run.node_env) launch.wrapper.insert(launch.wrapper.end(), {"--node-env", e});
+    if (!run.node_topology.empty()) launch.wrapper.insert(launch.wrapper.end(), {"--topology", run.node_topology});
     launch.wrapper.insert(launch.wrapper.end(), {run.nodes, "--"});
   }
   for (const auto &[name, value] : run.mca) mca(name, value);

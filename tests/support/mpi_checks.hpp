@@ -29,6 +29,7 @@ struct MpiRun {
   // Emulated nodes (tools/modeltuned-emulate-nodes): "nodeA:2,nodeB:2"; empty: this machine only.
   std::string nodes;
   std::vector<std::string> node_env;                     // "NAME:VAR=VALUE", per emulated node
+  std::string node_topology;                             // hwloc XML every emulated node gets
   std::vector<std::pair<std::string, std::string>> mca;  // extra --mca NAME VALUE
   std::vector<std::string> program_args;
   std::string program = "collectives";  // in tests/mpi/

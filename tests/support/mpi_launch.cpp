@@ -111,7 +111,9 @@ LaunchResult launch_mpi(const fs::path &scratch, const Launch &launch) {
     // PRRTE does not forward -x OMPI_MCA_* to the ranks; --mca does (its PMIx also reads the path,
     // hence show_load_errors 0 in the child's environment below). Only shared memory between the
     // ranks of one node: the TCP BTL warns about interfaces it cannot pair, on stderr.
-    argv.insert(argv.end(), {"--mca", "mca_base_component_path", component_path(), "--mca", "btl", "self,sm"});
+    // Emulated nodes (a wrapper) talk TCP between them.
+    argv.insert(argv.end(), {"--mca", "mca_base_component_path", component_path(), "--mca", "btl",
+                             launch.wrapper.empty() ? "self,sm" : "self,sm,tcp"});
   }
   argv.insert(argv.end(), {"-x", "HOME", "-x", "XDG_CONFIG_HOME"});
   if (launch.decide_oversubscribed) argv.insert(argv.end(), {"--mca", "coll_modeltuned_oversubscribed", "1"});
