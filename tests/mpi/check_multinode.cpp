@@ -313,6 +313,14 @@ int main() {
     std::fprintf(stderr, "check_multinode: cannot create UTS namespaces here (unshare --uts failed); skipped\n");
     return 77;
   }
+  // Under Open MPI 5.0.7 (PRRTE 3.0.8) MPI jobs over emulated nodes hang in MPI_Init on one node,
+  // or run without the node channel (docs/user-guide.md, "Trying several nodes on one machine"):
+  // these tests run under 4.1.
+  if (ompi_series() != "4.1") {
+    std::fprintf(stderr, "check_multinode: emulated nodes work under Open MPI 4.1 only (this is %s); skipped\n",
+                 ompi_series().c_str());
+    return 77;
+  }
   SRunner *runner = srunner_create(multinode_suite());
   srunner_run_all(runner, CK_VERBOSE);
   const int failed = srunner_ntests_failed(runner);
