@@ -83,7 +83,11 @@ RunResult full_suite(int np, std::vector<std::string> args, bool emulate = false
                contains(r.rank_stderr[rank], "coll:modeltuned:reduce "),
            r, "world rank " + std::to_string(rank) + " has no bcast or no reduce trace line");
   // Rank 0 of each communicator explains its decisions at verbose >= 10.
-  expect(!r.lines_containing("coll:modeltuned:decide ").empty(), r, "no decide lines at verbose 20");
+  const auto decided = r.lines_containing("coll:modeltuned:decide ");
+  expect(!decided.empty(), r, "no decide lines at verbose 20");
+  // The evidence in the test log: how many decisions, under which Open MPI line, and one of them.
+  std::fprintf(stderr, "np %d%s under Open MPI %s: %zu decide lines, e.g. %s\n", np, emulate ? " (emulated 2 sockets)" : "",
+               ompi_series().c_str(), decided.size(), decided.front().c_str());
   return r;
 }
 
