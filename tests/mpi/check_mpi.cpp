@@ -378,41 +378,8 @@ END_TEST
 
 // ---- one algorithm at a time ------------------------------------------------------------
 
-std::vector<const modeltuned::AlgorithmSpec *> registered(Op op) {
-  std::vector<const modeltuned::AlgorithmSpec *> out;
-  for (const auto &a : modeltuned::algorithm_registry())
-    if (a.op == op) out.push_back(&a);
-  return out;
-}
-
-void only_algorithm(Op op, int index) {
-  const auto algorithms = registered(op);
-  ck_assert_int_lt(index, static_cast<int>(algorithms.size()));
-  const std::string name(algorithms[index]->name), op_name(modeltuned::op_name(op));
-  Scratch scratch("modeltuned-mpi");
-  // 5 ranks: not a power of two, so trees are ragged.
-  MpiRun run = with_modeltuned(5);
-  run.mca.emplace_back("coll_modeltuned_" + op_name + "_algorithms", name);
-  run.program_args = {"--ops=" + op_name, "--max-bytes=300000", "--all-roots-bytes=16384"};
-  RunResult r = run_mpi(run, scratch.dir);
-  expect_correct(r);
-  // Sizes the algorithm cannot run as itself (Open MPI would switch to another one inside it) are
-  // handed to Open MPI's own decision and traced as "fallback"; every other call runs this one.
-  expect_consistent_decisions(r);
-  const auto lines = r.trace(op_name);
-  const long calls = op == Op::bcast ? r.bcast_calls : r.reduce_calls;
-  expect(static_cast<long>(lines.size()) == calls, r,
-         "modeltuned traced " + std::to_string(lines.size()) + " " + op_name + " calls, the program made " +
-             std::to_string(calls));
-  long ran = 0;
-  for (const auto &t : lines) {
-    expect(t.algorithm == name || t.algorithm == "fallback", r, op_name + " restricted to " + name + " ran " + t.algorithm);
-    ran += t.algorithm == name;
-  }
-  expect(ran > 0, r, op_name + " restricted to " + name + " never ran it");
-  std::fprintf(stderr, "%s %s: %ld of %ld calls ran it, the rest fell back\n", op_name.c_str(), name.c_str(),
-               ran, calls);
-}
+// 5 ranks: not a power of two, so trees are ragged.
+void only_algorithm(Op op, int index) { expect_only_algorithm(with_modeltuned(5), op, index); }
 
 START_TEST(bcast_one_algorithm) { only_algorithm(Op::bcast, _i); }
 END_TEST
@@ -698,13 +665,7 @@ END_TEST
 
 Suite *mpi_suite() {
   Suite *s = suite_create("mpi");
-  auto add = [&](const char *name, auto... tests) {
-    TCase *tc = tcase_create(name);
-    tcase_set_timeout(tc, kCaseTimeoutSeconds);
-    (tcase_add_test(tc, tests), ...);
-    suite_add_tcase(s, tc);
-    return tc;
-  };
+  auto add = [&](const char *name, auto... tests) { return add_case(s, name, tests...); };
   add("checker", checker_catches_reordered_reduction);
   add("baseline", baseline_without_modeltuned);
   add("np2", np2, component_order);

@@ -119,34 +119,12 @@ END_TEST
 
 // ---- every algorithm across nodes ----------------------------------------------------------
 
-std::vector<const modeltuned::AlgorithmSpec *> registered(Op op) {
-  std::vector<const modeltuned::AlgorithmSpec *> out;
-  for (const auto &a : modeltuned::algorithm_registry())
-    if (a.op == op) out.push_back(&a);
-  return out;
-}
-
-// One algorithm at a time on 2 + 2 + 1 ranks (ragged trees that cross nodes): exact results and
-// the algorithm ran wherever it can run as itself.
+// One algorithm at a time on 2 + 2 + 1 ranks (ragged trees that cross nodes): exact results, and
+// the algorithm ran on MPI_COMM_WORLD, which spans the nodes.
 void only_algorithm(Op op, int index) {
-  const auto algorithms = registered(op);
-  ck_assert_int_lt(index, static_cast<int>(algorithms.size()));
-  const std::string name(algorithms[index]->name), op_name(modeltuned::op_name(op));
-  Scratch scratch("modeltuned-nodes");
   MpiRun run = with_modeltuned(5);
   run.nodes = "nodeA:2,nodeB:2,nodeC:1";
-  run.mca.emplace_back("coll_modeltuned_" + op_name + "_algorithms", name);
-  run.program_args = {"--ops=" + op_name, "--max-bytes=300000", "--all-roots-bytes=16384"};
-  RunResult r = run_mpi(run, scratch.dir);
-  expect_correct(r);
-  expect_consistent_decisions(r);
-  long ran = 0;
-  for (const TraceLine &t : r.trace(op_name)) {
-    expect(t.algorithm == name || t.algorithm == "fallback", r, op_name + " restricted to " + name + " ran " + t.algorithm);
-    ran += t.algorithm == name && t.name == "MPI_COMM_WORLD";
-  }
-  expect(ran > 0, r, op_name + " restricted to " + name + " never ran it on MPI_COMM_WORLD");
-  std::fprintf(stderr, "%s %s across 3 nodes: %ld calls on MPI_COMM_WORLD ran it\n", op_name.c_str(), name.c_str(), ran);
+  expect_only_algorithm(run, op, index, "MPI_COMM_WORLD");
 }
 
 START_TEST(bcast_one_algorithm) { only_algorithm(Op::bcast, _i); }
@@ -285,13 +263,7 @@ END_TEST
 
 Suite *multinode_suite() {
   Suite *s = suite_create("multinode");
-  auto add = [&](const char *name, auto... tests) {
-    TCase *tc = tcase_create(name);
-    tcase_set_timeout(tc, kCaseTimeoutSeconds);
-    (tcase_add_test(tc, tests), ...);
-    suite_add_tcase(s, tc);
-    return tc;
-  };
+  auto add = [&](const char *name, auto... tests) { return add_case(s, name, tests...); };
   add("placements", two_nodes_by_slot, two_nodes_by_node, three_nodes_uneven_by_slot, three_nodes_uneven_by_node,
       long_names_in_reverse_order);
   add("explain", explain_matches_the_component_across_nodes);

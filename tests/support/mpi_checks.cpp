@@ -242,6 +242,44 @@ int expect_explain_reproduces(const RunResult &r, const fs::path &decision_file,
   return compared;
 }
 
+std::vector<const modeltuned::AlgorithmSpec *> registered(modeltuned::Op op) {
+  std::vector<const modeltuned::AlgorithmSpec *> out;
+  for (const auto &a : modeltuned::algorithm_registry())
+    if (a.op == op) out.push_back(&a);
+  return out;
+}
+
+long expect_only_algorithm(MpiRun run, modeltuned::Op op, int index, const std::string &comm) {
+  const auto algorithms = registered(op);
+  ck_assert_int_lt(index, static_cast<int>(algorithms.size()));
+  const std::string name(algorithms[index]->name), op_name(modeltuned::op_name(op));
+  Scratch scratch("modeltuned-mpi");
+  run.mca.emplace_back("coll_modeltuned_" + op_name + "_algorithms", name);
+  run.program_args = {"--ops=" + op_name, "--max-bytes=300000", "--all-roots-bytes=16384"};
+  RunResult r = run_mpi(run, scratch.dir);
+  expect_correct(r);
+  expect_consistent_decisions(r);
+  const auto lines = r.trace(op_name);
+  const long calls = op == modeltuned::Op::bcast ? r.bcast_calls : r.reduce_calls;
+  expect(static_cast<long>(lines.size()) == calls, r,
+         "modeltuned traced " + std::to_string(lines.size()) + " " + op_name + " calls, the program made " +
+             std::to_string(calls));
+  long ran = 0;
+  for (const auto &t : lines) {
+    expect(t.algorithm == name || t.algorithm == "fallback", r, op_name + " restricted to " + name + " ran " + t.algorithm);
+    ran += t.algorithm == name && (comm.empty() || t.name == comm);
+  }
+  expect(ran > 0, r, op_name + " restricted to " + name + " never ran it" + (comm.empty() ? "" : " on " + comm));
+  const std::string where = run.nodes.empty() ? "" : " on nodes " + run.nodes;
+  if (comm.empty())
+    std::fprintf(stderr, "%s %s%s: %ld of %ld calls ran it, the rest fell back\n", op_name.c_str(), name.c_str(),
+                 where.c_str(), ran, calls);
+  else
+    std::fprintf(stderr, "%s %s%s: %ld calls on %s ran it (%ld calls on all communicators)\n", op_name.c_str(),
+                 name.c_str(), where.c_str(), ran, comm.c_str(), calls);
+  return ran;
+}
+
 MpiRun with_modeltuned(int np, int verbose) {
   MpiRun run;
   run.np = np;

@@ -9,6 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <check.h>
+
+#include "model/registry/registry.hpp"
 #include "tests/support/mpi_launch.hpp"
 
 namespace modeltuned::test {
@@ -89,6 +92,25 @@ std::vector<nlohmann::json> read_decisions(const std::filesystem::path &file);
 // MPI default. Returns how many decisions were compared.
 int expect_explain_reproduces(const RunResult &r, const std::filesystem::path &decision_file,
                               const std::string &placement_args);
+
+// The registry's algorithms of `op`, in registry order (the per-algorithm test loops index them).
+std::vector<const modeltuned::AlgorithmSpec *> registered(modeltuned::Op op);
+
+// `run` (5 ranks, say) with `op` restricted to the registry's algorithm `index`: exact results,
+// the same decisions on every rank, a trace line per call, and every call ran that algorithm or
+// was handed to Open MPI ("fallback": sizes the algorithm cannot run as itself). Returns how many
+// calls on communicator `comm` ran it ("" counts every communicator) and expects at least one.
+long expect_only_algorithm(MpiRun run, modeltuned::Op op, int index, const std::string &comm = "");
+
+// Adds to `suite` a test case `name` holding `tests`, with the MPI tests' case timeout.
+template <typename... Tests>
+TCase *add_case(Suite *suite, const char *name, Tests... tests) {
+  TCase *tc = tcase_create(name);
+  tcase_set_timeout(tc, kCaseTimeoutSeconds);
+  (tcase_add_test(tc, tests), ...);
+  suite_add_tcase(suite, tc);
+  return tc;
+}
 
 // A run with modeltuned, the test table (MODELTUNED_TEST_TABLE) and trace lines.
 MpiRun with_modeltuned(int np, int verbose = 20);
