@@ -12,9 +12,11 @@ void *bench_lookup_module(int classes_filled)
 {
     mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m);
     m->state = MCA_COLL_MODELTUNED_READY;
+    mca_coll_modeltuned_choice_t *row = calloc(MCA_COLL_MODELTUNED_SIZE_CLASSES, sizeof *row);
+    m->choices[MCA_COLL_MODELTUNED_KIND_BCAST] = row;
     for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k) {
-        m->choices[MCA_COLL_MODELTUNED_KIND_BCAST][k].root = k < classes_filled ? 0 : -1;
-        m->choices[MCA_COLL_MODELTUNED_KIND_BCAST][k].decision.algorithm = 1 + k % 6;
+        row[k].root_plus_one = k < classes_filled ? 1 : 0;  /* root 0 */
+        row[k].decision.algorithm = 1 + k % 6;
     }
     return m;
 }
@@ -31,10 +33,8 @@ void *bench_lookup_module_with_model(const char *table_path, int nranks)
         int core = r % 256;
         places[r] = (mt_place){core / 128, (core / 64) % 2, (core / 16) % 8, core / 4, core};
     }
-    mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m);
+    mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m);  /* nothing decided: rows come with the first calls */
     m->state = MCA_COLL_MODELTUNED_READY;
-    for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind)
-        for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k) m->choices[kind][k].root = -1;
     m->model = mt_comm_model_create(table, nranks, places, UINT32_MAX, UINT32_MAX, err, sizeof err);
     free(places);
     return m->model ? m : NULL;
@@ -43,7 +43,7 @@ void *bench_lookup_module_with_model(const char *table_path, int nranks)
 /* What mca_coll_modeltuned_bcast does before dispatching: size class, cached choice. */
 int bench_lookup(void *module, size_t count, size_t type_size, int root)
 {
-    const mt_decision *d = mca_coll_modeltuned_choice((mca_coll_modeltuned_module_t *) module,
+    const mca_coll_modeltuned_pick_t *d = mca_coll_modeltuned_choice((mca_coll_modeltuned_module_t *) module,
                                                       NULL, MCA_COLL_MODELTUNED_KIND_BCAST, count, type_size, root);
     return NULL == d ? 0 : d->algorithm;
 }

@@ -56,6 +56,7 @@ typedef struct mca_coll_modeltuned_component_t {
     char *decision_file;
     bool oversubscribed;         /* decide on oversubscribed nodes too */
     int objective;               /* MT_OBJECTIVE_*: what the model minimises */
+    bool objective_rejected;     /* the value given was not a known objective: the default stays */
     bool decision_file_warned;   /* its write error is reported once per process */
     bool table_mismatch_reported;  /* ranks without the same table: reported once per process */
     bool lists_mismatch_reported;  /* ranks that started with other algorithm lists: the same */
@@ -101,16 +102,25 @@ enum {
     MCA_COLL_MODELTUNED_KINDS
 };
 
+/* What a call needs of a decision (mt_decision without the predictions, which only the decide
+ * trace and the decision file show): 12 bytes, so a communicator's cache stays small. */
+typedef struct mca_coll_modeltuned_pick_t {
+    int32_t algorithm;   /* tuned's number; 0: Open MPI's default was kept, or nothing can run:
+                            hand the call to the previous component */
+    uint32_t segsize;    /* bytes, 0 = unsegmented */
+    int32_t fanout;      /* chains / tree fan-out / radix; 0 when not used */
+} mca_coll_modeltuned_pick_t;
+
 typedef struct mca_coll_modeltuned_choice_t {
-    int32_t root;        /* -1: not decided yet */
-    mt_decision decision;  /* algorithm 0: nothing can run, hand the call to the previous component */
+    uint32_t root_plus_one;  /* the root it was decided for, + 1; 0: not decided yet (so a zeroed row is empty) */
+    mca_coll_modeltuned_pick_t decision;
 } mca_coll_modeltuned_choice_t;
 
 /* Decisions for roots other than the last one used per class, so programs that rotate the root
  * still pay a lookup: open addressing on (kind, size class, root + 1). */
 typedef struct mca_coll_modeltuned_remembered_t {
     uint64_t key;        /* 0: empty slot */
-    mt_decision decision;
+    mca_coll_modeltuned_pick_t decision;
 } mca_coll_modeltuned_remembered_t;
 
 typedef struct mca_coll_modeltuned_module_t {
@@ -127,9 +137,14 @@ typedef struct mca_coll_modeltuned_module_t {
     mca_coll_base_module_reduce_fn_t previous_reduce;
     mca_coll_base_module_t *previous_reduce_module;
 
-    /* [call kind][size class] for the last root used. */
-    mca_coll_modeltuned_choice_t choices[MCA_COLL_MODELTUNED_KINDS][MCA_COLL_MODELTUNED_SIZE_CLASSES];
-    mca_coll_modeltuned_remembered_t *remembered;  /* every decision made, by root */
+    /* [call kind] -> [size class]: the decision for the last root used. A row is allocated on the
+     * first call of its kind, so creating a communicator costs no cache it never uses. */
+    mca_coll_modeltuned_choice_t *choices[MCA_COLL_MODELTUNED_KINDS];
+    /* Decisions replaced in `choices` by another root's, by root: allocated when a size class
+     * first sees a second root. */
+    mca_coll_modeltuned_remembered_t *remembered;
+    uint8_t in_remembered[MCA_COLL_MODELTUNED_KINDS][MCA_COLL_MODELTUNED_SIZE_CLASSES];  /* choices[k][c] came from it */
+    mca_coll_modeltuned_choice_t uncached;  /* the answer when a row cannot be allocated: valid until the next decision */
     size_t remembered_capacity, remembered_count;
 } mca_coll_modeltuned_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
@@ -150,18 +165,18 @@ int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *o
 /* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a primary-cache miss: from the
  * decisions remembered for other roots, or by running the model once; NULL when nothing can run
  * (remembered too). mca_coll_modeltuned_trace: the level-20 line of what ran (d == NULL: fallback). */
-const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module, struct ompi_communicator_t *comm,
+const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module, struct ompi_communicator_t *comm,
                                               int kind, size_t count, size_t type_size, int root);
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
-                               const mt_decision *d);
+                               const mca_coll_modeltuned_pick_t *d);
 
 /* coll_modeltuned_dispatch.c: the dispatch table, built at open from the model's registry, and the
  * decided algorithm run through it with the decision's segment size and fan-out. */
 int mca_coll_modeltuned_dispatch_open(void);
-int mca_coll_modeltuned_run_bcast(const mt_decision *d, void *buf, int count,
+int mca_coll_modeltuned_run_bcast(const mca_coll_modeltuned_pick_t *d, void *buf, int count,
                                   struct ompi_datatype_t *dtype, int root,
                                   struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
-int mca_coll_modeltuned_run_reduce(const mt_decision *d, const void *sbuf, void *rbuf, int count,
+int mca_coll_modeltuned_run_reduce(const mca_coll_modeltuned_pick_t *d, const void *sbuf, void *rbuf, int count,
                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
                                    struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 
@@ -196,16 +211,17 @@ static inline int mca_coll_modeltuned_size_class(size_t bytes)
  * first call, the placement is exchanged). Callers pass an element every rank shares (bytes, or
  * an intrinsic reduction's predefined type), never a rank's own derived datatype, which MPI lets
  * differ between ranks of one type signature. NULL: hand the call to the previous component. */
-static inline const mt_decision *mca_coll_modeltuned_choice(mca_coll_modeltuned_module_t *m,
+static inline const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_choice(mca_coll_modeltuned_module_t *m,
                                                             struct ompi_communicator_t *comm, int kind,
                                                             size_t count, size_t type_size, int root)
 {
     if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state) &&
         (MCA_COLL_MODELTUNED_UNPLACED != m->state || OMPI_SUCCESS != mca_coll_modeltuned_setup(m, comm)))
         return NULL;
-    const mca_coll_modeltuned_choice_t *choice =
-        &m->choices[kind][mca_coll_modeltuned_size_class(count * type_size)];
-    if (OPAL_UNLIKELY(choice->root != root))
+    const mca_coll_modeltuned_choice_t *row = m->choices[kind];
+    if (OPAL_UNLIKELY(NULL == row)) return mca_coll_modeltuned_decide(m, comm, kind, count, type_size, root);
+    const mca_coll_modeltuned_choice_t *choice = &row[mca_coll_modeltuned_size_class(count * type_size)];
+    if (OPAL_UNLIKELY(choice->root_plus_one != (uint32_t) root + 1))
         return mca_coll_modeltuned_decide(m, comm, kind, count, type_size, root);
     return OPAL_LIKELY(0 != choice->decision.algorithm) ? &choice->decision : NULL;
 }
@@ -213,7 +229,7 @@ static inline const mt_decision *mca_coll_modeltuned_choice(mca_coll_modeltuned_
 /* Whether decision `d` cuts a message of `bytes` bytes into parts (segments, halves, blocks): on
  * every bcast, so inline. Open MPI segments when segsize < message (COLL_BASE_COMPUTED_SEGCOUNT;
  * the segment sizes searched are at least 1 KiB, above any element size). */
-static inline bool mca_coll_modeltuned_cuts(int op, const mt_decision *d, size_t bytes)
+static inline bool mca_coll_modeltuned_cuts(int op, const mca_coll_modeltuned_pick_t *d, size_t bytes)
 {
     return mca_coll_modeltuned_component.algorithms[op][d->algorithm].splits ||
            (0 != d->segsize && d->segsize < bytes);

@@ -8,7 +8,7 @@
 #include "coll_modeltuned.h"
 #include "ompi/datatype/ompi_datatype.h"
 
-static void count_call(struct ompi_communicator_t *comm, const mt_decision *d, size_t bytes, int root)
+static void count_call(struct ompi_communicator_t *comm, const mca_coll_modeltuned_pick_t *d, size_t bytes, int root)
 {
     ++mca_coll_modeltuned_component.calls[MT_OP_BCAST][NULL == d ? 0 : d->algorithm];
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
@@ -27,7 +27,7 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
      * (Open MPI 4.1.4's k-nomial writes outside zero-size buffers). */
     if (0 == bytes) return OMPI_SUCCESS;
     /* Decided on bytes: the same on every rank whatever datatype it passed. */
-    const mt_decision *d = mca_coll_modeltuned_choice(m, comm, MCA_COLL_MODELTUNED_KIND_BCAST, bytes, 1, root);
+    const mca_coll_modeltuned_pick_t *d = mca_coll_modeltuned_choice(m, comm, MCA_COLL_MODELTUNED_KIND_BCAST, bytes, 1, root);
     if (OPAL_UNLIKELY(NULL == d)) goto fallback;
     if (!mca_coll_modeltuned_cuts(MT_OP_BCAST, d, bytes)) {
         count_call(comm, d, bytes, root);

@@ -126,7 +126,10 @@ static int modeltuned_register(void)
     mca_base_var_enum_t *objective_enum = NULL;
     c->objective = MT_OBJECTIVE_COMPLETION;
     (void) mca_base_var_enum_create("coll_modeltuned_objective", objectives, &objective_enum);
-    (void) mca_base_component_var_register(v, "objective",
+    /* An unknown value fails the registration and leaves the default. Open MPI names it too, but
+     * through the show_help relay that loses messages (see mca_coll_modeltuned_show_help), so
+     * load_table says it again on rank 0's stderr. */
+    c->objective_rejected = 0 > mca_base_component_var_register(v, "objective",
         "What the model minimises: completion (from the first rank's start to the last rank's end, "
         "what modeltuned-bench measures) or rank_mean (each rank's own time averaged over ranks, "
         "what OSU's benchmarks report as latency). Must be the same on every rank",
@@ -211,6 +214,10 @@ static const char *load_table(mca_coll_modeltuned_component_t *c)
                                  MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], err);
             return "an algorithm list parameter is invalid";
         }
+    if (c->objective_rejected) {
+        const char *given = getenv("OMPI_MCA_coll_modeltuned_objective");
+        mca_coll_modeltuned_show_help(first, "unknown-objective", NULL != given ? given : "(from a parameter file)");
+    }
     if (NULL != c->calibration_file && '\0' != c->calibration_file[0]) {
         c->table_path = strdup(c->calibration_file);
     } else if (NULL == (c->table_path = find_default_table())) {

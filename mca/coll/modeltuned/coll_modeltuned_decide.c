@@ -1,6 +1,7 @@
 /*
  * Decisions: the per-module cache behind mca_coll_modeltuned_choice (the last root per size class,
- * and a hash table of every decision made, by root), the decision file, and the verbose traces.
+ * and a hash table, by root, of the decisions another root replaced there), the decision file, and
+ * the verbose traces.
  */
 #include "ompi_config.h"
 
@@ -66,7 +67,7 @@ static mca_coll_modeltuned_remembered_t *remembered_slot(mca_coll_modeltuned_mod
 }
 
 /* Keeps a decision; a full or missing table only costs a later recomputation, never a wrong one. */
-static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mt_decision *d)
+static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mca_coll_modeltuned_pick_t *d)
 {
     if (2 * (m->remembered_count + 1) > m->remembered_capacity) {
         size_t old_capacity = m->remembered_capacity;
@@ -86,22 +87,37 @@ static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mt_dec
     slot->decision = *d;
 }
 
-const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
+/* What a decision tells the caller: NULL for algorithm 0 (Open MPI's default was kept by the
+ * margin, or nothing can run: the previous component runs the call). */
+static const mca_coll_modeltuned_pick_t *decided(const mca_coll_modeltuned_choice_t *choice)
+{
+    return 0 != choice->decision.algorithm ? &choice->decision : NULL;
+}
+
+const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
                                               struct ompi_communicator_t *comm, int kind,
                                               size_t count, size_t type_size, int root)
 {
     const int size_class = mca_coll_modeltuned_size_class(count * type_size);
-    mca_coll_modeltuned_choice_t *choice = &m->choices[kind][size_class];
     const uint64_t key = remembered_key(kind, size_class, root);
     const int op = MCA_COLL_MODELTUNED_KIND_BCAST == kind ? MT_OP_BCAST : MT_OP_REDUCE;
     const bool ordered = MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED == kind;
     const bool user_op = ordered || MCA_COLL_MODELTUNED_KIND_REDUCE_USER == kind;
+    if (NULL == m->choices[kind]) m->choices[kind] = calloc(MCA_COLL_MODELTUNED_SIZE_CLASSES, sizeof *m->choices[kind]);
+    /* Out of memory: decide without caching. Decisions never depend on what is cached, so every
+     * rank still takes the same one. */
+    mca_coll_modeltuned_choice_t *choice = NULL != m->choices[kind] ? &m->choices[kind][size_class] : &m->uncached;
+    uint8_t *in_remembered = &m->in_remembered[kind][size_class];
+    if (choice != &m->uncached && 0 != choice->root_plus_one && !*in_remembered)  /* another root's: keep it for its return */
+        remember(m, remembered_key(kind, size_class, (int) choice->root_plus_one - 1), &choice->decision);
+    *in_remembered = 0;
     if (NULL != m->remembered) {
         const mca_coll_modeltuned_remembered_t *seen = remembered_slot(m, key);
         if (0 != seen->key) {
             choice->decision = seen->decision;
-            choice->root = root;
-            return 0 != choice->decision.algorithm ? &choice->decision : NULL;
+            choice->root_plus_one = (uint32_t) root + 1;
+            *in_remembered = choice != &m->uncached;
+            return decided(choice);
         }
     }
     const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
@@ -113,27 +129,27 @@ const mt_decision *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
     const mt_call call = { .op = op, .root = root, .count = count, .type_size = type_size,
                            .commutative = !ordered, .whole_message = user_op,
                            .objective = c->objective };
-    int rc = mt_decide(m->model, &call, &choice->decision, record || log ? &report : NULL);
+    mt_decision decision;
+    int rc = mt_decide(m->model, &call, &decision, record || log ? &report : NULL);
     if (NULL != report.json) {
         record_decision(m, comm, report.json, per_rank);
         free(report.json);
     }
-    if (0 != rc) memset(&choice->decision, 0, sizeof choice->decision);  /* nothing can run */
-    choice->root = root;
-    remember(m, key, &choice->decision);
+    choice->decision = 0 != rc ? (mca_coll_modeltuned_pick_t) {0, 0, 0}  /* nothing can run */
+                               : (mca_coll_modeltuned_pick_t) {decision.algorithm, decision.segsize, decision.fanout};
+    choice->root_plus_one = (uint32_t) root + 1;
     if (0 != rc) return NULL;
     if (log)
         opal_output(c->output, "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
                     "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f ompi=%s", mca_coll_modeltuned_cid(comm),
                     comm->c_name, MT_OP_BCAST == op ? "bcast" : "reduce", count * type_size, root,
-                    ordered ? " noncommutative" : user_op ? " user_op" : "", report.pick, choice->decision.predicted_us,
-                    report.runner_up, choice->decision.runner_up_us, report.margin, MCA_COLL_MODELTUNED_OMPI_SERIES);
-    /* algorithm 0: Open MPI's default was kept (margin): the previous component runs the call */
-    return 0 != choice->decision.algorithm ? &choice->decision : NULL;
+                    ordered ? " noncommutative" : user_op ? " user_op" : "", report.pick, decision.predicted_us,
+                    report.runner_up, decision.runner_up_us, report.margin, MCA_COLL_MODELTUNED_OMPI_SERIES);
+    return decided(choice);
 }
 
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
-                               const mt_decision *d)
+                               const mca_coll_modeltuned_pick_t *d)
 {
     char parameters[64] = "";  /* d == NULL: the previous component ran it */
     if (NULL != d) snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);

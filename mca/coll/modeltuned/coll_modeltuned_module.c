@@ -16,16 +16,18 @@
 
 static void module_construct(mca_coll_modeltuned_module_t *m)
 {
-    /* Everything after the base: UNPLACED, no model, no fallback yet, nothing remembered. */
+    /* Everything after the base: UNPLACED, no model, no fallback yet, nothing decided. */
     memset((char *) m + sizeof m->super, 0, sizeof *m - sizeof m->super);
-    mca_coll_modeltuned_choice_t *choice = &m->choices[0][0];
-    for (size_t k = 0; k < sizeof m->choices / sizeof *choice; ++k) choice[k].root = -1;  /* none decided */
 }
 
 static void module_destruct(mca_coll_modeltuned_module_t *m)
 {
     mt_comm_model_free(m->model);
     m->model = NULL;
+    for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind) {
+        free(m->choices[kind]);
+        m->choices[kind] = NULL;
+    }
     free(m->remembered);
     m->remembered = NULL;
     if (NULL != m->previous_bcast_module) OBJ_RELEASE(m->previous_bcast_module);

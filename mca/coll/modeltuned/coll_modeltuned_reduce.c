@@ -9,7 +9,7 @@
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
 
-static void count_call(struct ompi_communicator_t *comm, const mt_decision *d, size_t bytes, int root)
+static void count_call(struct ompi_communicator_t *comm, const mca_coll_modeltuned_pick_t *d, size_t bytes, int root)
 {
     ++mca_coll_modeltuned_component.calls[MT_OP_REDUCE][NULL == d ? 0 : d->algorithm];
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
@@ -21,7 +21,7 @@ int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
                                struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
-    const mt_decision *d;
+    const mca_coll_modeltuned_pick_t *d;
     size_t type_size = 0;
 
     ompi_datatype_type_size(dtype, &type_size);

@@ -111,6 +111,21 @@ int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *o
     return OPAL_SUCCESS;
 }
 
+typedef struct host_rank {
+    bool known;
+    uint64_t host;  /* hash of the node name */
+    int rank;
+} host_rank;
+
+/* By host (unknown hosts last), then by rank: each host's first rank leads its group. */
+static int compare_host_rank(const void *a, const void *b)
+{
+    const host_rank *x = a, *y = b;
+    if (x->known != y->known) return x->known ? -1 : 1;
+    if (x->known && x->host != y->host) return x->host < y->host ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
 /* From what the ranks published: no communication, and every rank reads the same values, so
  * every rank builds the same model. comm_query has checked that all published a table, the same
  * one, and the same start-up algorithm lists. */
@@ -122,27 +137,31 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
 
     m->state = MCA_COLL_MODELTUNED_FALLBACK;
     mt_place *places = malloc(sizeof *places * size);
-    uint64_t *hosts = malloc(sizeof *hosts * size);
-    if (NULL == places || NULL == hosts) {
+    host_rank *by_host = malloc(sizeof *by_host * size);
+    if (NULL == places || NULL == by_host) {
         free(places);
-        free(hosts);
+        free(by_host);
         return OMPI_ERR_OUT_OF_RESOURCE;  /* a rank out of memory at setup: see design.md */
     }
     for (int r = 0; r < size; ++r) {
         struct ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
-        uint64_t packed = 0;
-        hosts[r] = r;  /* unknown host: a node of its own */
-        (void) mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_HOST, &hosts[r]);
+        uint64_t packed = 0, host = 0;
+        bool known = OPAL_SUCCESS == mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_HOST, &host);
         (void) mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_PLACE, &packed);
         unpack_place(packed, &places[r]);
-        places[r].node = r;  /* node id: the first rank on the same host */
-        for (int q = 0; q < r; ++q)
-            if (hosts[q] == hosts[r]) { places[r].node = places[q].node; break; }
+        by_host[r] = (host_rank){known, host, r};
+    }
+    /* Node id: the first rank on the same host (a rank whose host is unknown: a node of its own).
+     * Sorted, not compared pairwise: O(P log P) at any number of nodes. */
+    qsort(by_host, size, sizeof *by_host, compare_host_rank);
+    for (int k = 0; k < size; ++k) {
+        const bool same = k > 0 && by_host[k].known && by_host[k - 1].known && by_host[k].host == by_host[k - 1].host;
+        places[by_host[k].rank].node = same ? places[by_host[k - 1].rank].node : by_host[k].rank;
     }
     m->model = mt_comm_model_create(c->table, size, places, m->allowed[MT_OP_BCAST],
                                     m->allowed[MT_OP_REDUCE], err, sizeof err);
     free(places);
-    free(hosts);
+    free(by_host);
     if (NULL == m->model) {
         opal_output_verbose(1, c->output, "coll:modeltuned:setup cid=%d name=%s: %s; falling back to "
                             "the previous component", mca_coll_modeltuned_cid(comm), comm->c_name, err);
