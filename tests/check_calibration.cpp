@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -107,6 +108,40 @@ START_TEST(round_trip) {
   // Layout does not matter, content does: compact text gives the same checksum.
   ck_assert_uint_eq(parse_calibration(json::parse(to_json_text(original)).dump(), "compact").checksum,
                     original.checksum);
+}
+END_TEST
+
+// Checks (version 2): written, read back identically, and each bad entry refused in one line.
+START_TEST(checks_round_trip_and_refuse_bad_entries) {
+  CalibrationTable t = load_calibration(SHIPPED_TABLE);
+  t.checks.clear();  // the shipped table's own: replaced by one known entry
+  t.checks_source = "unit test";
+  t.checks.push_back({"bcast", "chain", 0, 4, "completion", "cache", "socket", 1024, 4096, -0.25, 0.5, 12});
+  update_checksum(t);
+  const std::string text = to_json_text(t);
+  const CalibrationTable back = parse_calibration(text, "t");
+  ck_assert_uint_eq(back.checksum, t.checksum);
+  ck_assert_int_eq(back.checks.size(), 1);
+  ck_assert_str_eq(back.checks[0].neighbors.c_str(), "cache");
+  ck_assert_int_eq(back.checks[0].fanout, 4);
+  auto refused = [&](const std::string &from, const std::string &to, const char *expect) {
+    std::string bad = text;
+    const size_t at = bad.find(from);
+    ck_assert_msg(at != std::string::npos, "%s not in the table", from.c_str());
+    bad.replace(at, from.size(), to);
+    try {
+      parse_calibration(bad, "t");
+      ck_abort_msg("accepted %s", to.c_str());
+    } catch (const CalibrationError &e) {
+      ck_assert_msg(std::string(e.what()).find(expect) != std::string::npos && !std::strchr(e.what(), '\n'), "%s", e.what());
+    }
+  };
+  refused("\"log_lo\": -0.25", "\"log_lo\": 0.75", "checks.residuals[0].log_lo: must not exceed log_hi");
+  refused("\"objective\": \"completion\"", "\"objective\": \"fastest\"", "checks.residuals[0].objective");
+  refused("\"widest\": \"socket\"", "\"widest\": \"rack\"", "checks.residuals[0].widest");
+  refused("\"log_hi\": 0.5", "\"log_hi\": 50", "checks.residuals[0].log_hi");
+  refused("\"below_bytes\": 4096", "\"below_bytes\": 512", "checks.residuals[0].below_bytes: must exceed from_bytes");
+  refused("\"version\": 2", "\"version\": 1", "checks: needs \"version\": 2");
 }
 END_TEST
 
@@ -1010,6 +1045,7 @@ int main() {
   Suite *suite = suite_create("calibration");
   TCase *table = tcase_create("table");
   tcase_add_test(table, round_trip);
+  tcase_add_test(table, checks_round_trip_and_refuse_bad_entries);
   tcase_add_test(table, checksum_follows_every_value);
   tcase_add_test(table, malformed_inputs_are_rejected);
   tcase_add_test(table, missing_file_names_path_and_reason);

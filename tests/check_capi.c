@@ -46,7 +46,10 @@ START_TEST(decide_and_explain)
         mt_decision_report r = {.want_json = 1};
         mt_decision a;
         ck_assert_int_eq(mt_decide(all, &(mt_call){MT_OP_BCAST, 0, 1, 1, 1, 0}, &a, &r), 0);
-        ck_assert_msg(r.margin > 1 && r.json && strstr(r.json, "\"margin\":"), "margin %g", r.margin);
+        /* The shipped table's checks cover ORFEO's own communicator shapes, not this one: the
+         * default is kept, unchecked, margin 0 (docs/model.md#margin). */
+        ck_assert_msg(r.margin >= 0 && r.json && strstr(r.json, "\"margin\":") && strstr(r.json, "\"margin_basis\":"),
+                      "margin %g", r.margin);
         if (0 == a.algorithm)
             ck_assert_msg(0 == strncmp(r.pick, "ompi_default:", 13) && strstr(r.json, "\"kept_default\":true"), "%s", r.pick);
         else

@@ -3,6 +3,7 @@
 // rules; and the tools library's emulated placements and stage-sum variant.
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include "model/cost/channel_cost.hpp"
 #include "model/schedule/trees.hpp"
 #include "model/select/ompi_fixed.hpp"
+#include "model/registry/registry.hpp"
 #include "model/select/selector.hpp"
 #include "tools/lib/emulate.hpp"
 #include "tools/lib/stage_sum.hpp"
@@ -336,6 +338,45 @@ START_TEST(selector_rules) {
 }
 END_TEST
 
+// The checks rule (margin.hpp): a candidate replaces the default only if its worst-case error
+// still beats the default's best case; unchecked candidates or an unchecked default keep it.
+START_TEST(checks_decide_only_what_they_cover) {
+  CalibrationTable t = synthetic_table();
+  Placement p = one_cache(8);
+  CallShape call{Op::bcast, 1 << 16, 1, 0, true};
+  const auto plain = decide(t, p, call, kAllAlgorithms);
+  ck_assert(plain && plain->ompi_default);
+  const Candidate fastest = plain->predictions.front().candidate;
+  const double gain = std::log(plain->ompi_default->us / plain->predictions.front().us);
+  ck_assert_msg(gain > 0.01, "the synthetic table must predict a gain over the default here (%g)", gain);
+  const std::string fastest_name(find_algorithm(Op::bcast, fastest.algorithm)->name);
+  auto with = [&](double pick_hi, double default_lo, const std::string &neighbors) {
+    CalibrationTable c = t;
+    c.checks_source = "unit test";
+    for (auto [name, seg, fan, lo, hi] : {std::tuple{fastest_name, fastest.segsize, fastest.fanout, -1.0, pick_hi},
+                                          std::tuple{std::string("default"), 0u, 0, default_lo, 1.0}})
+      c.checks.push_back({"bcast", name, seg, fan, "completion", neighbors, "cache", 32768, 131072, lo, hi, 10});
+    return decide(c, p, call, kAllAlgorithms);
+  };
+  // Errors that cannot close the gap: the fastest runs, and the margin is e^(hi - lo).
+  auto sure = with(gain / 4, -gain / 4, "cache");
+  ck_assert(!sure->kept_default && sure->pick == fastest);
+  ck_assert(sure->margin_basis == Decision::MarginBasis::checks);
+  ck_assert_double_eq_tol(sure->margin, std::exp(gain / 2), 1e-9);
+  // Errors as large as the gain: the default is kept.
+  auto unsure = with(gain / 2 + 1e-6, -gain / 2, "cache");
+  ck_assert(unsure->kept_default && unsure->pick == plain->ompi_default->candidate);
+  ck_assert(unsure->margin_basis == Decision::MarginBasis::checks);
+  // Checks for another communicator shape cover nothing here: the default is kept, unchecked.
+  auto elsewhere = with(0, 0, "node");
+  ck_assert(elsewhere->kept_default && elsewhere->margin_basis == Decision::MarginBasis::unchecked);
+  // Another size band: likewise.
+  call.count = 1 << 20;
+  auto other_size = with(0, 0, "cache");
+  ck_assert(other_size->kept_default && other_size->margin_basis == Decision::MarginBasis::unchecked);
+}
+END_TEST
+
 START_TEST(candidates_cover_parameters) {
   CallShape call{Op::bcast, 1 << 20, 1, 0, true};
   auto cands = enumerate_candidates(call, 64, kAllAlgorithms);
@@ -618,6 +659,7 @@ int main() {
   tcase_add_test(tc, scatter_allgather_non_power_of_two);
   tcase_add_test(tc, rabenseifner_odd_root_hop);
   tcase_add_test(tc, selector_rules);
+  tcase_add_test(tc, checks_decide_only_what_they_cover);
   tcase_add_test(tc, candidates_cover_parameters);
   tcase_add_test(tc, algorithm_lists);
   tcase_add_test(tc, schedule_reduces_to_stage_sum);

@@ -1,3 +1,6 @@
+#include <unistd.h>
+
+#include <cstdio>
 // Adding an algorithm is one registry entry: a test-only algorithm registered here, predicted
 // faster than any real one, must be enumerated and picked by the selector, shown by explain,
 // respected by the fixed-rule emulation's fallbacks, and listed by the C API the component builds
@@ -56,7 +59,11 @@ const AlgorithmSpec &dummy() {
 }
 
 const CalibrationTable &orfeo() {
-  static const CalibrationTable table = load_calibration(MODELTUNED_SRCDIR "/calib/tables/orfeo-epyc.json");
+  static const CalibrationTable table = [] {  // without checks: they cover no test algorithm (docs/model.md#margin)
+    CalibrationTable t = load_calibration(MODELTUNED_SRCDIR "/calib/tables/orfeo-epyc.json");
+    t.checks.clear();
+    return t;
+  }();
   return table;
 }
 
@@ -133,7 +140,10 @@ START_TEST(c_api_lists_and_decides_it) {
   ck_assert_int_eq(mt_parse_algorithms(MT_OP_BCAST, "bogus", &mask, err, sizeof err), -1);
   ck_assert_msg(std::strstr(err, "test_instant or test-instant (12)"), "%s", err);
   // The component's path: load, model a communicator, decide.
-  mt_table *table = mt_table_load(MODELTUNED_SRCDIR "/calib/tables/orfeo-epyc.json", err, sizeof err);
+  const std::string unchecked = "/tmp/modeltuned-registry-orfeo-" + std::to_string(getpid()) + ".json";
+  save_calibration(orfeo(), unchecked);  // the ORFEO table without checks, as above
+  mt_table *table = mt_table_load(unchecked.c_str(), err, sizeof err);
+  std::remove(unchecked.c_str());
   ck_assert_msg(table, "%s", err);
   mt_place places[8];
   for (mt_place &p : places) p = mt_place{0, 0, 0, 0, -1};

@@ -31,6 +31,7 @@ namespace {
 using json = nlohmann::json;
 
 struct FitCommandOptions {
+  std::string checks_json;  // --checks: residual ranges measured on collectives (modeltuned validate --checks-out)
   std::string p2p_csv, fanout_csv, fanin_csv, samples_csv, like_table, output, source_name, reduce_source,
       topology_signature, plot_dir;
   double reduce_us_per_byte = -1;
@@ -213,6 +214,21 @@ void run_merge(const FitCommandOptions &o) {
   std::printf("wrote %s (checksum %016llx)\n", o.output.c_str(), static_cast<unsigned long long>(table.checksum));
 }
 
+// The table with the checks of `path` ({"source", "residuals"}, docs/calibration-format.md),
+// validated as the component will read them.
+CalibrationTable with_checks(const CalibrationTable &table, const std::string &path) {
+  std::ifstream in(path);
+  if (!in) throw calib::FitError("--checks " + path + ": cannot open");
+  try {
+    json doc = json::parse(to_json_text(table));
+    doc["checks"] = json::parse(in);
+    doc["version"] = kCalibrationVersion;
+    return parse_calibration(doc.dump(), path);
+  } catch (const std::exception &e) {
+    throw calib::FitError("--checks " + path + ": " + e.what());
+  }
+}
+
 void run_fit(const FitCommandOptions &o) {
   if (!o.merge.empty()) return run_merge(o);
   check_inputs(o);
@@ -220,9 +236,10 @@ void run_fit(const FitCommandOptions &o) {
   json inputs = read_inputs(o, samples);
   Recorded recorded = recorded_costs(o);
   complete_provenance(o, samples, std::move(inputs), recorded);
-  const CalibrationTable table = calib::fit_table(
+  CalibrationTable table = calib::fit_table(
       samples, {recorded.reduce_us_per_byte, recorded.reduce_source, recorded.provenance,
                 recorded.fresh_memory_us_per_byte, recorded.fresh_memory_source});
+  if (!o.checks_json.empty()) table = with_checks(table, o.checks_json);
   save_calibration(table, o.output);
   print_summary(table, std::cout);
   std::printf("wrote %s (checksum %016llx)\n", o.output.c_str(), static_cast<unsigned long long>(table.checksum));
@@ -258,6 +275,10 @@ void add_fit_command(CLI::App &app) {
                   "full node, one across nodes): each channel from the table that measured it with the most ranks")
       ->expected(2, 16)
       ->check(CLI::ExistingFile);
+  fit->add_option("--checks", options->checks_json,
+                  "add the model's measured error on collectives it was not fitted to (JSON from "
+                  "`modeltuned validate --checks-out`); the margin then trusts only what they cover "
+                  "(docs/model.md#margin)");
   fit->add_option("--plot", options->plot_dir, "write gnuplot PNGs of samples and fits into this directory");
   fit->callback([options] {
     try {

@@ -50,6 +50,7 @@ struct ValidateOptions {
   // Off by default: derived from nbft.csv above 64 KiB (--contention-from 65536) it improves the
   // selection under map-by core but worsens the chain's accuracy (docs/validation.md).
   double contention_from_bytes = 0;
+  std::string checks_out;  // where to write the fitted checks (JSON), for modeltuned fit --checks
 };
 
 class ValidateError : public std::runtime_error { using runtime_error::runtime_error; };
@@ -356,13 +357,70 @@ std::vector<Case> selection_cases(const Measured &measured) {
   return out;
 }
 
+// A measured communicator's shape (Placement::neighbor_channel, widest_channel), by mapping and P.
+std::pair<Channel, Channel> shape_of(int mapping, int p) {
+  static std::map<std::pair<int, int>, std::pair<Channel, Channel>> shapes;
+  auto it = shapes.find({mapping, p});
+  if (it == shapes.end()) {
+    const Placement placement = emulate_placement(orfeo_epyc(2), p, kMapBy[mapping]);
+    it = shapes.emplace(std::pair{mapping, p}, std::pair{placement.neighbor_channel(), placement.widest_channel()}).first;
+  }
+  return it->second;
+}
+
+// The model's residuals on measured collectives, ln(measured / predicted), per op, algorithm
+// ("default" for algorithm 0) and size band [4^k, 4^(k+1)) bytes, pooled over mappings, from the
+// cases with P <= max_p only: the table's checks (margin.hpp), fitted where they are not scored.
+std::vector<CheckResidual> fit_checks(const Measured &measured, const std::map<Key, double> &predicted,
+                                      const char *objective, int max_p) {
+  std::map<std::tuple<int, int, int, Channel, Channel>, std::vector<double>> residuals;  // op, algorithm, band, shape
+  for (const auto &[k, us] : measured) {
+    if (k.p > max_p) continue;
+    auto it = predicted.find(k);
+    if (it == predicted.end() || !(it->second > 0) || !(us > 0)) continue;
+    const int band = k.bytes < 1 ? 0 : static_cast<int>(std::floor(std::log(k.bytes) / std::log(4.0) + 1e-9));
+    const auto [neighbors, widest] = shape_of(k.mapping, k.p);
+    residuals[{k.op, k.algorithm, band, neighbors, widest}].push_back(std::log(us / it->second));
+  }
+  std::vector<CheckResidual> out;
+  for (const auto &[key, values] : residuals) {
+    const auto [op, algorithm, band, neighbors, widest] = key;
+    CheckResidual r;
+    r.op = op_name(static_cast<Op>(op));
+    r.algorithm = algorithm_label(static_cast<Op>(op), algorithm);
+    if (algorithm != 0) {  // as forced: tuned's default parameters
+      const Candidate forced = forced_candidate(static_cast<Op>(op), algorithm);
+      r.segsize = forced.segsize;
+      r.fanout = forced.fanout;
+    }
+    r.objective = objective;
+    r.neighbors = channel_name(neighbors);
+    r.widest = channel_name(widest);
+    r.from_bytes = band == 0 ? 0 : std::pow(4.0, band);
+    r.below_bytes = std::pow(4.0, band + 1);
+    r.log_lo = *std::min_element(values.begin(), values.end());
+    r.log_hi = *std::max_element(values.begin(), values.end());
+    r.samples = static_cast<int>(values.size());
+    out.push_back(r);
+  }
+  return out;
+}
+
 // with_default: Open MPI's default decision (what its fixed rules run, predicted like any
 // algorithm) is a candidate too, and the best is taken over it as well: the component can always
 // leave a call to Open MPI.
 // margin > 0: the component's rule (model/select/margin.hpp): the fastest forced algorithm
 // replaces the default only when predicted faster by that factor.
+// checks: a table with checks (margin.hpp), whose rule replaces the factor; only cases with
+// min_p <= P <= max_p are scored (checks fitted on P <= 126 are scored on P >= 130).
+struct ChecksRule {
+  const CalibrationTable *table = nullptr;
+  Metric metric = Metric::completion;
+  int min_p = 0, max_p = 1 << 30;
+};
+
 SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, double> &predicted, const std::string &model,
-                       Op op, int mapping, bool with_default = false, double margin = 0) {
+                       Op op, int mapping, bool with_default = false, double margin = 0, const ChecksRule &checks = {}) {
   SelectionRow row;
   row.model = model;
   row.op = op;
@@ -371,6 +429,7 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
   for (const Case &c : cases) {
     if (c.base.op != static_cast<int>(op) || c.base.mapping != mapping) continue;
     if (with_default && !c.measured.count(0)) continue;
+    if (c.base.p < checks.min_p || c.base.p > checks.max_p) continue;
     double best = INFINITY, default_us = NAN;
     std::vector<double> forced_us;  // predictions of the forced algorithms, ascending tuned number
     std::vector<int> forced;
@@ -388,7 +447,17 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
       else forced_us.push_back(it->second), forced.push_back(alg);
     }
     if (pick < 0) continue;
-    if (margin > 0) {
+    if (checks.table) {
+      if (std::isnan(default_us)) continue;
+      const auto [neighbors, widest] = shape_of(mapping, c.base.p);
+      std::vector<std::optional<ResidualRange>> ranges;
+      for (int alg : forced)
+        ranges.push_back(check_range(*checks.table, op, algorithm_label(op, alg), forced_candidate(op, alg).segsize,
+                                     forced_candidate(op, alg).fanout, c.base.bytes, checks.metric, neighbors, widest));
+      const int chosen = pick_with_checks(forced_us, ranges, default_us,
+                                          check_range(*checks.table, op, "default", 0, 0, c.base.bytes, checks.metric, neighbors, widest));
+      pick = chosen < 0 ? 0 : forced[chosen];
+    } else if (margin > 0) {
       if (std::isnan(default_us)) continue;
       const int chosen = pick_with_margin(forced_us, default_us, margin);
       pick = chosen < 0 ? 0 : forced[chosen];
@@ -784,8 +853,32 @@ void run_validate(const ValidateOptions &o) {
   // What the component decides: Open MPI's default and the measured forced algorithms as
   // candidates, the margin from each table's held-out error, and the objective matching the
   // column: completion against `max` (table from nbft's max column), rank mean against `latency`.
-  const double margin_max = margin_factor(held_out_uncertainty(completion_table));
   const double margin_latency = margin_factor(held_out_uncertainty(table));
+  // The component's tables carry checks fitted on P <= 126 (both nodes' worth of measurements
+  // stay unseen): the `component` rows are scored on P >= 130 only, `component-fitted` on the
+  // fitting cases, `p2p-margin` is the held-out-error factor alone (a table without checks).
+  const std::string checks_source = fmt::format(
+      "ORFEO EPYC bcast_/reduce_{{core,socket,node}}.csv at P <= {} (modeltuned validate; scored on P >= {})",
+      kOutOfSampleFitMaxP, kOutOfSampleMinP);
+  CalibrationTable checked_latency = table, checked_max;
+  checked_latency.checks = fit_checks(measured, predictions["p2p-rank-mean"], "rank_mean", kOutOfSampleFitMaxP);
+  // The component runs with one table (the shipped one is fitted on nbft's latency column) and
+  // its objective: completion is scored against `max` with that table's completion predictions.
+  checked_max = table;
+  checked_max.checks = fit_checks(measured_max, predictions["p2p"], "completion", kOutOfSampleFitMaxP);
+  checked_latency.checks_source = checked_max.checks_source = checks_source;
+  if (!o.checks_out.empty()) {  // both objectives, for the shipped table (calib/local.mk)
+    CalibrationTable both = checked_latency;
+    both.checks.insert(both.checks.end(), checked_max.checks.begin(), checked_max.checks.end());
+    if (fs::path(o.checks_out).has_parent_path()) fs::create_directories(fs::path(o.checks_out).parent_path());
+    std::ofstream out(o.checks_out);
+    out << nlohmann::json{{"source", checks_source}, {"residuals", nlohmann::json::parse(to_json_text(both))["checks"]["residuals"]}}.dump(1) << '\n';
+    if (!out) throw ValidateError(fmt::format("{}: cannot write; check --checks-out", o.checks_out));
+  }
+  const ChecksRule held_latency{&checked_latency, Metric::rank_mean, kOutOfSampleMinP},
+      held_max{&checked_max, Metric::completion, kOutOfSampleMinP},
+      fitted_latency{&checked_latency, Metric::rank_mean, 0, kOutOfSampleFitMaxP},
+      fitted_max{&checked_max, Metric::completion, 0, kOutOfSampleFitMaxP};
   for (auto &row : accuracy(measured_max, completion, {"p2p-completion"})) acc.push_back(row);
   const auto cases = selection_cases(measured);
   std::vector<SelectionRow> sel;
@@ -794,13 +887,20 @@ void run_validate(const ValidateOptions &o) {
     for (int m = 0; m < kMappingCount; ++m) {
       for (const auto &model : models) sel.push_back(select_on(cases, predictions[model.name], model.name, op, m));
       if (predictions.count("p2p")) sel.push_back(select_on(cases, predictions["p2p"], "p2p+default", op, m, true));
-      if (predictions.count("p2p-rank-mean"))
-        sel.push_back(select_on(cases, predictions["p2p-rank-mean"], "component", op, m, true, margin_latency));
+      if (predictions.count("p2p-rank-mean")) {
+        sel.push_back(select_on(cases, predictions["p2p-rank-mean"], "p2p-margin", op, m, true, margin_latency));
+        sel.push_back(select_on(cases, predictions["p2p-rank-mean"], "component", op, m, true, 0, held_latency));
+        sel.push_back(select_on(cases, predictions["p2p-rank-mean"], "component-fitted", op, m, true, 0, fitted_latency));
+      }
       SelectionRow completion_row = select_on(cases_max, completion["p2p-completion"], "p2p-completion", op, m);
-      SelectionRow component_max = select_on(cases_max, completion["p2p-completion"], "component", op, m, true, margin_max);
-      completion_row.scored_against = component_max.scored_against = "max";
+      completion_row.scored_against = "max";
       sel.push_back(completion_row);
-      sel.push_back(component_max);
+      for (auto [name, rule] : {std::pair{"p2p-margin", ChecksRule{}}, std::pair{"component", held_max},
+                                std::pair{"component-fitted", fitted_max}}) {
+        SelectionRow row = select_on(cases_max, predictions["p2p"], name, op, m, true, rule.table ? 0 : margin_latency, rule);
+        row.scored_against = "max";
+        sel.push_back(row);
+      }
       fixed.push_back(fixed_rules(cases, op, m));
     }
 
@@ -839,6 +939,9 @@ void add_validate_command(CLI::App &app) {
   cmd->add_option("--contention-from", options->contention_from_bytes,
                   "derive the concurrent-transfer curves from the fan-out fits at and above this many bytes "
                   "(0: none; model/calibration/contention.hpp)")->capture_default_str();
+  cmd->add_option("--checks-out", options->checks_out,
+                  "also write the checks fitted on P <= 126 (both objectives) to this JSON file, which "
+                  "`modeltuned fit --checks` puts into a table");
   cmd->add_flag("--quick", options->quick, "no plots (for the regression guard)");
   cmd->add_option("--reduce-us-per-byte", options->reduce_us_per_byte,
                   "local reduction cost, us per byte (default: the shipped table's estimate)")

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -226,6 +227,61 @@ ChannelTable parse_channel(const json &value, const std::string &where, int vers
 }
 
 // Byte counts are whole numbers in practice; writing them as integers keeps the files readable.
+// Largest |ln(measured / predicted)| a check may record: a factor of e^10 (22026) either way.
+constexpr double kMaxLogResidual = 10;
+
+void parse_checks(const json &checks, CalibrationTable &table) {
+  reject_unknown_keys(checks, {"source", "residuals"}, "checks");
+  const json &source = require_key(checks, "source", "checks", "say which collectives were measured, where");
+  if (!source.is_string() || source.get<std::string>().empty())
+    fail("checks.source", "must be a non-empty string saying what was measured, found " + source.dump());
+  table.checks_source = source.get<std::string>();
+  const json &residuals = require_key(checks, "residuals", "checks", "give the list of residual ranges");
+  if (!residuals.is_array()) fail("checks.residuals", "must be an array, found " + type_of(residuals));
+  for (size_t i = 0; i < residuals.size(); ++i) {
+    const std::string where = "checks.residuals[" + std::to_string(i) + "]";
+    const json &r = require_object(residuals[i], where);
+    reject_unknown_keys(r, {"op", "algorithm", "segsize", "fanout", "objective", "neighbors", "widest", "from_bytes", "below_bytes", "log_lo", "log_hi", "samples"}, where);
+    CheckResidual out;
+    auto text = [&](const char *key, std::initializer_list<std::string_view> allowed) {
+      const json &v = require_key(r, key, where, "see docs/calibration-format.md, \"checks\"");
+      if (!v.is_string() || v.get<std::string>().empty()) fail(where + "." + key, "must be a non-empty string, found " + v.dump());
+      std::string value = v.get<std::string>();
+      if (allowed.size() && std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+        fail(where + "." + key, v.dump() + " is not one of the allowed values");
+      return value;
+    };
+    out.op = text("op", {"bcast", "reduce"});
+    out.algorithm = text("algorithm", {});
+    auto parameter = [&](const char *key, long long limit) {
+      const json &v = require_key(r, key, where, "give the parameter measured (0: none)");
+      if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > limit)
+        fail(where + "." + key, "must be an integer from 0 to " + std::to_string(limit) + ", found " + v.dump());
+      return v.get<long long>();
+    };
+    out.segsize = static_cast<uint32_t>(parameter("segsize", 1 << 30));
+    out.fanout = static_cast<int>(parameter("fanout", 1024));
+    out.objective = text("objective", {"completion", "rank_mean"});
+    out.neighbors = text("neighbors", {"cache", "core", "socket", "node"});
+    out.widest = text("widest", {"cache", "core", "socket", "node"});
+    out.from_bytes = byte_count(non_negative_number(require_key(r, "from_bytes", where, "give the smallest call in bytes"),
+                                                    where + ".from_bytes"), where + ".from_bytes");
+    out.below_bytes = byte_count(positive_number(require_key(r, "below_bytes", where, "give the first size beyond the range"),
+                                                 where + ".below_bytes"), where + ".below_bytes");
+    if (!(out.below_bytes > out.from_bytes)) fail(where + ".below_bytes", "must exceed from_bytes");
+    out.log_lo = bounded(finite_number(require_key(r, "log_lo", where, "give the smallest ln(measured/predicted)"),
+                                       where + ".log_lo"), kMaxLogResidual, "(ln ratio)", where + ".log_lo");
+    out.log_hi = bounded(finite_number(require_key(r, "log_hi", where, "give the largest ln(measured/predicted)"),
+                                       where + ".log_hi"), kMaxLogResidual, "(ln ratio)", where + ".log_hi");
+    if (out.log_lo > out.log_hi) fail(where + ".log_lo", "must not exceed log_hi");
+    const json &samples = require_key(r, "samples", where, "give how many measurements the range spans");
+    if (!samples.is_number_integer() || samples.get<long long>() < 1 || samples.get<long long>() > 1000000000)
+      fail(where + ".samples", "must be a positive integer, found " + samples.dump());
+    out.samples = static_cast<int>(samples.get<long long>());
+    table.checks.push_back(std::move(out));
+  }
+}
+
 json bytes_value(double bytes) {
   if (bytes == std::floor(bytes) && bytes >= 0 && bytes < 9007199254740992.0)
     return static_cast<std::uint64_t>(bytes);
@@ -265,7 +321,7 @@ json to_json(const CalibrationTable &table) {
     if (!ch.exchange.empty()) channel["exchange"] = flat_to_json(ch.exchange);
     channels[std::string(kChannelNames[c])] = channel;
   }
-  bool contention = false;
+  bool contention = !table.checks.empty();
   for (const ChannelTable &ch : table.channels) contention |= !ch.concurrent.empty() || !ch.exchange.empty();
   json doc = {{"format", kFormatName},
           {"version", contention ? kCalibrationVersion : kOldestCalibrationVersion},
@@ -274,6 +330,15 @@ json to_json(const CalibrationTable &table) {
           {"reduce", {{"us_per_byte", table.reduce_us_per_byte}, {"source", table.reduce_source}}}};
   if (!table.fresh_memory_source.empty())
     doc["memory"] = {{"fresh_us_per_byte", table.fresh_memory_us_per_byte}, {"source", table.fresh_memory_source}};
+  if (!table.checks.empty()) {
+    json residuals = json::array();
+    for (const CheckResidual &r : table.checks)
+      residuals.push_back({{"op", r.op}, {"algorithm", r.algorithm}, {"segsize", r.segsize}, {"fanout", r.fanout}, {"objective", r.objective},
+                           {"neighbors", r.neighbors}, {"widest", r.widest},
+                           {"from_bytes", bytes_value(r.from_bytes)}, {"below_bytes", bytes_value(r.below_bytes)},
+                           {"log_lo", r.log_lo}, {"log_hi", r.log_hi}, {"samples", r.samples}});
+    doc["checks"] = {{"source", table.checks_source}, {"residuals", residuals}};
+  }
   return doc;
 }
 
@@ -315,7 +380,7 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
                            "; numbers must be finite doubles");
   }
   if (!doc.is_object()) fail("top level", "must be a JSON object, found " + type_of(doc));
-  reject_unknown_keys(doc, {"format", "version", "provenance", "channels", "reduce", "memory"}, "");
+  reject_unknown_keys(doc, {"format", "version", "provenance", "channels", "reduce", "memory", "checks"}, "");
 
   const std::string supported = "supported versions: " + std::to_string(kOldestCalibrationVersion) + " to " +
                                 std::to_string(kCalibrationVersion);
@@ -364,6 +429,11 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
     if (!source.is_string() || source.get<std::string>().empty())
       fail("memory.source", "must be a non-empty string saying how it was measured, found " + source.dump());
     table.fresh_memory_source = source.get<std::string>();
+  }
+
+  if (auto it = doc.find("checks"); it != doc.end()) {
+    if (table_version < 2) fail("checks", "needs \"version\": 2 (version 1 tables have no checks)");
+    parse_checks(require_object(*it, "checks"), table);
   }
 
   update_checksum(table);

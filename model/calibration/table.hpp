@@ -15,8 +15,8 @@
 
 namespace modeltuned {
 
-// Version 2 adds the optional per-channel "concurrent" and "exchange" curves; a table without
-// them is written as version 1, so old tables load, checksum and predict as before.
+// Version 2 adds the optional per-channel "concurrent" and "exchange" curves and the optional
+// "checks" (CheckResidual); a table without them is written as version 1, so old tables load, checksum and predict as before.
 inline constexpr int kCalibrationVersion = 2;
 inline constexpr int kOldestCalibrationVersion = 1;
 
@@ -70,8 +70,28 @@ struct ChannelTable {
   bool operator==(const ChannelTable &) const = default;
 };
 
+// How far the model's collective predictions were off on measured collectives it was not fitted
+// to (version 2, optional "checks"): for one operation, algorithm ("default" for Open MPI's own
+// decision), objective and communicator shape, over calls of [from_bytes, below_bytes), the smallest and largest
+// ln(measured / predicted) seen. The margin (model/select/margin.hpp) trusts a pick only where
+// these ranges say it is faster; where the table has none, it keeps Open MPI's default.
+struct CheckResidual {
+  std::string op;         // "bcast" or "reduce"
+  std::string algorithm;  // the registry's name, or "default"
+  uint32_t segsize = 0;   // the parameters measured (0 = unsegmented / none): a check holds for
+  int fanout = 0;         // that configuration only, not for the algorithm's other ones
+  std::string objective;  // "completion" (slowest rank) or "rank_mean" (OSU's latency)
+  // The communicators it holds for (Placement::neighbor_channel, widest_channel): channel names.
+  std::string neighbors, widest;
+  double from_bytes = 0, below_bytes = 0;
+  double log_lo = 0, log_hi = 0;
+  int samples = 0;
+};
+
 struct CalibrationTable {
   std::array<ChannelTable, kChannels> channels;
+  std::vector<CheckResidual> checks;
+  std::string checks_source;  // what was measured and where; empty without checks
   // Local reduction cost (MPI_Reduce_local), microseconds per byte.
   double reduce_us_per_byte = 0;
   std::string reduce_source;          // "measured" or why the estimate is what it is

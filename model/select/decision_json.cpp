@@ -29,6 +29,10 @@ nlohmann::json decision_json(const CalibrationTable &table, const Placement &pla
   // default was kept; null margin: the default was no candidate (narrowed algorithm lists).
   j["margin"] = decision && decision->ompi_default ? nlohmann::json(decision->margin) : nlohmann::json();
   j["kept_default"] = decision && decision->kept_default;
+  if (decision && decision->ompi_default)
+    j["margin_basis"] = decision->margin_basis == Decision::MarginBasis::checks      ? "checks"
+                        : decision->margin_basis == Decision::MarginBasis::unchecked ? "unchecked"
+                                                                                     : "held_out";
   nlohmann::json all = nlohmann::json::array();
   if (decision)
     for (const Prediction &pr : decision->predictions) all.push_back(candidate_json(pr.candidate, pr.us));

@@ -1,6 +1,7 @@
 #include "model/select/margin.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace modeltuned {
 
@@ -20,6 +21,42 @@ double held_out_uncertainty(const CalibrationTable &table) {
     }
   }
   return std::min(worst, kMaxUncertainty);
+}
+
+std::vector<const CheckResidual *> checks_for(const CalibrationTable &table, Op op, double bytes, Metric metric,
+                                              Channel neighbors, Channel widest) {
+  const std::string_view op_name = op == Op::reduce ? "reduce" : "bcast";
+  const std::string_view objective = metric == Metric::rank_mean ? "rank_mean" : "completion";
+  std::vector<const CheckResidual *> out;
+  for (const CheckResidual &r : table.checks)
+    if (r.op == op_name && r.objective == objective && bytes >= r.from_bytes && bytes < r.below_bytes &&
+        r.neighbors == channel_name(neighbors) && r.widest == channel_name(widest))
+      out.push_back(&r);
+  return out;
+}
+
+std::optional<ResidualRange> range_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
+                                      uint32_t segsize, int fanout) {
+  for (const CheckResidual *r : checks)
+    if (r->algorithm == algorithm && r->segsize == segsize && r->fanout == fanout) return ResidualRange{r->log_lo, r->log_hi};
+  return std::nullopt;
+}
+
+int pick_with_checks(std::span<const double> predicted_us, std::span<const std::optional<ResidualRange>> ranges,
+                     double default_us, const std::optional<ResidualRange> &default_range) {
+  if (!default_range || !(default_us > 0)) return -1;
+  const double default_optimistic = std::log(default_us) + default_range->lo;
+  int best = -1;
+  double best_pessimistic = INFINITY;
+  for (size_t i = 0; i < predicted_us.size() && i < ranges.size(); ++i) {
+    if (!ranges[i] || !(predicted_us[i] > 0)) continue;
+    const double pessimistic = std::log(predicted_us[i]) + ranges[i]->hi;
+    if (pessimistic < default_optimistic && pessimistic < best_pessimistic) {
+      best = static_cast<int>(i);
+      best_pessimistic = pessimistic;
+    }
+  }
+  return best;
 }
 
 }  // namespace modeltuned

@@ -1,7 +1,13 @@
 // When the model may leave Open MPI's default: only when a candidate is predicted faster by more
 // than the model's own measured uncertainty (docs/model.md, "Margin").
 #pragma once
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
 #include "model/calibration/table.hpp"
+#include "model/simulate/call.hpp"
 
 namespace modeltuned {
 
@@ -16,5 +22,30 @@ double held_out_uncertainty(const CalibrationTable &table);
 // when even the pick's prediction erring high by u and the default's erring low by u keep the
 // pick faster. The factor (1 + u) / (1 - u) that the default must exceed the pick by.
 inline double margin_factor(double uncertainty) { return (1 + uncertainty) / (1 - uncertainty); }
+
+// With checks (table.checks: how far collective predictions were off on measurements the model
+// was not fitted to), the rule is per case instead: a candidate replaces the default only if its
+// prediction erring by the worst ratio seen for it (pred * e^log_hi) is still below the default's
+// erring the other way (default * e^log_lo). A candidate, or a default, without a check for the
+// call's op, parameters (segment size, fan-out), objective, size and communicator shape (Placement::neighbor_channel, widest_channel)
+// is not trusted: then the default is kept.
+struct ResidualRange {
+  double lo = 0, hi = 0;  // ln(measured / predicted)
+};
+// The checks that hold for calls of `bytes` with this op, objective and communicator shape (a
+// handful per call: one per configuration measured); then the range of one configuration among them.
+std::vector<const CheckResidual *> checks_for(const CalibrationTable &table, Op op, double bytes, Metric metric,
+                                              Channel neighbors, Channel widest);
+std::optional<ResidualRange> range_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
+                                      uint32_t segsize, int fanout);
+inline std::optional<ResidualRange> check_range(const CalibrationTable &table, Op op, std::string_view algorithm,
+                                                uint32_t segsize, int fanout, double bytes, Metric metric,
+                                                Channel neighbors, Channel widest) {
+  return range_in(checks_for(table, op, bytes, metric, neighbors, widest), algorithm, segsize, fanout);
+}
+// The index of the candidate with the lowest pessimistic prediction among those whose pessimistic
+// prediction beats the default's optimistic one; -1: keep the default.
+int pick_with_checks(std::span<const double> predicted_us, std::span<const std::optional<ResidualRange>> ranges,
+                     double default_us, const std::optional<ResidualRange> &default_range);
 
 }  // namespace modeltuned

@@ -47,7 +47,8 @@ std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size
 Selector::Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
                    AlgorithmMask reduce_allowed, TreeSchedule tree_schedule, OmpiVersion ompi)
     : table_(table), placement_(std::move(placement)), allowed_{bcast_allowed, reduce_allowed},
-      tree_schedule_(tree_schedule), ompi_(ompi), margin_(margin_factor(held_out_uncertainty(table))) {
+      tree_schedule_(tree_schedule), ompi_(ompi), margin_(margin_factor(held_out_uncertainty(table))),
+      neighbors_(placement_.neighbor_channel()), widest_(placement_.widest_channel()) {
   // Compared per algorithm, not with kAllAlgorithms: the component passes its lists masked by
   // the functions it resolved.
   AlgorithmMask every[2] = {0, 0};
@@ -92,11 +93,44 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
   const std::optional<double> default_us = p ? evaluate_plan(table_, *p, call, fixed, tree_schedule_) : std::nullopt;
   if (!default_us) return decision;  // the default cannot be predicted: the model decides alone
   decision.ompi_default = Prediction{fixed, *default_us};
+  if (!table_.checks.empty()) return apply_checks(call, std::move(decision));
   decision.margin = margin_;
   if (!(decision.predicted_us * margin_ < *default_us)) {
     decision.kept_default = true;
     decision.pick = fixed;
     decision.predicted_us = *default_us;
+  }
+  return decision;
+}
+
+// The checks rule (margin.hpp) over every prediction. The checks for this call are selected once;
+// each candidate then looks among those few.
+Decision Selector::apply_checks(const CallShape &call, Decision decision) const {
+  const std::vector<const CheckResidual *> checks =
+      checks_for(table_, call.op, static_cast<double>(call.bytes()), call.metric, neighbors_, widest_);
+  std::vector<double> us;
+  std::vector<std::optional<ResidualRange>> ranges;
+  for (const Prediction &p : decision.predictions) {
+    const AlgorithmSpec *spec = find_algorithm(call.op, p.candidate.algorithm);
+    us.push_back(p.us);
+    ranges.push_back(spec ? range_in(checks, spec->name, p.candidate.segsize, p.candidate.fanout) : std::nullopt);
+  }
+  const Prediction fixed = *decision.ompi_default;
+  const std::optional<ResidualRange> default_range = range_in(checks, "default", 0, 0);
+  const int chosen = pick_with_checks(us, ranges, fixed.us, default_range);
+  // The factor shown: for the chosen candidate, or the best checked one that was not enough.
+  int shown = chosen;
+  for (size_t i = 0; shown < 0 && i < ranges.size(); ++i)
+    if (ranges[i]) shown = static_cast<int>(i);
+  decision.margin_basis = default_range && shown >= 0 ? Decision::MarginBasis::checks : Decision::MarginBasis::unchecked;
+  decision.margin = decision.margin_basis == Decision::MarginBasis::checks ? std::exp(ranges[shown]->hi - default_range->lo) : 0;
+  if (chosen < 0) {
+    decision.kept_default = true;
+    decision.pick = fixed.candidate;
+    decision.predicted_us = fixed.us;
+  } else {
+    decision.pick = decision.predictions[chosen].candidate;
+    decision.predicted_us = decision.predictions[chosen].us;
   }
   return decision;
 }

@@ -40,6 +40,11 @@ struct Decision {
   std::optional<Prediction> ompi_default;
   double margin = 1;
   bool kept_default = false;
+  // What the margin came from: the table's held-out point-to-point error (one factor for every
+  // case), or its checks (margin.hpp: the factor e^(hi_pick - lo_default) of the pick, or of the
+  // best checked candidate when the default was kept); `unchecked`: the table has checks but none
+  // for the default or any candidate at this size, so the default was kept (margin 0: none).
+  enum class MarginBasis { held_out, checks, unchecked } margin_basis = MarginBasis::held_out;
 };
 
 // The model of one communicator: its placement, the table and the allowed algorithms. Plans (the
@@ -63,6 +68,7 @@ class Selector {
 
  private:
   const Plan *plan(const Candidate &c, int root);
+  Decision apply_checks(const CallShape &call, Decision decision) const;
 
   const CalibrationTable &table_;
   Placement placement_;
@@ -70,6 +76,7 @@ class Selector {
   TreeSchedule tree_schedule_;
   OmpiVersion ompi_;
   double margin_;
+  Channel neighbors_, widest_;  // the shape the table's checks are keyed by
   bool default_is_candidate_[2];  // [op]: every algorithm of the registry allowed
   int plans_root_ = -1;
   struct CachedPlan {

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "model/topology/placement.hpp"
 
 namespace modeltuned {
@@ -13,6 +14,21 @@ Channel channel_between(const RankPlace &a, const RankPlace &b) {
   if (a.package < 0 || b.package < 0 || a.package != b.package) return Channel::socket;
   if (a.l3 >= 0 && a.l3 == b.l3) return Channel::cache;
   return Channel::core;
+}
+
+Channel Placement::widest_channel() const {
+  Channel widest = Channel::cache;
+  for (size_t r = 1; r < ranks_.size(); ++r) widest = std::max(widest, channel_between(ranks_[0], ranks_[r]));
+  return widest;
+}
+
+Channel Placement::neighbor_channel() const {
+  int count[kChannels] = {};
+  for (size_t r = 1; r < ranks_.size(); ++r) ++count[static_cast<int>(channel_between(ranks_[r - 1], ranks_[r]))];
+  int most = 0;
+  for (int c = 1; c < kChannels; ++c)
+    if (count[c] >= count[most]) most = c;
+  return static_cast<Channel>(most);
 }
 
 unsigned Placement::channels_used() const {

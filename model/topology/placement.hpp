@@ -39,6 +39,12 @@ class Placement {
   Channel channel(int a, int b) const { return channel_between(ranks_[a], ranks_[b]); }
   // Bit i set when some pair of ranks uses channel i.
   unsigned channels_used() const;
+  // The communicator's shape, as the table's checks key it (margin.hpp): the widest channel any
+  // two ranks use (levels nest, so rank 0's widest is everyone's), and the most common channel
+  // between consecutive ranks (map-by core: cache; by socket: socket; by node: node), the wider
+  // on a tie. Both `cache` for fewer than two ranks.
+  Channel widest_channel() const;
+  Channel neighbor_channel() const;
   const std::vector<RankPlace> &ranks() const { return ranks_; }
 
  private:

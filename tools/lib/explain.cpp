@@ -37,7 +37,17 @@ std::string format_decision(const nlohmann::json &d, int top) {
     const double margin = d["margin"].get<double>();
     const auto &all_candidates = d["candidates"];
     const double fastest = all_candidates.empty() ? best : us(all_candidates[0]);
-    if (d.value("kept_default", false))
+    const std::string basis = d.value("margin_basis", "held_out");
+    if (basis == "unchecked")
+      out += "  why: keeps Open MPI's default: the table's checks cover neither it nor any candidate at this size, "
+             "so no prediction is trusted (docs/model.md#margin)\n";
+    else if (basis == "checks" && d.value("kept_default", false))
+      out += fmt::format("  why: keeps Open MPI's default: no candidate stays faster when each prediction errs by the worst "
+                         "ratio the table's checks saw (best checked candidate: margin {:.2f}x; docs/model.md#margin)\n", margin);
+    else if (basis == "checks")
+      out += fmt::format("  why: leaves Open MPI's default: predicted {:.2f}x faster, beyond the margin {:.2f}x (the worst "
+                         "errors the table's checks saw for both; docs/model.md#margin)\n", us(fixed) / best, margin);
+    else if (d.value("kept_default", false))
       out += fmt::format("  why: keeps Open MPI's default: the fastest candidate ({:.2f} us) does not beat it by the "
                          "margin {:.2f}x (the table's held-out error; docs/model.md#margin)\n", fastest, margin);
     else
