@@ -11,6 +11,14 @@ EXTRA_DIST += tests/install_uninstall.sh
 TESTS += tests/scripts_check_report.sh
 EXTRA_DIST += tests/scripts_check_report.sh
 
+# scripts/deps --dry-run: the deb-src entry is added only where apt's sources lack one.
+TESTS += tests/scripts_deps.sh
+EXTRA_DIST += tests/scripts_deps.sh
+
+# scripts/demo calibrates into its own directory, never into the user's default table.
+TESTS += tests/scripts_demo.sh
+EXTRA_DIST += tests/scripts_demo.sh
+
 # Shared by the tests that run MPI programs: hermetic mpirun with a timeout (tests/support/).
 check_LTLIBRARIES = tests/support/libmodeltuned_test.la
 tests_support_libmodeltuned_test_la_SOURCES = tests/support/mpi_launch.hpp tests/support/mpi_launch.cpp \
