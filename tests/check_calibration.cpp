@@ -14,6 +14,8 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <set>
+#include <tuple>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -21,6 +23,8 @@
 #include "calib/fit.hpp"
 #include "calib/merge.hpp"
 #include "calib/regression.hpp"
+#include "model/registry/registry.hpp"
+#include "model/select/margin.hpp"
 #include "model/calibration/table.hpp"
 #include "tests/support/mpi_launch.hpp"
 
@@ -888,13 +892,15 @@ namespace test = modeltuned::test;
 namespace fs = std::filesystem;
 
 // modeltuned-calibrate under mpirun (Open MPI's own collectives: the run measures the machine,
-// not modeltuned); `env` names variables the ranks get (-x). Returns the table's path.
+// not modeltuned); `env` names variables the ranks get (-x), `mca` name/value pairs for --mca.
+// Returns the table's path.
 fs::path calibrate(const fs::path &dir, int np, std::vector<std::string> args, std::vector<std::string> env = {},
-                   std::string *rank0_output = nullptr) {
+                   std::string *rank0_output = nullptr, std::vector<std::pair<std::string, std::string>> mca = {}) {
   const fs::path table = dir / "calibration.json";
   test::Launch launch;
   launch.np = np;
   launch.mpirun_args = {"--mca", "coll", "^modeltuned"};
+  for (const auto &[name, value] : mca) launch.mpirun_args.insert(launch.mpirun_args.end(), {"--mca", name, value});
   for (const std::string &name : env) launch.mpirun_args.insert(launch.mpirun_args.end(), {"-x", name});
   launch.program = test::builddir() + "/calib/modeltuned-calibrate";
   args.insert(args.end(), {"-o", table.string()});
@@ -1041,6 +1047,76 @@ START_TEST(fresh_memory_follows_the_allocator) {
 }
 END_TEST
 
+// After the fit the run measures Open MPI's default and the model's best candidates on
+// MPI_COMM_WORLD, forced through tuned, and writes how far the predictions were off: the table's
+// checks, from which the component decides where it may leave the default (docs/model.md#margin).
+START_TEST(calibrator_measures_checks) {
+  test::Scratch scratch("modeltuned-calibrate");
+  std::string output;
+  const fs::path path = calibrate(scratch.dir, 2, {"--budget", "10", "--max-bytes", "4KiB", "--reps", "4", "--seed", "3"},
+                                  {}, &output);
+  const CalibrationTable table = load_calibration(path.string());
+  const json doc = json::parse(test::read_text(path));
+  const json &run = doc["provenance"]["checks"];
+  ck_assert_msg(!table.checks.empty() && run.contains("measured"), "no checks: %s\n%s", run.dump().c_str(), output.c_str());
+  ck_assert_int_eq(run["rounds"].get<int>(), 4);
+  ck_assert_msg(table.checks_source.find("forced through tuned") != std::string::npos, "%s", table.checks_source.c_str());
+
+  // Every size measured lies in one band [4^k, 4^(k+1)), two sizes per band but the last (4 KiB).
+  std::set<std::tuple<std::string, std::string, double>> defaults;
+  for (const CheckResidual &r : table.checks) {
+    ck_assert_msg(r.log_lo <= r.log_hi && std::isfinite(r.log_lo) && std::isfinite(r.log_hi), "%s %s [%g, %g]",
+                  r.op.c_str(), r.algorithm.c_str(), r.log_lo, r.log_hi);
+    ck_assert_double_eq(r.below_bytes, 4 * r.from_bytes);
+    ck_assert_msg(r.neighbors == run["neighbors"] && r.widest == run["widest"], "%s/%s", r.neighbors.c_str(),
+                  r.widest.c_str());
+    const int sizes = r.from_bytes == 4096 || (r.op == "reduce" && r.from_bytes == 1) ? 1 : 2;
+    ck_assert_msg(r.samples % 4 == 0 && r.samples / 4 <= sizes, "%s %s from %g: %d samples", r.op.c_str(),
+                  r.algorithm.c_str(), r.from_bytes, r.samples);
+    if (r.algorithm == "default") defaults.insert({r.op, r.objective, r.from_bytes});
+    else ck_assert_msg(find_algorithm(r.op == "bcast" ? Op::bcast : Op::reduce, r.algorithm), "%s", r.algorithm.c_str());
+  }
+  // Open MPI's default at every band (bcast from 1 B, reduce from 4 B) for both objectives.
+  ck_assert_int_eq(defaults.size(), 2 * (7 + 6));
+  for (const json &row : run["measured"])
+    for (const char *objective : {"completion", "rank_mean"}) {
+      const json &m = row[objective];
+      ck_assert_msg(m["low_us"].get<double>() <= m["median_us"].get<double>() &&
+                        m["median_us"].get<double>() <= m["high_us"].get<double>() && m["predicted_us"].get<double>() > 0,
+                    "%s", row.dump().c_str());
+    }
+
+  // The component's rule finds them for this communicator's shape.
+  Channel neighbors = Channel::cache, widest = Channel::cache;
+  for (int c = 0; c < kChannels; ++c) {
+    if (run["neighbors"] == kChannelNames[c]) neighbors = static_cast<Channel>(c);
+    if (run["widest"] == kChannelNames[c]) widest = static_cast<Channel>(c);
+  }
+  for (double bytes : {1.0, 100.0, 4000.0})
+    ck_assert_msg(check_range(table, Op::bcast, "default", 0, 0, bytes, Metric::completion, neighbors, widest),
+                  "no check of the default at %g B", bytes);
+}
+END_TEST
+
+// Where tuned cannot force algorithms, the run says so once and writes a table without checks
+// (its margin is then the held-out point-to-point error), with the reason in its provenance.
+START_TEST(calibrator_without_forcing_writes_no_checks) {
+  test::Scratch scratch("modeltuned-calibrate");
+  std::string output;
+  const fs::path path = calibrate(scratch.dir, 2, {"--budget", "8", "--max-bytes", "1KiB", "--reps", "2"}, {}, &output,
+                                  {{"coll_tuned_use_dynamic_rules", "0"}});
+  const CalibrationTable table = load_calibration(path.string());
+  ck_assert(table.checks.empty());
+  const json doc = json::parse(test::read_text(path));
+  ck_assert_msg(doc["provenance"]["checks"].value("not_measured", "").find("coll_tuned_use_dynamic_rules") !=
+                    std::string::npos,
+                "%s", doc["provenance"].dump().substr(0, 400).c_str());
+  int said = 0;
+  for (const std::string &line : test::split_lines(output)) said += line.find("no checks measured") != std::string::npos;
+  ck_assert_msg(said == 1, "%d lines about the checks in:\n%s", said, output.c_str());
+}
+END_TEST
+
 int main() {
   Suite *suite = suite_create("calibration");
   TCase *table = tcase_create("table");
@@ -1070,6 +1146,8 @@ int main() {
   tcase_add_test(calibrate_run, calibrate_measures_contention_and_refits);
   tcase_add_test(calibrate_run, fresh_memory_follows_the_allocator);
   tcase_add_test(calibrate_run, calibrator_notes_say_what_to_do);
+  tcase_add_test(calibrate_run, calibrator_measures_checks);
+  tcase_add_test(calibrate_run, calibrator_without_forcing_writes_no_checks);
   suite_add_tcase(suite, calibrate_run);
   SRunner *runner = srunner_create(suite);
   srunner_run_all(runner, CK_NORMAL);

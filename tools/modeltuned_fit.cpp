@@ -211,6 +211,11 @@ void run_merge(const FitCommandOptions &o) {
   for (const auto &[channel, file] : table.provenance["merged_from"]["channels"].items())
     std::cout << channel << ": from " << file.get<std::string>() << "\n";
   print_summary(table, std::cout);
+  for (const calib::MergeInput &in : inputs)
+    if (!in.table.checks.empty())
+      std::printf("note: the checks of %s are not carried over (they were measured against that table's own channels "
+                  "and costs); the merged table's margin is its held-out point-to-point error\n",
+                  in.name.c_str());
   std::printf("wrote %s (checksum %016llx)\n", o.output.c_str(), static_cast<unsigned long long>(table.checksum));
 }
 

@@ -27,6 +27,7 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include "calib/calibrate/checks.hpp"
 #include "calib/calibrate/fit_input.hpp"
 #include "calib/calibrate/measurements.hpp"
 #include "calib/calibrate/progress.hpp"
@@ -69,6 +70,8 @@ struct RunState {
   std::optional<mc::ReduceLocalResult> reduce;
   nlohmann::json provenance = nlohmann::json::object();
   std::array<int, modeltuned::kChannels> offered_max_p{};
+  std::optional<modeltuned::CalibrationTable> fitted;  // the last table fitted (rank 0): what the checks predict with
+  std::optional<mc::ChecksResult> checks;               // rank 0, once measured (or why not)
 };
 RunState g_run;
 
@@ -149,7 +152,19 @@ int write_outputs(Write mode) {
   const modeltuned::calib::FitOptions fit_options = fit_options_now(input, mode);
   const char *when = mode == Write::interrupted ? " from what was measured before the interrupt" : "";
   try {
-    const modeltuned::CalibrationTable table = modeltuned::calib::fit_table(input.samples, fit_options);
+    modeltuned::CalibrationTable table = modeltuned::calib::fit_table(input.samples, fit_options);
+    if (mode == Write::checkpoint) g_run.fitted = table;
+    if (mode == Write::final && g_run.checks) {
+      const mc::ChecksResult &checks = *g_run.checks;
+      if (checks.problem.empty()) {
+        table.checks = checks.residuals;
+        table.checks_source = checks.source;
+        table.provenance["checks"] = checks.provenance;
+      } else {
+        table.provenance["checks"] = {{"not_measured", checks.problem}};
+      }
+      modeltuned::update_checksum(table);
+    }
     // Write then rename, so that a kill in the middle never leaves a truncated table behind.
     const std::string &output = g_run.options.output;
     const std::string partial = output + ".partial";
@@ -362,10 +377,12 @@ void announce(const mc::WorldPlacement &world, const std::vector<mc::ChannelPeer
 }
 
 // The measurements, phase by phase. Time plan: measurements end early enough for the fit and
-// MPI_Finalize to fit in the budget. The point-to-point phases get 35% of the time, flat trees
-// 65% (they have many more combinations), split evenly between channels; time a phase leaves
-// unused goes to the next.
-void measure(int rank, const std::vector<mc::ChannelPeers> &channels, uint64_t seed, mc::Progress &progress) {
+// MPI_Finalize to fit in the budget. The point-to-point phases get 25% of the time, flat trees
+// 45% (they have many more combinations), split evenly between channels, and the checks of the
+// fitted model on MPI_COMM_WORLD 30% (without checks: 35% and 65%); time a phase leaves unused
+// goes to the next.
+void measure(int rank, const mc::WorldPlacement &world, const std::vector<mc::ChannelPeers> &channels, uint64_t seed,
+             mc::Progress &progress) {
   const Options &options = g_run.options;
   const double reserve = std::clamp(0.08 * options.budget_s, 1.5, 10.0);
   const double end = g_run.start + options.budget_s - reserve;
@@ -380,6 +397,8 @@ void measure(int rank, const std::vector<mc::ChannelPeers> &channels, uint64_t s
   };
 
   mc::Calibrator calibrator({options.max_bytes, options.reps}, g_run.store.get(), progress, seed);
+  const std::string checks_problem = mc::checks_unavailable();
+  const double fit_share = checks_problem.empty() ? 0.70 : 1.0;
 
   {
     double deadline = MPI_Wtime() + std::min(2.0, 0.03 * options.budget_s);
@@ -395,13 +414,13 @@ void measure(int rank, const std::vector<mc::ChannelPeers> &channels, uint64_t s
 
   std::vector<mc::LatencyEstimate> estimates;
   for (const auto &c : channels) {
-    const double deadline = deadline_for(0.35 / nch);
+    const double deadline = deadline_for(0.35 * fit_share / nch);
     progress.phase(fmt::format("p2p {}", modeltuned::channel_name(c.channel)), deadline,
                    fmt::format("ping-pong rank 0 <-> {}", c.peers.front()));
     estimates.push_back(calibrator.ping_pong(c, deadline));
   }
   for (size_t i = 0; i < channels.size(); ++i) {
-    const double deadline = deadline_for(0.65 / nch);
+    const double deadline = deadline_for(0.65 * fit_share / nch);
     progress.phase(fmt::format("flat {}", modeltuned::channel_name(channels[i].channel)), deadline,
                    fmt::format("linear fan-out/fan-in, concurrent pairs, exchange; rank 0 + up to {} peers",
                                channels[i].peers.size()));
@@ -412,6 +431,37 @@ void measure(int rank, const std::vector<mc::ChannelPeers> &channels, uint64_t s
     }
   }
   progress.end_phase();
+
+  // Checks: Open MPI's default and the model's best candidates, measured against the fitted
+  // table's predictions. Without them the table keeps the older margin rule (docs/model.md#margin).
+  if (!checks_problem.empty()) {
+    progress.note(fmt::format("note: no checks measured: {}; the table's margin is then its held-out "
+                              "point-to-point error",
+                              checks_problem));
+    if (rank == 0) {
+      std::lock_guard lock(g_run.mutex);
+      g_run.checks = mc::ChecksResult{{}, {}, {}, checks_problem};
+    }
+    return;
+  }
+  const double deadline = deadline_for(remaining_weight);
+  std::optional<modeltuned::CalibrationTable> fitted;
+  if (rank == 0) {
+    std::lock_guard lock(g_run.mutex);
+    fitted = g_run.fitted;
+  }
+  const std::string library = mpi_library_version();
+  const size_t v = library.find(" v");
+  const modeltuned::OmpiVersion ompi =
+      modeltuned::parse_ompi_version(v == std::string::npos ? "" : library.substr(v + 2, library.find_first_of(", ", v + 2) - v - 2))
+          .value_or(modeltuned::OmpiVersion::v4_1);
+  mc::ChecksResult checks = mc::measure_checks(fitted ? &*fitted : nullptr, world.placement, ompi, options.max_bytes,
+                                               options.reps, deadline, seed, progress);
+  if (!checks.problem.empty()) progress.note(fmt::format("note: no checks measured: {}", checks.problem));
+  if (rank == 0) {
+    std::lock_guard lock(g_run.mutex);
+    g_run.checks = std::move(checks);
+  }
 }
 
 int run(int rank, int size) {
@@ -439,7 +489,7 @@ int run(int rank, int size) {
 
   mc::Progress progress(rank == 0, g_run.start, options.budget_s);
   if (rank == 0) announce(world, channels, size, seed, progress);
-  measure(rank, channels, seed, progress);
+  measure(rank, world, channels, seed, progress);
 
   int status = 0;
   if (rank == 0) {
@@ -467,7 +517,10 @@ int main(int argc, char **argv) {
   sigaddset(&interrupts, SIGCONT);
   pthread_sigmask(SIG_BLOCK, &interrupts, nullptr);
 
+  mc::request_forced_algorithms();  // before MPI_Init: tuned reads it at start-up
   MPI_Init(&argc, &argv);
+  int mpi_t_provided = 0;  // the checks force tuned's algorithms through MPI_T control variables
+  const bool mpi_t = MPI_T_init_thread(MPI_THREAD_SINGLE, &mpi_t_provided) == MPI_SUCCESS;
   g_run.start = MPI_Wtime();
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -484,6 +537,7 @@ int main(int argc, char **argv) {
     std::lock_guard lock(g_run.mutex);
     g_run.outputs_done = true;
   }
+  if (mpi_t) MPI_T_finalize();
   MPI_Finalize();
   return status;
 }

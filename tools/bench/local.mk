@@ -3,7 +3,7 @@
 # calibration library only for its gnuplot driver (calib/gnuplot.hpp).
 bin_PROGRAMS += tools/bench/modeltuned-bench
 tools_bench_modeltuned_bench_SOURCES = tools/bench/modeltuned_bench.cpp tools/bench/plot.cpp \
-	tools/bench/plot.hpp tools/bench/stats.hpp
+	tools/bench/plot.hpp tools/bench/stats.hpp tools/lib/mpi_t.hpp
 # OMPI_SKIP_MPICXX: the C API only, no libmpi_cxx.
 tools_bench_modeltuned_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(OMPI_CPPFLAGS) -DOMPI_SKIP_MPICXX=1
 tools_bench_modeltuned_bench_CXXFLAGS = $(AM_CXXFLAGS) $(FMT_CFLAGS)

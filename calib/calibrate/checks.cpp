@@ -1,0 +1,372 @@
+#include "calib/calibrate/checks.hpp"
+
+#include <mpi.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "calib/calibrate/measurements.hpp"
+#include "model/registry/registry.hpp"
+#include "model/select/selector.hpp"
+#include "tools/bench/stats.hpp"
+#include "tools/lib/mpi_t.hpp"
+
+namespace modeltuned::calibrate {
+
+namespace {
+
+using mpi_t::cvar_read_int;
+using mpi_t::cvar_write;
+
+constexpr int kMinRounds = 3;   // below 6 the median has no 95 % interval: the range is min..max
+constexpr int kMaxRounds = 40;  // default: a tight interval of the median; more only costs time
+constexpr int kMetrics = 2;     // completion, rank_mean
+constexpr Metric kMetricOf[kMetrics] = {Metric::completion, Metric::rank_mean};
+constexpr const char *kObjectiveName[kMetrics] = {"completion", "rank_mean"};
+
+// One configuration: an algorithm of the registry with its parameters, or (algorithm 0) Open
+// MPI's default decision. Each runs on its own communicator.
+struct Config {
+  Op op = Op::bcast;
+  int algorithm = 0;
+  uint32_t segsize = 0;
+  int fanout = 0;
+  auto key() const { return std::tuple(static_cast<int>(op), algorithm, segsize, fanout); }
+};
+
+struct Entry {
+  int config = 0;
+  uint64_t bytes = 0;
+  double predicted_us[kMetrics] = {0, 0};  // rank 0
+};
+
+std::string config_name(const Config &c) {
+  if (c.algorithm == 0) return "default";
+  const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
+  return spec ? std::string(spec->name) : fmt::format("algorithm {}", c.algorithm);
+}
+
+const char *op_word(Op op) { return op == Op::bcast ? "bcast" : "reduce"; }
+
+double now_s() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+// The tuned variables a configuration sets at communicator creation, with their values before.
+struct TunedVariables {
+  std::string algorithm, segsize, chain_fanout, knomial_radix;
+  int algorithm0 = 0, segsize0 = 0, chain_fanout0 = 0, knomial_radix0 = 4;
+  explicit TunedVariables(Op op) {
+    const std::string p = fmt::format("coll_tuned_{}_algorithm", op_word(op));
+    algorithm = p;
+    segsize = p + "_segmentsize";
+    chain_fanout = p + "_chain_fanout";
+    knomial_radix = op == Op::bcast ? p + "_knomial_radix" : "";
+    algorithm0 = cvar_read_int(algorithm.c_str()).value_or(0);
+    segsize0 = cvar_read_int(segsize.c_str()).value_or(0);
+    chain_fanout0 = cvar_read_int(chain_fanout.c_str()).value_or(4);
+    if (!knomial_radix.empty()) knomial_radix0 = cvar_read_int(knomial_radix.c_str()).value_or(4);
+  }
+};
+
+bool takes_radix(const Config &c) {
+  const AlgorithmSpec *spec = c.algorithm ? find_algorithm(c.op, c.algorithm) : nullptr;
+  return spec && spec->parameters.fanout_name == "radix";
+}
+
+// MPI_Comm_dup with tuned forced to `c` (and modeltuned, if loaded, declining it). "" or why not.
+std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm &comm) {
+  const int algorithm = c.algorithm, segsize = static_cast<int>(c.segsize);
+  const int chain_fanout = c.fanout > 0 && !takes_radix(c) ? c.fanout : vars.chain_fanout0;
+  for (auto [name, value] : {std::pair{&vars.algorithm, &algorithm}, std::pair{&vars.segsize, &segsize},
+                             std::pair{&vars.chain_fanout, &chain_fanout}}) {
+    std::string err = cvar_write(name->c_str(), value);
+    if (!err.empty()) return err;
+  }
+  return MPI_Comm_dup(MPI_COMM_WORLD, &comm) == MPI_SUCCESS ? "" : "MPI_Comm_dup failed";
+}
+
+void restore(TunedVariables &vars) {
+  (void) cvar_write(vars.algorithm.c_str(), &vars.algorithm0);
+  (void) cvar_write(vars.segsize.c_str(), &vars.segsize0);
+  (void) cvar_write(vars.chain_fanout.c_str(), &vars.chain_fanout0);
+  if (!vars.knomial_radix.empty()) (void) cvar_write(vars.knomial_radix.c_str(), &vars.knomial_radix0);
+}
+
+// Rank 0: what to measure. Per op and size: the default, and for each objective the best-
+// predicted candidates that are not what the default runs anyway.
+void plan_checks(const CalibrationTable &table, const Placement &placement, OmpiVersion ompi, uint64_t max_bytes,
+                 std::vector<Config> &configs, std::vector<Entry> &entries) {
+  Selector selector(table, placement, kAllAlgorithms, kAllAlgorithms, nullptr, ompi);
+  std::map<std::tuple<int, int, uint32_t, int>, int> index;
+  auto config_index = [&](const Config &c) {
+    auto [it, added] = index.emplace(c.key(), static_cast<int>(configs.size()));
+    if (added) configs.push_back(c);
+    return it->second;
+  };
+  for (Op op : {Op::bcast, Op::reduce})
+    for (uint64_t bytes : check_sizes(op, max_bytes)) {
+      CallShape call;
+      call.op = op;
+      call.type_size = op == Op::bcast ? 1 : 4;  // MPI_BYTE; MPI_INT with MPI_SUM
+      call.count = bytes / call.type_size;
+      std::optional<Decision> d[kMetrics];
+      for (int m = 0; m < kMetrics; ++m) {
+        call.metric = kMetricOf[m];
+        d[m] = selector.decide(call);
+      }
+      if (!d[0] || !d[1] || !d[0]->ompi_default || !d[1]->ompi_default) continue;
+      auto predicted = [&](const Candidate &c, int m) -> double {
+        for (const Prediction &p : d[m]->predictions)
+          if (p.candidate == c) return p.us;
+        return 0;
+      };
+      const Candidate runs_by_default = d[0]->ompi_default->candidate;
+      Entry def{config_index(Config{op, 0, 0, 0}), bytes, {d[0]->ompi_default->us, d[1]->ompi_default->us}};
+      entries.push_back(def);
+      std::vector<Candidate> chosen;
+      for (int m = 0; m < kMetrics; ++m) {
+        int taken = 0;
+        for (const Prediction &p : d[m]->predictions) {
+          if (taken == kCheckedCandidates) break;
+          if (p.candidate == runs_by_default) continue;
+          ++taken;
+          if (std::find(chosen.begin(), chosen.end(), p.candidate) == chosen.end()) chosen.push_back(p.candidate);
+        }
+      }
+      for (const Candidate &c : chosen) {
+        Entry e{config_index(Config{op, c.algorithm, c.segsize, c.fanout}), bytes, {predicted(c, 0), predicted(c, 1)}};
+        if (e.predicted_us[0] > 0 && e.predicted_us[1] > 0) entries.push_back(e);
+      }
+    }
+}
+
+// Broadcasts rank 0's plan (configurations and entries, without predictions).
+void share_plan(std::vector<Config> &configs, std::vector<Entry> &entries) {
+  int counts[2] = {static_cast<int>(configs.size()), static_cast<int>(entries.size())};
+  MPI_Bcast(counts, 2, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int64_t> flat(4 * counts[0] + 2 * counts[1]);
+  if (!configs.empty() || !entries.empty()) {
+    size_t k = 0;
+    for (const Config &c : configs)
+      for (int64_t v : {int64_t(c.op == Op::reduce), int64_t(c.algorithm), int64_t(c.segsize), int64_t(c.fanout)})
+        flat[k++] = v;
+    for (const Entry &e : entries)
+      for (int64_t v : {int64_t(e.config), int64_t(e.bytes)}) flat[k++] = v;
+  }
+  MPI_Bcast(flat.data(), static_cast<int>(flat.size()), MPI_INT64_T, 0, MPI_COMM_WORLD);
+  if (configs.empty() && entries.empty()) {
+    size_t k = 0;
+    for (int i = 0; i < counts[0]; ++i, k += 4)
+      configs.push_back({flat[k] ? Op::reduce : Op::bcast, int(flat[k + 1]), uint32_t(flat[k + 2]), int(flat[k + 3])});
+    for (int i = 0; i < counts[1]; ++i, k += 2) entries.push_back({int(flat[k]), uint64_t(flat[k + 1]), {0, 0}});
+  }
+}
+
+struct Band {
+  double from, below;
+};
+Band band_of(uint64_t bytes) {
+  double from = 1;
+  while (from * 4 <= double(bytes)) from *= 4;
+  return {from, from * 4};
+}
+
+}  // namespace
+
+void request_forced_algorithms() { setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 0); }
+
+std::string checks_unavailable() {
+  std::string why;
+  const std::optional<int> dynamic = cvar_read_int("coll_tuned_use_dynamic_rules");
+  const char *rules = std::getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename");
+  if (!dynamic)
+    why = "Open MPI's tuned component is not loaded (no coll_tuned_use_dynamic_rules), so no algorithm can be forced";
+  else if (*dynamic == 0)
+    why = "coll_tuned_use_dynamic_rules is 0, so tuned ignores forced algorithms; leave it unset";
+  else if (rules && *rules)
+    why = "tuned decides from a rules file (coll_tuned_dynamic_rules_filename), not Open MPI's default rules";
+  int ok = why.empty(), all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (all || !why.empty()) return why;
+  return "tuned cannot force algorithms on every rank";
+}
+
+std::vector<uint64_t> check_sizes(Op op, uint64_t max_bytes) {
+  std::vector<uint64_t> out;
+  for (uint64_t band = 1; band <= max_bytes; band *= 4)
+    for (uint64_t bytes : {band, 2 * band})
+      if (bytes <= max_bytes && (op == Op::bcast || bytes % 4 == 0)) out.push_back(bytes);
+  return out;
+}
+
+ChecksResult measure_checks(const CalibrationTable *table, const Placement &placement, OmpiVersion ompi,
+                            uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress) {
+  if (max_rounds <= 0) max_rounds = kMaxRounds;
+  ChecksResult result;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  result.problem = checks_unavailable();
+  if (!result.problem.empty()) return result;
+
+  std::vector<Config> configs;
+  std::vector<Entry> entries;
+  if (rank == 0 && table) plan_checks(*table, placement, ompi, max_bytes, configs, entries);
+  share_plan(configs, entries);
+  if (entries.empty()) {
+    result.problem = "the fitted table predicts no configuration for MPI_COMM_WORLD";
+    return result;
+  }
+
+  // One communicator per configuration; a control communicator for the go-on votes and results.
+  const int disabled = -1;
+  const std::optional<int> modeltuned_priority = cvar_read_int("coll_modeltuned_priority");
+  if (modeltuned_priority) (void) cvar_write("coll_modeltuned_priority", &disabled);
+  TunedVariables vars[2] = {TunedVariables(Op::bcast), TunedVariables(Op::reduce)};
+  std::vector<MPI_Comm> comms(configs.size(), MPI_COMM_NULL);
+  std::string problem;
+  for (size_t i = 0; i < configs.size() && problem.empty(); ++i)
+    problem = create_comm(configs[i], vars[configs[i].op == Op::reduce], comms[i]);
+  MPI_Comm control;
+  restore(vars[0]);
+  restore(vars[1]);
+  MPI_Comm_dup(MPI_COMM_WORLD, &control);
+  if (modeltuned_priority) (void) cvar_write("coll_modeltuned_priority", &*modeltuned_priority);
+  int ok = problem.empty(), all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, control);
+  auto free_comms = [&] {
+    for (MPI_Comm &c : comms)
+      if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+    MPI_Comm_free(&control);
+  };
+  if (!all) {
+    result.problem = problem.empty() ? "forcing an algorithm failed on another rank" : problem;
+    free_comms();
+    return result;
+  }
+
+  progress.phase("checks", deadline,
+                 fmt::format("Open MPI's default and the model's {} best candidates per size, {} configurations "
+                             "at {} op x size points, forced through tuned",
+                             kCheckedCandidates, configs.size(), entries.size()));
+  std::vector<char> send(max_bytes, 0), recv(max_bytes, 0);
+  const int radix_now = vars[0].knomial_radix0;
+  int radix = radix_now;
+  auto run = [&](const Entry &e) {
+    const Config &c = configs[e.config];
+    if (takes_radix(c) && radix != c.fanout) {
+      radix = c.fanout;
+      (void) cvar_write(vars[0].knomial_radix.c_str(), &radix);  // read by tuned at each call
+    }
+    MPI_Barrier(comms[e.config]);
+    const double t0 = now_s();
+    if (c.op == Op::bcast)
+      MPI_Bcast(send.data(), static_cast<int>(e.bytes), MPI_BYTE, 0, comms[e.config]);
+    else
+      MPI_Reduce(send.data(), recv.data(), static_cast<int>(e.bytes / 4), MPI_INT, MPI_SUM, 0, comms[e.config]);
+    return std::pair(t0, now_s());
+  };
+
+  const size_t n = entries.size();
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(seed ^ 0xC0FFEEull);
+  for (size_t k : order) (void) run(entries[k]);  // warm-up: trees, connections, first touch
+  std::vector<double> start, end;
+  int rounds = 0;
+  const double began = MPI_Wtime();
+  bool first_fit = true;
+  for (int go_on = 1; go_on;) {
+    std::shuffle(order.begin(), order.end(), rng);
+    start.resize(start.size() + n);
+    end.resize(end.size() + n);
+    for (size_t k : order) std::tie(start[rounds * n + k], end[rounds * n + k]) = run(entries[k]);
+    ++rounds;
+    if (rank == 0) {
+      const double t = MPI_Wtime(), per_round = (t - began) / rounds;
+      if (rounds == 1) first_fit = t <= deadline;
+      go_on = rounds < max_rounds && (t + per_round <= deadline || (first_fit && rounds < std::min(kMinRounds, max_rounds)));
+      progress.update(std::min(1.0, (t - began) / std::max(1e-9, deadline - began)));
+    }
+    MPI_Bcast(&go_on, 1, MPI_INT, 0, control);
+  }
+  if (radix != radix_now) (void) cvar_write(vars[0].knomial_radix.c_str(), &radix_now);
+
+  // Completion: first start to last end when every rank reads one clock (one node), else the
+  // slowest rank's own time; rank mean: each rank's own time, averaged.
+  bool one_node = true;
+  for (const RankPlace &r : placement.ranks()) one_node = one_node && r.node == placement.ranks().front().node;
+  const size_t total = start.size();
+  std::vector<double> own(total), first(total), last(total), slowest(total), own_sum(total);
+  for (size_t i = 0; i < total; ++i) own[i] = end[i] - start[i];
+  MPI_Reduce(start.data(), first.data(), int(total), MPI_DOUBLE, MPI_MIN, 0, control);
+  MPI_Reduce(end.data(), last.data(), int(total), MPI_DOUBLE, MPI_MAX, 0, control);
+  MPI_Reduce(own.data(), slowest.data(), int(total), MPI_DOUBLE, MPI_MAX, 0, control);
+  MPI_Reduce(own.data(), own_sum.data(), int(total), MPI_DOUBLE, MPI_SUM, 0, control);
+  free_comms();
+  progress.end_phase();
+  if (rank != 0) return result;
+
+  // Per op, configuration, objective and band: the smallest and largest ln(measured / predicted)
+  // over its sizes, measured as the 95 % interval of the median (min..max below 6 rounds).
+  struct Range {
+    double lo = INFINITY, hi = -INFINITY;
+    int samples = 0;
+  };
+  std::map<std::tuple<int, int, uint32_t, int, int, double>, Range> ranges;
+  nlohmann::json measured = nlohmann::json::array();
+  for (size_t k = 0; k < n; ++k) {
+    const Entry &e = entries[k];
+    const Config &c = configs[e.config];
+    std::vector<double> us[kMetrics];
+    for (int r = 0; r < rounds; ++r) {
+      const size_t i = r * n + k;
+      us[0].push_back(1e6 * (one_node ? last[i] - first[i] : slowest[i]));
+      us[1].push_back(1e6 * own_sum[i] / size);
+    }
+    nlohmann::json row = {{"op", op_word(c.op)}, {"bytes", e.bytes}, {"algorithm", config_name(c)},
+                          {"segsize", c.segsize}, {"fanout", c.fanout}};
+    for (int m = 0; m < kMetrics; ++m) {
+      const bench::MedianCi ci = bench::median_ci(us[m]);
+      const double low = ci.low.value_or(*std::min_element(us[m].begin(), us[m].end()));
+      const double high = ci.high.value_or(*std::max_element(us[m].begin(), us[m].end()));
+      row[kObjectiveName[m]] = {{"predicted_us", e.predicted_us[m]}, {"median_us", ci.median}, {"low_us", low},
+                                {"high_us", high}};
+      if (!(e.predicted_us[m] > 0) || !(low > 0)) continue;
+      Range &range = ranges[{int(c.op), c.algorithm, c.segsize, c.fanout, m, band_of(e.bytes).from}];
+      range.lo = std::min(range.lo, std::clamp(std::log(low / e.predicted_us[m]), -10.0, 10.0));
+      range.hi = std::max(range.hi, std::clamp(std::log(high / e.predicted_us[m]), -10.0, 10.0));
+      range.samples += rounds;
+    }
+    measured.push_back(std::move(row));
+  }
+  const std::string neighbors(channel_name(placement.neighbor_channel())), widest(channel_name(placement.widest_channel()));
+  for (const auto &[key, range] : ranges) {
+    const auto [op, algorithm, segsize, fanout, m, from] = key;
+    const Config c{op ? Op::reduce : Op::bcast, algorithm, segsize, fanout};
+    result.residuals.push_back({op_word(c.op), config_name(c), segsize, fanout, kObjectiveName[m], neighbors, widest,
+                                from, from * 4, range.lo, range.hi, range.samples});
+  }
+  result.source = fmt::format(
+      "modeltuned-calibrate: Open MPI's default and the model's {} best candidates per size and objective, forced "
+      "through tuned on MPI_COMM_WORLD ({} ranks, neighbours {}, widest {}), {} rounds in random order; range of "
+      "ln(measured/predicted) over the 95% interval of the median at 2 sizes per band",
+      kCheckedCandidates, size, neighbors, widest, rounds);
+  result.provenance = {{"ranks", size}, {"neighbors", neighbors}, {"widest", widest}, {"rounds", rounds},
+                       {"configurations", configs.size()}, {"seconds", MPI_Wtime() - began}, {"measured", measured}};
+  return result;
+}
+
+}  // namespace modeltuned::calibrate
