@@ -49,6 +49,7 @@ struct FitOptions {
   nlohmann::json provenance;  // copied into the table; fit_table adds a "fit" entry with quality
   double fresh_memory_us_per_byte = 0;  // with a non-empty source only
   std::string fresh_memory_source;      // empty: not measured
+  double fresh_memory_one_buffer_us_per_byte = -1;  // a single temporary's; < 0: not measured apart
 };
 
 // Fits every channel that has samples; the result passes parse_calibration's validation and

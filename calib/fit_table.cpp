@@ -355,6 +355,8 @@ CalibrationTable fit_table(const Samples &samples, const FitOptions &options) {
                      " us/B is not a non-negative finite number");
     table.fresh_memory_us_per_byte = options.fresh_memory_us_per_byte;
     table.fresh_memory_source = options.fresh_memory_source;
+    if (std::isfinite(options.fresh_memory_one_buffer_us_per_byte) && options.fresh_memory_one_buffer_us_per_byte >= 0)
+      table.fresh_memory_one_buffer_us_per_byte = options.fresh_memory_one_buffer_us_per_byte;
   }
   table.provenance = options.provenance.is_object() ? options.provenance : json::object();
   json quality_report = json::object();

@@ -97,6 +97,7 @@ CalibrationTable merge_tables(const std::vector<MergeInput> &inputs) {
     }
   merged.fresh_memory_us_per_byte = memory->table.fresh_memory_us_per_byte;
   merged.fresh_memory_source = memory->table.fresh_memory_source;
+  merged.fresh_memory_one_buffer_us_per_byte = memory->table.fresh_memory_one_buffer_us_per_byte;
   if (reduce->table.provenance.contains("reduce_local"))
     merged.provenance["reduce_local"] = reduce->table.provenance["reduce_local"];
 

@@ -71,6 +71,7 @@ CalibrationTable sample_table() {
   t.reduce_source = "estimate: test";
   t.fresh_memory_us_per_byte = 5e-4;
   t.fresh_memory_source = "measured: test";
+  t.fresh_memory_one_buffer_us_per_byte = 1e-5;
   t.provenance = {{"source", "unit test"}, {"inputs", {{"p2p", "p2p.csv"}}}};
   update_checksum(t);
   return t;
@@ -81,7 +82,8 @@ json sample_json() { return json::parse(to_json_text(sample_table())); }
 bool tables_equal(const CalibrationTable &a, const CalibrationTable &b) {
   return a.channels == b.channels && a.reduce_us_per_byte == b.reduce_us_per_byte &&
          a.reduce_source == b.reduce_source && a.provenance == b.provenance && a.checksum == b.checksum &&
-         a.fresh_memory_us_per_byte == b.fresh_memory_us_per_byte && a.fresh_memory_source == b.fresh_memory_source;
+         a.fresh_memory_us_per_byte == b.fresh_memory_us_per_byte && a.fresh_memory_source == b.fresh_memory_source &&
+         a.fresh_memory_one_buffer_us_per_byte == b.fresh_memory_one_buffer_us_per_byte;
 }
 
 // Parses `text` and returns the error message, or "" when it was accepted.
@@ -176,6 +178,7 @@ START_TEST(checksum_follows_every_value) {
   changes.push_back([](CalibrationTable &t) { t.reduce_source += "."; });
   changes.push_back([](CalibrationTable &t) { t.fresh_memory_us_per_byte *= 1.001; });
   changes.push_back([](CalibrationTable &t) { t.fresh_memory_source += "."; });
+  changes.push_back([](CalibrationTable &t) { t.fresh_memory_one_buffer_us_per_byte *= 1.001; });
   changes.push_back([](CalibrationTable &t) { t.provenance["source"] = "other"; });
   for (size_t k = 0; k < changes.size(); ++k) {
     CalibrationTable changed = original;
@@ -339,6 +342,9 @@ START_TEST(malformed_inputs_are_rejected) {
        {"memory.source", "missing"}},
       {"fresh memory unknown key", [] { return edited([](json &d) { d["memory"]["us_per_page"] = 1; }); },
        {"memory", "us_per_page"}},
+      {"negative one-buffer fresh memory",
+       [] { return edited([](json &d) { d["memory"]["one_buffer_us_per_byte"] = -1e-4; }); },
+       {"memory.one_buffer_us_per_byte", "negative"}},
       {"missing reduce", [] { return edited([](json &d) { d.erase("reduce"); }); }, {"reduce", "missing"}},
       {"missing reduce cost", [] { return edited([](json &d) { d["reduce"].erase("us_per_byte"); }); },
        {"reduce.us_per_byte", "missing"}},
@@ -1000,6 +1006,8 @@ START_TEST(calibrate_measures_contention_and_refits) {
   // Fresh memory is measured, and the table says how.
   ck_assert(std::isfinite(table.fresh_memory_us_per_byte) && table.fresh_memory_us_per_byte >= 0);
   ck_assert_msg(table.fresh_memory_source.find("malloc") != std::string::npos, "%s", table.fresh_memory_source.c_str());
+  ck_assert(table.fresh_memory_one_buffer_us_per_byte >= 0 &&
+            table.fresh_memory_one_buffer_us_per_byte <= table.fresh_memory_us_per_byte);
 }
 END_TEST
 

@@ -261,6 +261,18 @@ START_TEST(fresh_memory_charges) {
   // Segmented, the two segment buffers are reused: the charge tends to the accumulator's.
   const double segmented = extra(Op::reduce, pipeline, 3, 100000, 8000);
   ck_assert_msg(segmented > ft * 8e5 && segmented < 1.1 * ft * 8e5 + 4 * ft * 8000, "%g", segmented);
+
+  // A single temporary alone has its own rate (glibc keeps it where it returns two): the roots of
+  // pipeline P = 2 and linear P = 5 hold one; the binary root of 3 holds two, rank 1 of the
+  // pipeline of 3 an accumulator and a buffer; Rabenseifner two.
+  f.fresh_memory_one_buffer_us_per_byte = 0;
+  ck_assert(near(extra(Op::reduce, pipeline, 2, 1000), 0));
+  ck_assert(near(extra(Op::reduce, 1, 5, 1000), 0));
+  ck_assert(near(extra(Op::reduce, binary, 3, 1000), 2 * ft * bytes));
+  ck_assert(near(extra(Op::reduce, pipeline, 3, 1000), 2 * ft * bytes));
+  ck_assert(near(extra(Op::reduce, rabenseifner, 2, 1000), ft * bytes * 1.5));
+  f.fresh_memory_one_buffer_us_per_byte = 0.004;
+  ck_assert(near(extra(Op::reduce, pipeline, 2, 1000), 0.004 * bytes));
 }
 END_TEST
 

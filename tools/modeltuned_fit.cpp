@@ -96,7 +96,8 @@ void print_summary(const CalibrationTable &table, std::ostream &out) {
   if (table.fresh_memory_source.empty())
     out << "fresh memory: not measured (reduce temporaries cost nothing in the model)\n";
   else
-    out << "fresh memory: " << table.fresh_memory_us_per_byte * 1e3 << " ns/B (" << table.fresh_memory_source << ")\n";
+    out << "fresh memory: " << table.fresh_memory_us_per_byte * 1e3 << " ns/B, one buffer alone "
+        << table.fresh_one_buffer_us_per_byte() * 1e3 << " ns/B (" << table.fresh_memory_source << ")\n";
 }
 
 // The inputs first: which files and whether each can be read, before any other flag is judged,
@@ -122,6 +123,7 @@ struct Recorded {
   std::string reduce_source;
   double fresh_memory_us_per_byte = 0;
   std::string fresh_memory_source;
+  double fresh_memory_one_buffer_us_per_byte = -1;
 };
 
 Recorded recorded_costs(const FitCommandOptions &o) {
@@ -136,6 +138,7 @@ Recorded recorded_costs(const FitCommandOptions &o) {
     if (r.reduce_source.empty()) r.reduce_source = like.reduce_source;
     r.fresh_memory_us_per_byte = like.fresh_memory_us_per_byte;
     r.fresh_memory_source = like.fresh_memory_source;
+    r.fresh_memory_one_buffer_us_per_byte = like.fresh_memory_one_buffer_us_per_byte;
   }
   if (!(r.reduce_us_per_byte >= 0) || !std::isfinite(r.reduce_us_per_byte))
     throw calib::FitError("--reduce-us-per-byte is needed: the local reduction cost in microseconds per byte "
@@ -243,7 +246,8 @@ void run_fit(const FitCommandOptions &o) {
   complete_provenance(o, samples, std::move(inputs), recorded);
   CalibrationTable table = calib::fit_table(
       samples, {recorded.reduce_us_per_byte, recorded.reduce_source, recorded.provenance,
-                recorded.fresh_memory_us_per_byte, recorded.fresh_memory_source});
+                recorded.fresh_memory_us_per_byte, recorded.fresh_memory_source,
+                recorded.fresh_memory_one_buffer_us_per_byte});
   if (!o.checks_json.empty()) table = with_checks(table, o.checks_json);
   save_calibration(table, o.output);
   print_summary(table, std::cout);

@@ -125,7 +125,8 @@ modeltuned::calib::FitOptions fit_options_now(const mc::FitInput &input, Write m
                             "slope per fresh byte of the costlier pattern, clamped at 0 (one buffer {:.3g} us/B, "
                             "two buffers {:.3g} us/B; {} samples)",
                             reduce.fresh_one_buffer_us_per_byte, reduce.fresh_two_buffers_us_per_byte,
-                            reduce.fresh_samples)};
+                            reduce.fresh_samples),
+          std::max(0.0, reduce.fresh_one_buffer_us_per_byte)};
 }
 
 // Fits the samples measured so far and saves the table. Caller holds g_run.mutex. Returns the

@@ -330,6 +330,8 @@ json to_json(const CalibrationTable &table) {
           {"reduce", {{"us_per_byte", table.reduce_us_per_byte}, {"source", table.reduce_source}}}};
   if (!table.fresh_memory_source.empty())
     doc["memory"] = {{"fresh_us_per_byte", table.fresh_memory_us_per_byte}, {"source", table.fresh_memory_source}};
+  if (!table.fresh_memory_source.empty() && table.fresh_memory_one_buffer_us_per_byte >= 0)
+    doc["memory"]["one_buffer_us_per_byte"] = table.fresh_memory_one_buffer_us_per_byte;
   if (!table.checks.empty()) {
     json residuals = json::array();
     for (const CheckResidual &r : table.checks)
@@ -421,7 +423,7 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
 
   if (auto it = doc.find("memory"); it != doc.end()) {
     const json &memory = require_object(*it, "memory");
-    reject_unknown_keys(memory, {"fresh_us_per_byte", "source"}, "memory");
+    reject_unknown_keys(memory, {"fresh_us_per_byte", "one_buffer_us_per_byte", "source"}, "memory");
     table.fresh_memory_us_per_byte = us_per_byte(non_negative_number(
         require_key(memory, "fresh_us_per_byte", "memory", "give the cost of writing fresh memory in microseconds per byte"),
         "memory.fresh_us_per_byte"), "memory.fresh_us_per_byte");
@@ -429,6 +431,9 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
     if (!source.is_string() || source.get<std::string>().empty())
       fail("memory.source", "must be a non-empty string saying how it was measured, found " + source.dump());
     table.fresh_memory_source = source.get<std::string>();
+    if (auto one = memory.find("one_buffer_us_per_byte"); one != memory.end())
+      table.fresh_memory_one_buffer_us_per_byte = us_per_byte(
+          non_negative_number(*one, "memory.one_buffer_us_per_byte"), "memory.one_buffer_us_per_byte");
   }
 
   if (auto it = doc.find("checks"); it != doc.end()) {

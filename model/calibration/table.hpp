@@ -100,6 +100,13 @@ struct CalibrationTable {
   // returns them to the system makes every call pay this (docs/model.md). 0: not measured.
   double fresh_memory_us_per_byte = 0;
   std::string fresh_memory_source;    // how it was measured; empty when not measured
+  // The same for a single temporary alive at a time (glibc keeps or returns blocks depending on
+  // how much a call frees at once): < 0 when not measured apart, then fresh_memory_us_per_byte
+  // applies to every temporary.
+  double fresh_memory_one_buffer_us_per_byte = -1;
+  double fresh_one_buffer_us_per_byte() const {
+    return fresh_memory_one_buffer_us_per_byte >= 0 ? fresh_memory_one_buffer_us_per_byte : fresh_memory_us_per_byte;
+  }
   nlohmann::json provenance = nlohmann::json::object();
   uint64_t checksum = 0;              // of the canonical serialization; all ranks must agree
 

@@ -235,6 +235,9 @@ double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
   // buffer instead, corrected below) and one or two segment buffers for what arrives, reused
   // across segments. Charged per segment: the accumulator's share plus the segment buffers spread
   // over the segments. The linear reduce's root has one buffer of its own (below).
+  // Ranks below the root hold two or more temporaries at once: the two-buffer rate. The root may
+  // hold one alone, charged at the one-buffer rate (glibc keeps such a block where it gives back
+  // two freed together, so on the 2-core VM one costs ~0 and two 1 ns/B).
   const double fresh = reduce && !plan.linear ? table.fresh_memory_us_per_byte : 0;
   thread_local std::vector<double> flat_us;
   flat_us.resize(plan.flat_trees.size());
@@ -258,8 +261,17 @@ double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
   // (segments - 1) x slowest term then belongs to an inner rank, except when the root alone has
   // children: segmented, that overcharges it); in-order binary's tree root P-1 has a fresh one. Linear reduce: the root receives all but rank P-1's data into one fresh buffer
   // (P > 2).
-  double root_fresh = plan.final_send_channel < 0 ? -fresh * segment_bytes : 0;
-  if (reduce && plan.linear && plan.size > 2) root_fresh = table.fresh_memory_us_per_byte * static_cast<double>(call.bytes());
+  double root_fresh = 0;
+  if (plan.final_send_channel < 0 && fresh > 0 && !plan.sender_flat_tree.empty()) {
+    // Its flat tree was charged fresh x segment x (1 + buffers / segments); it has only the buffers.
+    int children = 0;
+    for (int n : plan.flat_trees[plan.sender_flat_tree.front()]) children += n;
+    const double buffers = seg.segments > 1 || children > 1 ? 2 : 1;
+    const double rate = buffers > 1 ? fresh : table.fresh_one_buffer_us_per_byte();
+    root_fresh = segment_bytes * (rate * buffers - fresh * (seg.segments + buffers)) / static_cast<double>(seg.segments);
+  }
+  if (reduce && plan.linear && plan.size > 2)
+    root_fresh = table.fresh_one_buffer_us_per_byte() * static_cast<double>(call.bytes());
   // Another tree schedule only predicts completion.
   if (call.metric == Metric::rank_mean && !e.tree_schedule)
     // The final hop of in-order binary keeps two ranks (P-1 and the root) that much longer.
