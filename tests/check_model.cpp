@@ -2,6 +2,7 @@
 // stage sums of report eq. 2-3, Open MPI's segmentation rule, the registry and the selector's
 // rules; and the tools library's emulated placements and stage-sum variant.
 #include <cmath>
+#include <random>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -64,6 +65,19 @@ START_TEST(channel_rules) {
   Placement p({place(0, 0, 0), place(0, 0, 1), place(1, 0, 0)});
   ck_assert_uint_eq(p.channels_used(), (1u << 1) | (1u << 3));
   ck_assert_uint_eq(one_cache(3).channels_used(), 1u << 0);
+  // The sorted scan finds what comparing every pair finds, unknown levels and shared places included.
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<RankPlace> ranks(2 + rng() % 7);
+    for (RankPlace &r : ranks) {
+      auto level = [&](int values) { return static_cast<int32_t>(rng() % (values + 1)) - 1; };  // -1: unknown
+      r = {level(2), level(2), level(2), level(3), level(3)};
+    }
+    unsigned pairs = 0;
+    for (size_t i = 0; i < ranks.size(); ++i)
+      for (size_t j = i + 1; j < ranks.size(); ++j) pairs |= 1u << static_cast<int>(channel_between(ranks[i], ranks[j]));
+    ck_assert_uint_eq(Placement(ranks).channels_used(), pairs);
+  }
 }
 END_TEST
 

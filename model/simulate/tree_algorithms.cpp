@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <deque>
+#include <unordered_map>
 #include <map>
 #include <tuple>
 
@@ -22,28 +23,44 @@ static Tree flat_tree(int size, int root) {
   return t;
 }
 
-// Depth of every rank, and per level the transfers per channel into the busiest node.
+// Depth of every rank, and per level the transfers per channel into the busiest node. Breadth
+// first visits parents level by level, so one level's counts per (channel, node) are kept at a
+// time (a map over every edge cost a third of a 16384-rank decision).
 static std::vector<int> tree_levels(const Tree &tree, const Placement &placement, std::vector<PeersPerChannel> &levels) {
   const int size = tree.size();
   std::vector<int> depth(size, -1);
-  std::map<std::tuple<int, int, int>, int> into_node;  // (level, channel, node) -> transfers
+  int max_node = -1;
+  for (int r = 0; r < size; ++r) max_node = std::max(max_node, placement[r].node);
+  const int slots = max_node + 2;  // node -1 (unknown) has slot 0
+  std::vector<int> into_node(static_cast<size_t>(kChannels) * slots, 0), touched;
+  levels.clear();
+  int level = -1;
+  auto close_level = [&] {
+    if (touched.empty()) return;
+    if (static_cast<int>(levels.size()) <= level) levels.resize(level + 1, PeersPerChannel{});
+    for (int i : touched) {
+      levels[level][i / slots] = std::max(levels[level][i / slots], into_node[i]);
+      into_node[i] = 0;
+    }
+    touched.clear();
+  };
   std::deque<int> queue{tree.root};
   depth[tree.root] = 0;
   while (!queue.empty()) {
     const int r = queue.front();
     queue.pop_front();
+    if (depth[r] != level) {
+      close_level();
+      level = depth[r];
+    }
     for (int child : tree.children[r]) {
       depth[child] = depth[r] + 1;
-      ++into_node[{depth[r], static_cast<int>(placement.channel(r, child)), placement[child].node}];
+      const int i = static_cast<int>(placement.channel(r, child)) * slots + placement[child].node + 1;
+      if (into_node[i]++ == 0) touched.push_back(i);
       queue.push_back(child);
     }
   }
-  levels.clear();
-  for (const auto &[key, transfers] : into_node) {
-    const auto [level, channel, node] = key;
-    if (static_cast<int>(levels.size()) <= level) levels.resize(level + 1, PeersPerChannel{});
-    levels[level][channel] = std::max(levels[level][channel], transfers);
-  }
+  close_level();
   return depth;
 }
 
@@ -70,8 +87,13 @@ TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
     }
     const PeersPerChannel &level = plan.levels[depth[r]];
     int id = 0;
+    auto same = [](const PeersPerChannel &x, const PeersPerChannel &y) {  // inline, not memcmp
+      for (int c = 0; c < kChannels; ++c)
+        if (x[c] != y[c]) return false;
+      return true;
+    };
     while (id < static_cast<int>(plan.flat_trees.size()) &&
-           !(plan.flat_trees[id] == peers && plan.flat_tree_level[id] == level))
+           !(same(plan.flat_trees[id], peers) && same(plan.flat_tree_level[id], level)))
       ++id;
     if (id == static_cast<int>(plan.flat_trees.size())) {
       plan.flat_trees.push_back(peers);
@@ -85,17 +107,30 @@ TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
     plan.sender_up_channel.push_back(r == tree.root ? -1 : static_cast<int>(placement.channel(r, tree.parent[r])));
     plan.sender_leaves.push_back(leaves);
   }
+  // Distinct paths only: thousands of leaves' parents share a handful of them (a binary tree of
+  // 16384 ranks has 8192 last senders and 14 paths), so each is kept once, found by its hash.
   std::vector<int> counts(plan.flat_trees.size());
+  std::unordered_map<uint64_t, std::vector<int>> seen;  // hash -> indices into plan.paths
+  std::vector<std::pair<int, int>> path;
   for (int r : last_senders) {
     std::fill(counts.begin(), counts.end(), 0);
     for (int u = r; u >= 0; u = tree.parent[u]) ++counts[flat_tree_of[u]];
-    std::vector<std::pair<int, int>> path;
+    path.clear();
+    uint64_t hash = 1469598103934665603ull;  // FNV-1a over (id, count)
     for (size_t id = 0; id < counts.size(); ++id)
-      if (counts[id]) path.emplace_back(static_cast<int>(id), counts[id]);
-    plan.paths.push_back(std::move(path));
+      if (counts[id]) {
+        path.emplace_back(static_cast<int>(id), counts[id]);
+        hash = (hash ^ (id << 32 | static_cast<uint32_t>(counts[id]))) * 1099511628211ull;
+      }
+    std::vector<int> &same_hash = seen[hash];
+    bool known = false;
+    for (int i : same_hash) known = known || plan.paths[i] == path;
+    if (!known) {
+      same_hash.push_back(static_cast<int>(plan.paths.size()));
+      plan.paths.push_back(path);
+    }
   }
-  std::sort(plan.paths.begin(), plan.paths.end());
-  plan.paths.erase(std::unique(plan.paths.begin(), plan.paths.end()), plan.paths.end());
+  std::sort(plan.paths.begin(), plan.paths.end());  // a canonical order, as before
   return plan;
 }
 

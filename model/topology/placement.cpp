@@ -1,5 +1,7 @@
-#include <algorithm>
 #include "model/topology/placement.hpp"
+
+#include <algorithm>
+#include <tuple>
 
 namespace modeltuned {
 
@@ -32,28 +34,16 @@ Channel Placement::neighbor_channel() const {
 }
 
 unsigned Placement::channels_used() const {
-  // Channels are determined by levels, so comparing each rank with one representative per
-  // distinct place is enough; P is small enough that the quadratic scan is not worth avoiding
-  // only once per communicator, but keep it linear-ish by deduplicating places first.
-  std::vector<RankPlace> distinct;
-  for (const auto &r : ranks_) {
-    bool seen = false;
-    for (const auto &d : distinct)
-      if (d == r) { seen = true; break; }
-    if (!seen) distinct.push_back(r);
-  }
+  // channel_between depends only on the first of node, package, L3 where two places differ (or
+  // are unknown). Sorted in that order, any pair sharing a prefix and differing next has a
+  // consecutive pair that does the same, so consecutive pairs give every channel: O(P log P).
+  std::vector<RankPlace> sorted = ranks_;
+  auto key = [](const RankPlace &r) { return std::tuple(r.node, r.package, r.l3, r.numa, r.core); };
+  std::sort(sorted.begin(), sorted.end(), [&](const RankPlace &a, const RankPlace &b) { return key(a) < key(b); });
   unsigned mask = 0;
-  for (size_t i = 0; i < distinct.size(); ++i)
-    for (size_t j = i + 1; j < distinct.size(); ++j)
-      mask |= 1u << static_cast<int>(channel_between(distinct[i], distinct[j]));
-  // Two ranks on the same place (oversubscribed, or bound to the same object) share it.
-  if (distinct.size() < ranks_.size()) {
-    for (const auto &d : distinct) {
-      int n = 0;
-      for (const auto &r : ranks_) n += (r == d);
-      if (n > 1) mask |= 1u << static_cast<int>(channel_between(d, d));
-    }
-  }
+  for (size_t i = 1; i < sorted.size(); ++i)
+    // Two ranks on the same place (oversubscribed, or bound to the same object) share it.
+    mask |= 1u << static_cast<int>(channel_between(sorted[i - 1], sorted[i]));
   return mask;
 }
 
