@@ -1065,8 +1065,13 @@ START_TEST(calibrator_measures_checks) {
                                   {}, &output);
   const CalibrationTable table = load_calibration(path.string());
   const json doc = json::parse(test::read_text(path));
-  const json &run = doc["provenance"]["checks"];
-  ck_assert_msg(!table.checks.empty() && run.contains("measured"), "no checks: %s\n%s", run.dump().c_str(), output.c_str());
+  const json &checks = doc["provenance"]["checks"];
+  ck_assert_msg(!table.checks.empty() && checks.contains("measured"), "no checks: %s\n%s", checks.dump().c_str(),
+                output.c_str());
+  // Two ranks: MPI_COMM_WORLD is the only group (larger runs also measure their first P/2 and P/4).
+  ck_assert_uint_eq(checks["groups"].size(), 1);
+  const json &run = checks["groups"][0];
+  ck_assert_int_eq(run["ranks"].get<int>(), 2);
   ck_assert_int_eq(run["rounds"].get<int>(), 4);
   ck_assert_msg(table.checks_source.find("forced through tuned") != std::string::npos, "%s", table.checks_source.c_str());
 
@@ -1086,7 +1091,7 @@ START_TEST(calibrator_measures_checks) {
   }
   // Open MPI's default at every band (bcast from 1 B, reduce from 4 B) for both objectives.
   ck_assert_int_eq(defaults.size(), 2 * (7 + 6));
-  for (const json &row : run["measured"])
+  for (const json &row : checks["measured"])
     for (const char *objective : {"completion", "rank_mean"}) {
       const json &m = row[objective];
       ck_assert_msg(m["low_us"].get<double>() <= m["median_us"].get<double>() &&

@@ -85,8 +85,8 @@ bool takes_radix(const Config &c) {
   return spec && spec->parameters.fanout_name == "radix";
 }
 
-// MPI_Comm_dup with tuned forced to `c` (and modeltuned, if loaded, declining it). "" or why not.
-std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm &comm) {
+// MPI_Comm_dup of `group` with tuned forced to `c`. "" or why not.
+std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm group, MPI_Comm &comm) {
   const int algorithm = c.algorithm, segsize = static_cast<int>(c.segsize);
   const int chain_fanout = c.fanout > 0 && !takes_radix(c) ? c.fanout : vars.chain_fanout0;
   for (auto [name, value] : {std::pair{&vars.algorithm, &algorithm}, std::pair{&vars.segsize, &segsize},
@@ -94,7 +94,7 @@ std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm &comm) {
     std::string err = cvar_write(name->c_str(), value);
     if (!err.empty()) return err;
   }
-  return MPI_Comm_dup(MPI_COMM_WORLD, &comm) == MPI_SUCCESS ? "" : "MPI_Comm_dup failed";
+  return MPI_Comm_dup(group, &comm) == MPI_SUCCESS ? "" : "MPI_Comm_dup failed";
 }
 
 void restore(TunedVariables &vars) {
@@ -152,10 +152,10 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
     }
 }
 
-// Broadcasts rank 0's plan (configurations and entries, without predictions).
-void share_plan(std::vector<Config> &configs, std::vector<Entry> &entries) {
+// Broadcasts rank 0's plan (configurations and entries, without predictions) over `group`.
+void share_plan(std::vector<Config> &configs, std::vector<Entry> &entries, MPI_Comm group) {
   int counts[2] = {static_cast<int>(configs.size()), static_cast<int>(entries.size())};
-  MPI_Bcast(counts, 2, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(counts, 2, MPI_INT, 0, group);
   std::vector<int64_t> flat(4 * counts[0] + 2 * counts[1]);
   if (!configs.empty() || !entries.empty()) {
     size_t k = 0;
@@ -165,7 +165,7 @@ void share_plan(std::vector<Config> &configs, std::vector<Entry> &entries) {
     for (const Entry &e : entries)
       for (int64_t v : {int64_t(e.config), int64_t(e.bytes)}) flat[k++] = v;
   }
-  MPI_Bcast(flat.data(), static_cast<int>(flat.size()), MPI_INT64_T, 0, MPI_COMM_WORLD);
+  MPI_Bcast(flat.data(), static_cast<int>(flat.size()), MPI_INT64_T, 0, group);
   if (configs.empty() && entries.empty()) {
     size_t k = 0;
     for (int i = 0; i < counts[0]; ++i, k += 4)
@@ -211,22 +211,41 @@ std::vector<uint64_t> check_sizes(Op op, uint64_t max_bytes) {
   return out;
 }
 
-ChecksResult measure_checks(const CalibrationTable *table, const Placement &placement, OmpiVersion ompi,
-                            uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress) {
-  if (max_rounds <= 0) max_rounds = kMaxRounds;
-  ChecksResult result;
+namespace {
+
+// Per op, configuration, objective, size band and communicator shape: the smallest and largest
+// ln(measured / predicted) over the sizes and groups that measured it.
+struct Range {
+  double lo = INFINITY, hi = -INFINITY;
+  int samples = 0;
+};
+using RangeKey = std::tuple<int, int, uint32_t, int, int, double, std::string, std::string>;
+
+struct GroupRun {
+  int ranks = 0, rounds = 0, configurations = 0;
+  double seconds = 0;
+  std::string neighbors, widest, problem;
+};
+
+// Measures on `group` (the first ranks of MPI_COMM_WORLD; `placement` is theirs): the plan of its
+// rank 0, rounds until `deadline`; rank 0 adds the ranges and the measured rows.
+GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Placement &placement, OmpiVersion ompi,
+                       uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress,
+                       std::map<RangeKey, Range> &ranges, nlohmann::json &measured) {
+  GroupRun result;
   int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  result.problem = checks_unavailable();
-  if (!result.problem.empty()) return result;
+  MPI_Comm_rank(group, &rank);
+  MPI_Comm_size(group, &size);
+  result.ranks = size;
+  result.neighbors = channel_name(placement.neighbor_channel());
+  result.widest = channel_name(placement.widest_channel());
 
   std::vector<Config> configs;
   std::vector<Entry> entries;
   if (rank == 0 && table) plan_checks(*table, placement, ompi, max_bytes, configs, entries);
-  share_plan(configs, entries);
+  share_plan(configs, entries, group);
   if (entries.empty()) {
-    result.problem = "the fitted table predicts no configuration for MPI_COMM_WORLD";
+    result.problem = fmt::format("the fitted table predicts no configuration for {} ranks", size);
     return result;
   }
 
@@ -238,11 +257,11 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   std::vector<MPI_Comm> comms(configs.size(), MPI_COMM_NULL);
   std::string problem;
   for (size_t i = 0; i < configs.size() && problem.empty(); ++i)
-    problem = create_comm(configs[i], vars[configs[i].op == Op::reduce], comms[i]);
+    problem = create_comm(configs[i], vars[configs[i].op == Op::reduce], group, comms[i]);
   MPI_Comm control;
   restore(vars[0]);
   restore(vars[1]);
-  MPI_Comm_dup(MPI_COMM_WORLD, &control);
+  MPI_Comm_dup(group, &control);
   if (modeltuned_priority) (void) cvar_write("coll_modeltuned_priority", &*modeltuned_priority);
   int ok = problem.empty(), all = 0;
   MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, control);
@@ -257,7 +276,7 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
     return result;
   }
 
-  progress.phase("checks", deadline,
+  progress.phase(fmt::format("checks {} ranks", size), deadline,
                  fmt::format("Open MPI's default and the model's {} best candidates per size, {} configurations "
                              "at {} op x size points, forced through tuned",
                              kCheckedCandidates, configs.size(), entries.size()));
@@ -317,16 +336,12 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   MPI_Reduce(own.data(), own_sum.data(), int(total), MPI_DOUBLE, MPI_SUM, 0, control);
   free_comms();
   progress.end_phase();
-  if (rank != 0) return result;
+  if (rank != 0) {
+    result.rounds = rounds;
+    return result;
+  }
 
-  // Per op, configuration, objective and band: the smallest and largest ln(measured / predicted)
-  // over its sizes, measured as the 95 % interval of the median (min..max below 6 rounds).
-  struct Range {
-    double lo = INFINITY, hi = -INFINITY;
-    int samples = 0;
-  };
-  std::map<std::tuple<int, int, uint32_t, int, int, double>, Range> ranges;
-  nlohmann::json measured = nlohmann::json::array();
+  // The 95 % interval of the median (min..max below 6 rounds) over the prediction, per size.
   for (size_t k = 0; k < n; ++k) {
     const Entry &e = entries[k];
     const Config &c = configs[e.config];
@@ -336,7 +351,7 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
       us[0].push_back(1e6 * (one_node ? last[i] - first[i] : slowest[i]));
       us[1].push_back(1e6 * own_sum[i] / size);
     }
-    nlohmann::json row = {{"op", op_word(c.op)}, {"bytes", e.bytes}, {"algorithm", config_name(c)},
+    nlohmann::json row = {{"ranks", size}, {"op", op_word(c.op)}, {"bytes", e.bytes}, {"algorithm", config_name(c)},
                           {"segsize", c.segsize}, {"fanout", c.fanout}};
     for (int m = 0; m < kMetrics; ++m) {
       const bench::MedianCi ci = bench::median_ci(us[m]);
@@ -345,27 +360,86 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
       row[kObjectiveName[m]] = {{"predicted_us", e.predicted_us[m]}, {"median_us", ci.median}, {"low_us", low},
                                 {"high_us", high}};
       if (!(e.predicted_us[m] > 0) || !(low > 0)) continue;
-      Range &range = ranges[{int(c.op), c.algorithm, c.segsize, c.fanout, m, band_of(e.bytes).from}];
+      Range &range =
+          ranges[{int(c.op), c.algorithm, c.segsize, c.fanout, m, band_of(e.bytes).from, result.neighbors, result.widest}];
       range.lo = std::min(range.lo, std::clamp(std::log(low / e.predicted_us[m]), -10.0, 10.0));
       range.hi = std::max(range.hi, std::clamp(std::log(high / e.predicted_us[m]), -10.0, 10.0));
       range.samples += rounds;
     }
     measured.push_back(std::move(row));
   }
-  const std::string neighbors(channel_name(placement.neighbor_channel())), widest(channel_name(placement.widest_channel()));
+  result.rounds = rounds;
+  result.configurations = static_cast<int>(configs.size());
+  result.seconds = MPI_Wtime() - began;
+  return result;
+}
+
+}  // namespace
+
+ChecksResult measure_checks(const CalibrationTable *table, const Placement &placement, OmpiVersion ompi,
+                            uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress) {
+  if (max_rounds <= 0) max_rounds = kMaxRounds;
+  ChecksResult result;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  result.problem = checks_unavailable();
+  if (!result.problem.empty()) return result;
+
+  // MPI_COMM_WORLD, then its first P/2 and P/4 ranks: a model error that grows or shrinks with
+  // the number of ranks widens the ranges, and a smaller group may have another shape (one L3,
+  // one socket) that then gets checks of its own. World gets half the time, the others share the rest.
+  std::vector<int> groups{size};
+  for (int k = size / 2; k >= 2 && groups.size() < 3; k /= 2) groups.push_back(k);
+  std::map<RangeKey, Range> ranges;
+  nlohmann::json measured = nlohmann::json::array(), runs = nlohmann::json::array();
+  for (size_t g = 0; g < groups.size(); ++g) {
+    double group_deadline = deadline;
+    if (rank == 0) {
+      const double now = MPI_Wtime(), left = groups.size() - g;
+      const double share = g == 0 && groups.size() > 1 ? 0.5 : 1.0 / left;
+      group_deadline = now + std::max(0.0, deadline - now) * share;
+    }
+    MPI_Bcast(&group_deadline, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Comm group = MPI_COMM_NULL;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < groups[g] ? 0 : MPI_UNDEFINED, rank, &group);
+    GroupRun run;
+    if (group != MPI_COMM_NULL) {
+      const std::vector<RankPlace> first(placement.ranks().begin(), placement.ranks().begin() + groups[g]);
+      run = measure_group(group, table, Placement(first), ompi, max_bytes, max_rounds, group_deadline,
+                          seed + g, progress, ranges, measured);
+      MPI_Comm_free(&group);
+    }
+    idle_barrier(MPI_COMM_WORLD);  // the ranks outside the group wait here
+    int stop = g == 0 && !run.problem.empty();  // rank 0 is in every group
+    MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (stop) {
+      result.problem = rank == 0 ? run.problem : "MPI_COMM_WORLD could not be measured";
+      return result;
+    }
+    if (rank == 0) {
+      nlohmann::json r = {{"ranks", run.ranks}, {"neighbors", run.neighbors}, {"widest", run.widest},
+                          {"rounds", run.rounds}, {"configurations", run.configurations}, {"seconds", run.seconds}};
+      if (!run.problem.empty()) r["problem"] = run.problem;
+      runs.push_back(std::move(r));
+    }
+  }
+  if (rank != 0) return result;
+
   for (const auto &[key, range] : ranges) {
-    const auto [op, algorithm, segsize, fanout, m, from] = key;
+    const auto &[op, algorithm, segsize, fanout, m, from, neighbors, widest] = key;
     const Config c{op ? Op::reduce : Op::bcast, algorithm, segsize, fanout};
     result.residuals.push_back({op_word(c.op), config_name(c), segsize, fanout, kObjectiveName[m], neighbors, widest,
                                 from, from * 4, range.lo, range.hi, range.samples});
   }
+  std::string sizes;
+  for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);
   result.source = fmt::format(
       "modeltuned-calibrate: Open MPI's default and the model's {} best candidates per size and objective, forced "
-      "through tuned on MPI_COMM_WORLD ({} ranks, neighbours {}, widest {}), {} rounds in random order; range of "
-      "ln(measured/predicted) over the 95% interval of the median at 2 sizes per band",
-      kCheckedCandidates, size, neighbors, widest, rounds);
-  result.provenance = {{"ranks", size}, {"neighbors", neighbors}, {"widest", widest}, {"rounds", rounds},
-                       {"configurations", configs.size()}, {"seconds", MPI_Wtime() - began}, {"measured", measured}};
+      "through tuned on MPI_COMM_WORLD and its first ranks ({} ranks), rounds in random order; range of "
+      "ln(measured/predicted) over the 95% interval of the median at 2 sizes per band and every group of one shape",
+      kCheckedCandidates, sizes);
+  result.provenance = {{"groups", runs}, {"measured", measured}};
   return result;
 }
 
