@@ -1071,6 +1071,7 @@ START_TEST(calibrator_measures_checks) {
   // Two ranks: MPI_COMM_WORLD is the only group (larger runs also measure their first P/2 and P/4).
   ck_assert_uint_eq(checks["groups"].size(), 1);
   const json &run = checks["groups"][0];
+  const std::string run_neighbors = run["neighbors"].get<std::string>(), run_widest = run["widest"].get<std::string>();
   ck_assert_int_eq(run["ranks"].get<int>(), 2);
   ck_assert_int_eq(run["rounds"].get<int>(), 4);
   ck_assert_msg(table.checks_source.find("forced through tuned") != std::string::npos, "%s", table.checks_source.c_str());
@@ -1081,7 +1082,7 @@ START_TEST(calibrator_measures_checks) {
     ck_assert_msg(r.log_lo <= r.log_hi && std::isfinite(r.log_lo) && std::isfinite(r.log_hi), "%s %s [%g, %g]",
                   r.op.c_str(), r.algorithm.c_str(), r.log_lo, r.log_hi);
     ck_assert_double_eq(r.below_bytes, 4 * r.from_bytes);
-    ck_assert_msg(r.neighbors == run["neighbors"] && r.widest == run["widest"], "%s/%s", r.neighbors.c_str(),
+    ck_assert_msg(r.neighbors == run_neighbors && r.widest == run_widest, "%s/%s", r.neighbors.c_str(),
                   r.widest.c_str());
     const int sizes = r.from_bytes == 4096 || (r.op == "reduce" && r.from_bytes == 1) ? 1 : 2;
     ck_assert_msg(r.samples % 4 == 0 && r.samples / 4 <= sizes, "%s %s from %g: %d samples", r.op.c_str(),
@@ -1102,8 +1103,8 @@ START_TEST(calibrator_measures_checks) {
   // The component's rule finds them for this communicator's shape.
   Channel neighbors = Channel::cache, widest = Channel::cache;
   for (int c = 0; c < kChannels; ++c) {
-    if (run["neighbors"] == kChannelNames[c]) neighbors = static_cast<Channel>(c);
-    if (run["widest"] == kChannelNames[c]) widest = static_cast<Channel>(c);
+    if (run_neighbors == kChannelNames[c]) neighbors = static_cast<Channel>(c);
+    if (run_widest == kChannelNames[c]) widest = static_cast<Channel>(c);
   }
   for (double bytes : {1.0, 100.0, 4000.0})
     ck_assert_msg(check_range(table, Op::bcast, "default", 0, 0, bytes, Metric::completion, neighbors, widest),
