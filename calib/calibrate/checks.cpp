@@ -135,13 +135,19 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
       const Candidate runs_by_default = d[0]->ompi_default->candidate;
       Entry def{config_index(Config{op, 0, 0, 0}), bytes, {d[0]->ompi_default->us, d[1]->ompi_default->us}};
       entries.push_back(def);
+      // Per objective the best few overall, and the best of every other algorithm: where the
+      // model ranks the algorithms wrongly, the one that is really faster still gets measured.
       std::vector<Candidate> chosen;
       for (int m = 0; m < kMetrics; ++m) {
         int taken = 0;
+        std::vector<int> algorithms_seen;
         for (const Prediction &p : d[m]->predictions) {
-          if (taken == kCheckedCandidates) break;
           if (p.candidate == runs_by_default) continue;
+          const bool new_algorithm = std::find(algorithms_seen.begin(), algorithms_seen.end(), p.candidate.algorithm) ==
+                                     algorithms_seen.end();
+          if (taken >= kCheckedCandidates && !new_algorithm) continue;
           ++taken;
+          if (new_algorithm) algorithms_seen.push_back(p.candidate.algorithm);
           if (std::find(chosen.begin(), chosen.end(), p.candidate) == chosen.end()) chosen.push_back(p.candidate);
         }
       }
@@ -277,8 +283,8 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
   }
 
   progress.phase(fmt::format("checks {} ranks", size), deadline,
-                 fmt::format("Open MPI's default and the model's {} best candidates per size, {} configurations "
-                             "at {} op x size points, forced through tuned",
+                 fmt::format("Open MPI's default, the model's {} best candidates and the best of every algorithm "
+                             "per size, {} configurations at {} op x size points, forced through tuned",
                              kCheckedCandidates, configs.size(), entries.size()));
   std::vector<char> send(max_bytes, 0), recv(max_bytes, 0);
   const int radix_now = vars[0].knomial_radix0;
@@ -435,8 +441,8 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   std::string sizes;
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);
   result.source = fmt::format(
-      "modeltuned-calibrate: Open MPI's default and the model's {} best candidates per size and objective, forced "
-      "through tuned on MPI_COMM_WORLD and its first ranks ({} ranks), rounds in random order; range of "
+      "modeltuned-calibrate: Open MPI's default, the model's {} best candidates and the best of every algorithm per "
+      "size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks ({} ranks), rounds in random order; range of "
       "ln(measured/predicted) over the 95% interval of the median at 2 sizes per band and every group of one shape",
       kCheckedCandidates, sizes);
   result.provenance = {{"groups", runs}, {"measured", measured}};

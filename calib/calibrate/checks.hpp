@@ -33,7 +33,8 @@ std::string checks_unavailable();
 // MPI_INT), two per size band [4^k, 4^(k+1)) of the table's checks.
 std::vector<uint64_t> check_sizes(Op op, uint64_t max_bytes);
 
-// How many of the best-predicted candidates are measured beside the default, per size and objective.
+// How many of the best-predicted candidates are measured beside the default and the best of each
+// other algorithm, per size and objective.
 inline constexpr int kCheckedCandidates = 3;
 
 struct ChecksResult {
