@@ -1,6 +1,8 @@
 #include "calib/merge.hpp"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 namespace modeltuned::calib {
 
@@ -101,10 +103,44 @@ CalibrationTable merge_tables(const std::vector<MergeInput> &inputs) {
   if (reduce->table.provenance.contains("reduce_local"))
     merged.provenance["reduce_local"] = reduce->table.provenance["reduce_local"];
 
+  // Checks: an input's hold where the merged table predicts what that input predicted, i.e. every
+  // channel it has came from it unchanged (and, for reduce, the same local costs); ranges of one
+  // key from several inputs are joined.
+  std::map<std::tuple<std::string, std::string, uint32_t, int, std::string, std::string, std::string, double>,
+           CheckResidual>
+      checks;
+  json checks_from = json::object();
+  std::string checks_source;
+  for (const MergeInput &in : inputs) {
+    if (in.table.checks.empty()) continue;
+    bool channels_same = true;
+    for (int c = 0; c < kChannels; ++c)
+      channels_same = channels_same && (!in.table.channels[c].present || in.table.channels[c] == merged.channels[c]);
+    const bool reduce_same = in.table.reduce_us_per_byte == merged.reduce_us_per_byte &&
+                             in.table.fresh_memory_us_per_byte == merged.fresh_memory_us_per_byte &&
+                             in.table.fresh_one_buffer_us_per_byte() == merged.fresh_one_buffer_us_per_byte();
+    int kept = 0;
+    for (const CheckResidual &r : in.table.checks) {
+      if (!channels_same || (r.op == "reduce" && !reduce_same)) continue;
+      ++kept;
+      auto [it, added] = checks.try_emplace(
+          std::tuple(r.op, r.algorithm, r.segsize, r.fanout, r.objective, r.neighbors, r.widest, r.from_bytes), r);
+      if (!added) {
+        it->second.log_lo = std::min(it->second.log_lo, r.log_lo);
+        it->second.log_hi = std::max(it->second.log_hi, r.log_hi);
+        it->second.samples += r.samples;
+      }
+    }
+    checks_from[in.name] = {{"kept", kept}, {"dropped", static_cast<int>(in.table.checks.size()) - kept}};
+    if (kept) checks_source += (checks_source.empty() ? "" : "; ") + in.name + ": " + in.table.checks_source;
+  }
+  for (auto &[key, r] : checks) merged.checks.push_back(r);
+  merged.checks_source = checks_source;
   merged.provenance["merged_from"] = {{"tables", sources},
                                       {"channels", from},
                                       {"reduce", reduce->name},
                                       {"fresh_memory", memory->name},
+                                      {"checks", checks_from},
                                       {"rule", "each channel from the table that measured it with the largest group "
                                                "(ties: the earlier table)"}};
   merged.provenance["fit"] = fit;

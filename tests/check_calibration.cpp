@@ -847,12 +847,26 @@ START_TEST(merge_takes_each_channel_from_its_largest_measurement) {
   ck_assert(merged.provenance["fit"]["cache"] == orfeo.provenance["fit"]["cache"]);
   // It is a valid table: it round-trips with its checksum.
   ck_assert_uint_eq(parse_calibration(to_json_text(merged), "merged").checksum, merged.checksum);
+  // Checks travel where the merged table predicts what their own table did: all of inter's (its
+  // node channel and reduction cost are the merged table's), intra's bcast ones but not its reduce
+  // ones (its reduction cost was replaced). Both carry the shipped checks: joined, one of each.
+  size_t reduce_checks = 0;
+  for (const CheckResidual &r : orfeo.checks) reduce_checks += r.op == "reduce";
+  ck_assert(!orfeo.checks.empty() && reduce_checks > 0);
+  ck_assert_uint_eq(merged.checks.size(), orfeo.checks.size());
+  ck_assert_int_eq(from["checks"]["inter.json"]["kept"].get<int>(), static_cast<int>(orfeo.checks.size()));
+  ck_assert_int_eq(from["checks"]["intra.json"]["dropped"].get<int>(), static_cast<int>(reduce_checks));
+  ck_assert(!merged.checks_source.empty());
 
   // A channel in both: the larger group wins, a tie keeps the earlier table.
   CalibrationTable bigger = orfeo;
   for (FlatTreeFit &f : bigger.channels[static_cast<int>(Channel::node)].fanout) f.max_p += 8;
   update_checksum(bigger);
-  ck_assert(calib::merge_tables({{"a", orfeo}, {"b", bigger}}).provenance["merged_from"]["channels"]["node"] == "b");
+  const CalibrationTable with_bigger = calib::merge_tables({{"a", orfeo}, {"b", bigger}});
+  ck_assert(with_bigger.provenance["merged_from"]["channels"]["node"] == "b");
+  // a's node channel was replaced: none of a's checks hold; b's all do.
+  ck_assert_int_eq(with_bigger.provenance["merged_from"]["checks"]["a"]["kept"].get<int>(), 0);
+  ck_assert_uint_eq(with_bigger.checks.size(), bigger.checks.size());
   ck_assert(calib::merge_tables({{"a", orfeo}, {"b", orfeo}}).provenance["merged_from"]["channels"]["node"] == "a");
 
   // Refused: another node topology, another Open MPI version; one line naming both tables.

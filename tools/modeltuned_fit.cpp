@@ -214,11 +214,17 @@ void run_merge(const FitCommandOptions &o) {
   for (const auto &[channel, file] : table.provenance["merged_from"]["channels"].items())
     std::cout << channel << ": from " << file.get<std::string>() << "\n";
   print_summary(table, std::cout);
-  for (const calib::MergeInput &in : inputs)
-    if (!in.table.checks.empty())
-      std::printf("note: the checks of %s are not carried over (they were measured against that table's own channels "
-                  "and costs); the merged table's margin is its held-out point-to-point error\n",
-                  in.name.c_str());
+  // Checks hold only where the merged table predicts what their own table did (calib/merge.cpp).
+  for (const auto &[name, counts] : table.provenance["merged_from"]["checks"].items())
+    if (counts["dropped"].get<int>() > 0)
+      std::printf("note: %d of the %d checks of %s are not carried over: the merged table takes %s from another "
+                  "table, so its predictions differ from those they were measured against\n",
+                  counts["dropped"].get<int>(), counts["kept"].get<int>() + counts["dropped"].get<int>(), name.c_str(),
+                  counts["kept"].get<int>() > 0 ? "the local reduction costs" : "some of its channels");
+  if (!table.checks.empty())
+    std::printf("checks: %zu ranges; communicators of other shapes keep Open MPI's default\n", table.checks.size());
+  else
+    std::printf("checks: none; the merged table's margin is its held-out point-to-point error\n");
   std::printf("wrote %s (checksum %016llx)\n", o.output.c_str(), static_cast<unsigned long long>(table.checksum));
 }
 

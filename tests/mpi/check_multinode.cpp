@@ -229,8 +229,22 @@ START_TEST(calibrate_across_nodes_merge_and_decide) {
                     m["provenance"]["merged_from"]["channels"].size() >= 2,
                 "%s", m["provenance"]["merged_from"].dump().c_str());
 
-  // With it, on 2 + 2 ranks: cache inside each node, node between them.
-  across_nodes("nodeA:2,nodeB:2", 4, {}, merged.string());
+  // Both runs measured checks (default and candidates forced on their MPI_COMM_WORLD); the merged
+  // table keeps them, each for its own shape: 2 ranks of one node, 1 rank on each of 2 nodes.
+  std::set<std::string> shapes;
+  for (const nlohmann::json &r : m["checks"]["residuals"])
+    shapes.insert(r["neighbors"].get<std::string>() + "/" + r["widest"].get<std::string>());
+  ck_assert_msg(shapes.count("node/node") == 1 && shapes.size() == 2, "shapes of the merged checks: %zu",
+                shapes.size());
+
+  // With it, on 2 + 2 ranks: cache inside each node, node between them. That shape has no check,
+  // so the component would keep Open MPI's default for every call; to see it decide across nodes
+  // with the merged channels, the run uses the table without its checks.
+  nlohmann::json unchecked = m;
+  unchecked.erase("checks");
+  const fs::path plain = scratch.dir / "merged-unchecked.json";
+  std::ofstream(plain) << unchecked.dump(1);
+  across_nodes("nodeA:2,nodeB:2", 4, {}, plain.string());
 }
 END_TEST
 
