@@ -45,8 +45,12 @@ std::string format_decision(const nlohmann::json &d, int top) {
       out += fmt::format("  why: keeps Open MPI's default: no candidate stays faster when each prediction errs by the worst "
                          "ratio the table's checks saw (best checked candidate: margin {:.2f}x; docs/model.md#margin)\n", margin);
     else if (basis == "checks")
-      out += fmt::format("  why: leaves Open MPI's default: predicted {:.2f}x faster, beyond the margin {:.2f}x (the worst "
-                         "errors the table's checks saw for both; docs/model.md#margin)\n", us(fixed) / best, margin);
+      // The margin here is e^(hi of the pick - lo of the default): below 1 when the checks measured
+      // the pick faster, relative to its prediction, than the default; so a pick predicted slower
+      // can still run.
+      out += fmt::format("  why: leaves Open MPI's default: the default's predicted time is {:.2f}x the pick's, more than "
+                         "the {:.2f}x that the worst errors the table's checks saw for both allow "
+                         "(docs/model.md#margin)\n", us(fixed) / best, margin);
     else if (d.value("kept_default", false))
       out += fmt::format("  why: keeps Open MPI's default: the fastest candidate ({:.2f} us) does not beat it by the "
                          "margin {:.2f}x (the table's held-out error; docs/model.md#margin)\n", fastest, margin);
