@@ -657,8 +657,10 @@ START_TEST(checker_catches_reordered_reduction) {
   run.mca = {{"coll_tuned_use_dynamic_rules", "1"}, {"coll_tuned_reduce_algorithm", "5"}};
   run.program_args = {"--ops=noncommutative", "--comms=world", "--max-bytes=4096"};
   RunResult r = run_mpi(run, scratch.dir);
-  expect(!r.timed_out, r, "mpirun did not finish");
-  expect(r.exit_status != 0 && !r.passed && contains(r.summary, "collectives: FAIL") &&
+  // The ranks report and exit 1; Open MPI 5.0's launcher (PRRTE 3.0) then tears the failed job
+  // down and once in CI never finished doing so. What is tested here is the checker, so a launcher
+  // killed after its timeout counts as long as the ranks reported the mismatches.
+  expect((r.exit_status != 0 || r.timed_out) && !r.passed && contains(r.summary, "collectives: FAIL") &&
              !r.lines_containing("collectives: MISMATCH").empty(),
          r, "a reordered non-commutative reduction went unnoticed");
 }
