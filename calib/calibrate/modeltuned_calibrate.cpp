@@ -34,6 +34,7 @@
 #include "calib/calibrate/rank_placement.hpp"
 #include "calib/calibrate/sample_store.hpp"
 #include "calib/fit.hpp"
+#include "calib/merge.hpp"
 #include "calib/plot.hpp"
 #include "model/calibration/table.hpp"
 #include "tools/cli.hpp"
@@ -451,10 +452,10 @@ void measure(int rank, const mc::WorldPlacement &world, const std::vector<mc::Ch
     std::lock_guard lock(g_run.mutex);
     fitted = g_run.fitted;
   }
-  const std::string library = mpi_library_version();
-  const size_t v = library.find(" v");
+  // "Open MPI v4.1.4" (calib/merge.hpp reads the same string); another library: 4.1's rules.
+  const std::string version = modeltuned::calib::mpi_version_of(mpi_library_version());
   const modeltuned::OmpiVersion ompi =
-      modeltuned::parse_ompi_version(v == std::string::npos ? "" : library.substr(v + 2, library.find_first_of(", ", v + 2) - v - 2))
+      modeltuned::parse_ompi_version(version.empty() ? "" : version.substr(std::string("Open MPI v").size()))
           .value_or(modeltuned::OmpiVersion::v4_1);
   mc::ChecksResult checks = mc::measure_checks(fitted ? &*fitted : nullptr, world.placement, ompi, options.max_bytes,
                                                options.reps, deadline, seed, progress);
