@@ -87,6 +87,19 @@ static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mca_co
     slot->decision = *d;
 }
 
+/* Whether Open MPI's default, kept for a call, can run here as tuned's fixed decision would run
+ * it: the previous function is that decision and the algorithm it asks for was resolved at open.
+ * Then a kept default costs one layer of calls, as without modeltuned, instead of two. Every rank
+ * of a communicator answers alike: the same previous component (Open MPI selects per
+ * communicator from parameters every rank shares), the same dispatch table, the same decision. */
+static bool runs_directly(const mca_coll_modeltuned_module_t *m, int op, int32_t algorithm)
+{
+    const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    return m->previous_is_tuned_fixed[op] && algorithm > 0 && algorithm < c->slots && algorithm < 32 &&
+           0 != (c->runnable[op] & (1u << algorithm)) &&
+           (MT_OP_REDUCE == op || MCA_COLL_MODELTUNED_TUNED_BCAST_KNOMIAL != algorithm || NULL != c->tuned_knomial_radix);
+}
+
 /* What a decision tells the caller: NULL for algorithm 0 (Open MPI's default was kept by the
  * margin, or nothing can run: the previous component runs the call). */
 static const mca_coll_modeltuned_pick_t *decided(const mca_coll_modeltuned_choice_t *choice)
@@ -135,8 +148,10 @@ const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_decide(mca_coll_modeltuned
         record_decision(m, comm, report.json, per_rank);
         free(report.json);
     }
-    choice->decision = 0 != rc ? (mca_coll_modeltuned_pick_t) {0, 0, 0}  /* nothing can run */
-                               : (mca_coll_modeltuned_pick_t) {decision.algorithm, decision.segsize, decision.fanout};
+    choice->decision = 0 != rc ? (mca_coll_modeltuned_pick_t) {0, 0, 0, false}  /* nothing can run */
+                               : (mca_coll_modeltuned_pick_t) {decision.algorithm, decision.segsize, decision.fanout, false};
+    if (0 == rc && 0 == decision.algorithm && runs_directly(m, op, decision.ompi_fixed_algorithm))
+        choice->decision = (mca_coll_modeltuned_pick_t) {decision.ompi_fixed_algorithm, 0, 0, true};
     choice->root_plus_one = (uint32_t) root + 1;
     if (0 != rc) return NULL;
     if (log)
@@ -151,11 +166,13 @@ const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_decide(mca_coll_modeltuned
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
                                const mca_coll_modeltuned_pick_t *d)
 {
-    char parameters[64] = "";  /* d == NULL: the previous component ran it */
-    if (NULL != d) snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);
+    /* d == NULL: the previous component ran it; d->ompi_default: its fixed decision, run here */
+    const char *name = NULL == d ? NULL : mca_coll_modeltuned_component.algorithms[op][d->algorithm].name;
+    char parameters[96] = "";
+    if (NULL != d && d->ompi_default) snprintf(parameters, sizeof parameters, " ompi_default=%s", name);
+    else if (NULL != d) snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);
     opal_output(mca_coll_modeltuned_component.output,
                 "coll:modeltuned:%s cid=%d name=%s rank=%d bytes=%zu root=%d algorithm=%s%s",
                 MT_OP_BCAST == op ? "bcast" : "reduce", mca_coll_modeltuned_cid(comm), comm->c_name,
-                ompi_comm_rank(comm), bytes, root,
-                NULL == d ? "fallback" : mca_coll_modeltuned_component.algorithms[op][d->algorithm].name, parameters);
+                ompi_comm_rank(comm), bytes, root, NULL == d || d->ompi_default ? "fallback" : name, parameters);
 }

@@ -11,7 +11,8 @@
 #include "coll_modeltuned.h"
 #include "ompi/mca/coll/base/coll_base_functions.h"
 
-/* No limit on outstanding segment sends, as tuned's default (coll_tuned_reduce_max_requests 0). */
+/* No limit on outstanding segment sends, as tuned's default (coll_tuned_reduce_max_requests 0)
+ * and what its fixed decision passes. */
 #define MAX_OUTSTANDING_REQUESTS 0
 
 typedef int (*bcast_fn)(BCAST_ARGS);
@@ -57,12 +58,15 @@ int mca_coll_modeltuned_run_bcast(const mca_coll_modeltuned_pick_t *d, void *buf
                                   struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     const mca_coll_modeltuned_algorithm_t *a = &mca_coll_modeltuned_component.algorithms[MT_OP_BCAST][d->algorithm];
+    /* Open MPI's default as tuned runs it: 0 for every parameter but k-nomial's radix variable. */
+    const int32_t fanout = d->ompi_default && MCA_COLL_MODELTUNED_TUNED_BCAST_KNOMIAL == d->algorithm
+                               ? *mca_coll_modeltuned_component.tuned_knomial_radix : d->fanout;
     switch (a->convention) {
     case MT_CALL_BCAST: return ((bcast_fn) a->fn)(buf, count, dtype, root, comm, module);
     case MT_CALL_BCAST_SEGSIZE:
         return ((bcast_segsize_fn) a->fn)(buf, count, dtype, root, comm, module, d->segsize);
     case MT_CALL_BCAST_SEGSIZE_FANOUT:
-        return ((bcast_segsize_fanout_fn) a->fn)(buf, count, dtype, root, comm, module, d->segsize, d->fanout);
+        return ((bcast_segsize_fanout_fn) a->fn)(buf, count, dtype, root, comm, module, d->segsize, fanout);
     }
     return OMPI_ERR_NOT_SUPPORTED;  /* unreachable: only resolved bcast algorithms are ever allowed */
 }
