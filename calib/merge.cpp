@@ -106,7 +106,7 @@ CalibrationTable merge_tables(const std::vector<MergeInput> &inputs) {
   // Checks: an input's hold where the merged table predicts what that input predicted, i.e. every
   // channel it has came from it unchanged (and, for reduce, the same local costs); ranges of one
   // key from several inputs are joined.
-  std::map<std::tuple<std::string, std::string, uint32_t, int, std::string, std::string, std::string, double>,
+  std::map<std::tuple<std::string, std::string, uint32_t, int, std::string, std::string, std::string, double, int, int>,
            CheckResidual>
       checks;
   json checks_from = json::object();
@@ -124,7 +124,8 @@ CalibrationTable merge_tables(const std::vector<MergeInput> &inputs) {
       if (!channels_same || (r.op == "reduce" && !reduce_same)) continue;
       ++kept;
       auto [it, added] = checks.try_emplace(
-          std::tuple(r.op, r.algorithm, r.segsize, r.fanout, r.objective, r.neighbors, r.widest, r.from_bytes), r);
+          std::tuple(r.op, r.algorithm, r.segsize, r.fanout, r.objective, r.neighbors, r.widest, r.from_bytes,
+                     r.from_ranks, r.below_ranks), r);
       if (!added) {
         it->second.log_lo = std::min(it->second.log_lo, r.log_lo);
         it->second.log_hi = std::max(it->second.log_hi, r.log_hi);

@@ -151,6 +151,42 @@ START_TEST(checks_round_trip_and_refuse_bad_entries) {
 }
 END_TEST
 
+// Checks measured on communicators of given sizes (version 3): the sizes round-trip, a table with
+// them is written as version 3 and one without stays version 2, and bad sizes are refused.
+START_TEST(check_ranks_round_trip_and_refuse_bad_entries) {
+  CalibrationTable t = load_calibration(SHIPPED_TABLE);
+  t.checks.clear();
+  t.checks_source = "unit test";
+  t.checks.push_back({"bcast", "chain", 0, 4, "completion", "cache", "socket", 1024, 4096, -0.25, 0.5, 12, 16, 17});
+  update_checksum(t);
+  const std::string text = to_json_text(t);
+  ck_assert_int_eq(json::parse(text)["version"].get<int>(), 3);
+  const CalibrationTable back = parse_calibration(text, "t");
+  ck_assert_uint_eq(back.checksum, t.checksum);
+  ck_assert_int_eq(back.checks[0].from_ranks, 16);
+  ck_assert_int_eq(back.checks[0].below_ranks, 17);
+  CalibrationTable unsized = t;
+  unsized.checks[0].from_ranks = unsized.checks[0].below_ranks = 0;
+  ck_assert_int_eq(json::parse(to_json_text(unsized))["version"].get<int>(), 2);
+  auto refused = [&](const std::string &from, const std::string &to, const char *expect) {
+    std::string bad = text;
+    const size_t at = bad.find(from);
+    ck_assert_msg(at != std::string::npos, "%s not in the table", from.c_str());
+    bad.replace(at, from.size(), to);
+    try {
+      parse_calibration(bad, "t");
+      ck_abort_msg("accepted %s", to.c_str());
+    } catch (const CalibrationError &e) {
+      ck_assert_msg(std::string(e.what()).find(expect) != std::string::npos && !std::strchr(e.what(), '\n'), "%s", e.what());
+    }
+  };
+  refused("\"below_ranks\": 17", "\"below_ranks\": 16", "checks.residuals[0].below_ranks: must exceed from_ranks");
+  refused("\"from_ranks\": 16", "\"from_ranks\": 1", "checks.residuals[0].from_ranks: must be a number of ranks");
+  refused("\"below_ranks\": 17,", "", "checks.residuals[0].below_ranks: is missing");
+  refused("\"version\": 3", "\"version\": 2", "checks.residuals[0].from_ranks: needs \"version\": 3");
+}
+END_TEST
+
 START_TEST(checksum_follows_every_value) {
   const CalibrationTable original = sample_table();
   std::vector<std::function<void(CalibrationTable &)>> changes;
@@ -224,9 +260,9 @@ START_TEST(malformed_inputs_are_rejected) {
       {"wrong format", [] { return edited([](json &d) { d["format"] = "osu-latency"; }); }, {"format", "osu-latency"}},
       {"missing format", [] { return edited([](json &d) { d.erase("format"); }); }, {"format", "missing"}},
       {"missing version", [] { return edited([](json &d) { d.erase("version"); }); },
-       {"version", "supported versions: 1 to 2"}},
-      {"unsupported version", [] { return edited([](json &d) { d["version"] = 3; }); },
-       {"version", "3", "supported versions: 1 to 2"}},
+       {"version", "supported versions: 1 to 3"}},
+      {"unsupported version", [] { return edited([](json &d) { d["version"] = 4; }); },
+       {"version", "4", "supported versions: 1 to 3"}},
       {"contention curve in a version 1 table",
        [] { return edited([](json &d) { d["channels"]["cache"]["exchange"] = d["channels"]["cache"]["fanout"]; }); },
        {"channels.cache.exchange", "version\": 2"}},
@@ -960,8 +996,9 @@ START_TEST(calibrate_measures_contention_and_refits) {
                                                          "--seed", "7", "--idle", "sleep"});
   const fs::path samples_path = table_path.string() + ".samples.csv";
   const json doc = json::parse(test::read_text(table_path));
-  ck_assert_int_eq(doc["version"].get<int>(), 2);
   const CalibrationTable table = load_calibration(table_path.string());
+  // Contention lists: version 2; checks, which carry their groups' sizes: 3.
+  ck_assert_int_eq(doc["version"].get<int>(), table.checks.empty() ? 2 : 3);
   int channels = 0;
   for (int c = 0; c < kChannels; ++c) {
     const ChannelTable &ch = table.channels[c];
@@ -1096,6 +1133,8 @@ START_TEST(calibrator_measures_checks) {
     ck_assert_msg(r.log_lo <= r.log_hi && std::isfinite(r.log_lo) && std::isfinite(r.log_hi), "%s %s [%g, %g]",
                   r.op.c_str(), r.algorithm.c_str(), r.log_lo, r.log_hi);
     ck_assert_double_eq(r.below_bytes, 4 * r.from_bytes);
+    // np 2: one group, its own size
+    ck_assert_msg(r.from_ranks == 2 && r.below_ranks == 3, "ranks [%d, %d)", r.from_ranks, r.below_ranks);
     ck_assert_msg(r.neighbors == run_neighbors && r.widest == run_widest, "%s/%s", r.neighbors.c_str(),
                   r.widest.c_str());
     const int sizes = r.from_bytes == 4096 || (r.op == "reduce" && r.from_bytes == 1) ? 1 : 2;
@@ -1121,7 +1160,7 @@ START_TEST(calibrator_measures_checks) {
     if (run_widest == kChannelNames[c]) widest = static_cast<Channel>(c);
   }
   for (double bytes : {1.0, 100.0, 4000.0})
-    ck_assert_msg(check_range(table, Op::bcast, "default", 0, 0, bytes, Metric::completion, neighbors, widest),
+    ck_assert_msg(check_range(table, Op::bcast, "default", 0, 0, bytes, Metric::completion, neighbors, widest, 2),
                   "no check of the default at %g B", bytes);
 }
 END_TEST
@@ -1150,6 +1189,7 @@ int main() {
   TCase *table = tcase_create("table");
   tcase_add_test(table, round_trip);
   tcase_add_test(table, checks_round_trip_and_refuse_bad_entries);
+  tcase_add_test(table, check_ranks_round_trip_and_refuse_bad_entries);
   tcase_add_test(table, checksum_follows_every_value);
   tcase_add_test(table, malformed_inputs_are_rejected);
   tcase_add_test(table, missing_file_names_path_and_reason);

@@ -12,6 +12,7 @@
 #include "model/cost/channel_cost.hpp"
 #include "model/schedule/trees.hpp"
 #include "model/select/ompi_fixed.hpp"
+#include "model/select/margin.hpp"
 #include "model/registry/registry.hpp"
 #include "model/select/selector.hpp"
 #include "tools/lib/emulate.hpp"
@@ -403,6 +404,34 @@ START_TEST(checks_decide_only_what_they_cover) {
 }
 END_TEST
 
+// Checks hold near the communicator sizes they were measured on (margin.hpp): within a factor of
+// 2, the nearest size deciding; a check without sizes only where no sized one holds.
+START_TEST(checks_hold_near_their_ranks) {
+  CalibrationTable t;
+  auto add = [&](double lo, double hi, int from_ranks, int below_ranks) {
+    t.checks.push_back({"bcast", "binomial", 0, 0, "completion", "core", "node", 1024, 4096, lo, hi, 4, from_ranks,
+                        below_ranks});
+  };
+  add(-0.1, 0.1, 64, 128);
+  add(-0.5, 0.5, 16, 17);
+  add(-2.0, 2.0, 0, 0);  // any size
+  auto range = [&](int ranks) {
+    return check_range(t, Op::bcast, "binomial", 0, 0, 2048, Metric::completion, Channel::core, Channel::node, ranks);
+  };
+  ck_assert_double_eq(range(100)->hi, 0.1);   // inside [64, 128)
+  ck_assert_double_eq(range(200)->hi, 0.1);   // within 2 x 127
+  ck_assert_double_eq(range(40)->hi, 0.1);    // 64 / 40 = 1.6 beats 40 / 16 = 2.5 (out of reach anyway)
+  ck_assert_double_eq(range(24)->hi, 0.5);    // 24 / 16 = 1.5 beats 64 / 24 = 2.7
+  ck_assert_double_eq(range(8)->hi, 0.5);     // 16 / 8 = 2: still within reach
+  ck_assert_double_eq(range(7)->hi, 2.0);     // no sized check holds: the unsized one
+  ck_assert_double_eq(range(256)->hi, 2.0);   // 256 >= 2 x 128
+  ck_assert(std::isinf(ranks_distance(t.checks[0], 256)) && ranks_distance(t.checks[0], 100) == 0 &&
+            ranks_distance(t.checks[2], 100) < 0);
+  t.checks.pop_back();
+  ck_assert(!range(256).has_value());  // beyond every sized check: unchecked, the default is kept
+}
+END_TEST
+
 START_TEST(candidates_cover_parameters) {
   CallShape call{Op::bcast, 1 << 20, 1, 0, true};
   auto cands = enumerate_candidates(call, 64, kAllAlgorithms);
@@ -686,6 +715,7 @@ int main() {
   tcase_add_test(tc, rabenseifner_odd_root_hop);
   tcase_add_test(tc, selector_rules);
   tcase_add_test(tc, checks_decide_only_what_they_cover);
+  tcase_add_test(tc, checks_hold_near_their_ranks);
   tcase_add_test(tc, candidates_cover_parameters);
   tcase_add_test(tc, algorithm_lists);
   tcase_add_test(tc, schedule_reduces_to_stage_sum);

@@ -222,7 +222,7 @@ void run_merge(const FitCommandOptions &o) {
                   counts["dropped"].get<int>(), counts["kept"].get<int>() + counts["dropped"].get<int>(), name.c_str(),
                   counts["kept"].get<int>() > 0 ? "the local reduction costs" : "some of its channels");
   if (!table.checks.empty())
-    std::printf("checks: %zu ranges; communicators of other shapes keep Open MPI's default\n", table.checks.size());
+    std::printf("checks: %zu ranges; communicators of other shapes, or more than 2x off the sizes measured, keep Open MPI's default\n", table.checks.size());
   else
     std::printf("checks: none; the merged table's margin is its held-out point-to-point error\n");
   std::printf("wrote %s (checksum %016llx)\n", o.output.c_str(), static_cast<unsigned long long>(table.checksum));

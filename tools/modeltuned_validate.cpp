@@ -4,6 +4,7 @@
 // median absolute percentage error over all sizes), the seed report's linear regression (eq. 12)
 // in and out of sample, and algorithm selection on the measured latencies.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -369,22 +370,25 @@ std::pair<Channel, Channel> shape_of(int mapping, int p) {
 }
 
 // The model's residuals on measured collectives, ln(measured / predicted), per op, algorithm
-// ("default" for algorithm 0) and size band [4^k, 4^(k+1)) bytes, pooled over mappings, from the
-// cases with P <= max_p only: the table's checks (margin.hpp), fitted where they are not scored.
+// ("default" for algorithm 0), size band [4^k, 4^(k+1)) bytes and communicator-size band
+// [2^j, 2^(j+1)) ranks, pooled over mappings, from the cases with P <= max_p only: the table's
+// checks (margin.hpp), fitted where they are not scored.
 std::vector<CheckResidual> fit_checks(const Measured &measured, const std::map<Key, double> &predicted,
                                       const char *objective, int max_p) {
-  std::map<std::tuple<int, int, int, Channel, Channel>, std::vector<double>> residuals;  // op, algorithm, band, shape
+  // op, algorithm, size band, ranks band, shape
+  std::map<std::tuple<int, int, int, int, Channel, Channel>, std::vector<double>> residuals;
   for (const auto &[k, us] : measured) {
     if (k.p > max_p) continue;
     auto it = predicted.find(k);
     if (it == predicted.end() || !(it->second > 0) || !(us > 0)) continue;
     const int band = k.bytes < 1 ? 0 : static_cast<int>(std::floor(std::log(k.bytes) / std::log(4.0) + 1e-9));
+    const int ranks_band = std::bit_width(static_cast<unsigned>(k.p)) - 1;
     const auto [neighbors, widest] = shape_of(k.mapping, k.p);
-    residuals[{k.op, k.algorithm, band, neighbors, widest}].push_back(std::log(us / it->second));
+    residuals[{k.op, k.algorithm, band, ranks_band, neighbors, widest}].push_back(std::log(us / it->second));
   }
   std::vector<CheckResidual> out;
   for (const auto &[key, values] : residuals) {
-    const auto [op, algorithm, band, neighbors, widest] = key;
+    const auto [op, algorithm, band, ranks_band, neighbors, widest] = key;
     CheckResidual r;
     r.op = op_name(static_cast<Op>(op));
     r.algorithm = algorithm_label(static_cast<Op>(op), algorithm);
@@ -398,6 +402,8 @@ std::vector<CheckResidual> fit_checks(const Measured &measured, const std::map<K
     r.widest = channel_name(widest);
     r.from_bytes = band == 0 ? 0 : std::pow(4.0, band);
     r.below_bytes = std::pow(4.0, band + 1);
+    r.from_ranks = std::max(2, 1 << ranks_band);
+    r.below_ranks = 2 << ranks_band;
     r.log_lo = *std::min_element(values.begin(), values.end());
     r.log_hi = *std::max_element(values.begin(), values.end());
     r.samples = static_cast<int>(values.size());
@@ -453,9 +459,11 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
       std::vector<std::optional<ResidualRange>> ranges;
       for (int alg : forced)
         ranges.push_back(check_range(*checks.table, op, algorithm_label(op, alg), forced_candidate(op, alg).segsize,
-                                     forced_candidate(op, alg).fanout, c.base.bytes, checks.metric, neighbors, widest));
+                                     forced_candidate(op, alg).fanout, c.base.bytes, checks.metric, neighbors, widest,
+                                     c.base.p));
       const int chosen = pick_with_checks(forced_us, ranges, default_us,
-                                          check_range(*checks.table, op, "default", 0, 0, c.base.bytes, checks.metric, neighbors, widest));
+                                          check_range(*checks.table, op, "default", 0, 0, c.base.bytes, checks.metric, neighbors,
+                                                      widest, c.base.p));
       pick = chosen < 0 ? 0 : forced[chosen];
     } else if (margin > 0) {
       if (std::isnan(default_us)) continue;

@@ -219,13 +219,13 @@ std::vector<uint64_t> check_sizes(Op op, uint64_t max_bytes) {
 
 namespace {
 
-// Per op, configuration, objective, size band and communicator shape: the smallest and largest
-// ln(measured / predicted) over the sizes and groups that measured it.
+// Per op, configuration, objective, size band, communicator shape and group size: the smallest and
+// largest ln(measured / predicted) over the sizes that measured it.
 struct Range {
   double lo = INFINITY, hi = -INFINITY;
   int samples = 0;
 };
-using RangeKey = std::tuple<int, int, uint32_t, int, int, double, std::string, std::string>;
+using RangeKey = std::tuple<int, int, uint32_t, int, int, double, std::string, std::string, int>;  // ..., group ranks
 
 struct GroupRun {
   int ranks = 0, rounds = 0, configurations = 0;
@@ -367,7 +367,7 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
                                 {"high_us", high}};
       if (!(e.predicted_us[m] > 0) || !(low > 0)) continue;
       Range &range =
-          ranges[{int(c.op), c.algorithm, c.segsize, c.fanout, m, band_of(e.bytes).from, result.neighbors, result.widest}];
+          ranges[{int(c.op), c.algorithm, c.segsize, c.fanout, m, band_of(e.bytes).from, result.neighbors, result.widest, size}];
       range.lo = std::min(range.lo, std::clamp(std::log(low / e.predicted_us[m]), -10.0, 10.0));
       range.hi = std::max(range.hi, std::clamp(std::log(high / e.predicted_us[m]), -10.0, 10.0));
       range.samples += rounds;
@@ -392,9 +392,10 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   result.problem = checks_unavailable();
   if (!result.problem.empty()) return result;
 
-  // MPI_COMM_WORLD, then its first P/2 and P/4 ranks: a model error that grows or shrinks with
-  // the number of ranks widens the ranges, and a smaller group may have another shape (one L3,
-  // one socket) that then gets checks of its own. World gets half the time, the others share the rest.
+  // MPI_COMM_WORLD, then its first P/2 and P/4 ranks: each group's checks hold for communicators
+  // near its size (a model error that grows or shrinks with the number of ranks), and a smaller
+  // group may have another shape (one L3, one socket) that then gets checks of its own. World gets
+  // half the time, the others share the rest.
   std::vector<int> groups{size};
   for (int k = size / 2; k >= 2 && groups.size() < 3; k /= 2) groups.push_back(k);
   std::map<RangeKey, Range> ranges;
@@ -433,17 +434,18 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   if (rank != 0) return result;
 
   for (const auto &[key, range] : ranges) {
-    const auto &[op, algorithm, segsize, fanout, m, from, neighbors, widest] = key;
+    const auto &[op, algorithm, segsize, fanout, m, from, neighbors, widest, ranks] = key;
     const Config c{op ? Op::reduce : Op::bcast, algorithm, segsize, fanout};
+    // Each group's own size: a communicator of another size takes the group nearest it (margin.hpp).
     result.residuals.push_back({op_word(c.op), config_name(c), segsize, fanout, kObjectiveName[m], neighbors, widest,
-                                from, from * 4, range.lo, range.hi, range.samples});
+                                from, from * 4, range.lo, range.hi, range.samples, ranks, ranks + 1});
   }
   std::string sizes;
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);
   result.source = fmt::format(
       "modeltuned-calibrate: Open MPI's default, the model's {} best candidates and the best of every algorithm per "
       "size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks ({} ranks), rounds in random order; range of "
-      "ln(measured/predicted) over the 95% interval of the median at 2 sizes per band and every group of one shape",
+      "ln(measured/predicted) over the 95% interval of the median at 2 sizes per band, per group",
       kCheckedCandidates, sizes);
   result.provenance = {{"groups", runs}, {"measured", measured}};
   return result;

@@ -230,7 +230,7 @@ ChannelTable parse_channel(const json &value, const std::string &where, int vers
 // Largest |ln(measured / predicted)| a check may record: a factor of e^10 (22026) either way.
 constexpr double kMaxLogResidual = 10;
 
-void parse_checks(const json &checks, CalibrationTable &table) {
+void parse_checks(const json &checks, CalibrationTable &table, int table_version) {
   reject_unknown_keys(checks, {"source", "residuals"}, "checks");
   const json &source = require_key(checks, "source", "checks", "say which collectives were measured, where");
   if (!source.is_string() || source.get<std::string>().empty())
@@ -241,7 +241,8 @@ void parse_checks(const json &checks, CalibrationTable &table) {
   for (size_t i = 0; i < residuals.size(); ++i) {
     const std::string where = "checks.residuals[" + std::to_string(i) + "]";
     const json &r = require_object(residuals[i], where);
-    reject_unknown_keys(r, {"op", "algorithm", "segsize", "fanout", "objective", "neighbors", "widest", "from_bytes", "below_bytes", "log_lo", "log_hi", "samples"}, where);
+    reject_unknown_keys(r, {"op", "algorithm", "segsize", "fanout", "objective", "neighbors", "widest", "from_bytes", "below_bytes",
+                            "from_ranks", "below_ranks", "log_lo", "log_hi", "samples"}, where);
     CheckResidual out;
     auto text = [&](const char *key, std::initializer_list<std::string_view> allowed) {
       const json &v = require_key(r, key, where, "see docs/calibration-format.md, \"checks\"");
@@ -269,6 +270,22 @@ void parse_checks(const json &checks, CalibrationTable &table) {
     out.below_bytes = byte_count(positive_number(require_key(r, "below_bytes", where, "give the first size beyond the range"),
                                                  where + ".below_bytes"), where + ".below_bytes");
     if (!(out.below_bytes > out.from_bytes)) fail(where + ".below_bytes", "must exceed from_bytes");
+    const bool from_ranks = r.contains("from_ranks"), below_ranks = r.contains("below_ranks");
+    if (from_ranks != below_ranks)
+      fail(where + (from_ranks ? ".below_ranks" : ".from_ranks"), "is missing; give both from_ranks and below_ranks, or neither");
+    if (from_ranks && table_version < 3)
+      fail(where + ".from_ranks", "needs \"version\": 3 (version 2 checks hold for any communicator size)");
+    if (from_ranks) {
+      auto ranks = [&](const char *key) {
+        const json &v = r.at(key);
+        if (!v.is_number_integer() || v.get<long long>() < 2 || v.get<long long>() > (1LL << 30))
+          fail(where + "." + key, std::string("must be a number of ranks from 2 to 2^30, found ") + v.dump());
+        return static_cast<int>(v.get<long long>());
+      };
+      out.from_ranks = ranks("from_ranks");
+      out.below_ranks = ranks("below_ranks");
+      if (out.below_ranks <= out.from_ranks) fail(where + ".below_ranks", "must exceed from_ranks");
+    }
     out.log_lo = bounded(finite_number(require_key(r, "log_lo", where, "give the smallest ln(measured/predicted)"),
                                        where + ".log_lo"), kMaxLogResidual, "(ln ratio)", where + ".log_lo");
     out.log_hi = bounded(finite_number(require_key(r, "log_hi", where, "give the largest ln(measured/predicted)"),
@@ -321,10 +338,13 @@ json to_json(const CalibrationTable &table) {
     if (!ch.exchange.empty()) channel["exchange"] = flat_to_json(ch.exchange);
     channels[std::string(kChannelNames[c])] = channel;
   }
-  bool contention = !table.checks.empty();
+  // The oldest version that holds what the table has, so a table without the newer fields is the
+  // same file, with the same checksum, as before them.
+  bool contention = !table.checks.empty(), ranks = false;
   for (const ChannelTable &ch : table.channels) contention |= !ch.concurrent.empty() || !ch.exchange.empty();
+  for (const CheckResidual &r : table.checks) ranks |= r.has_ranks();
   json doc = {{"format", kFormatName},
-          {"version", contention ? kCalibrationVersion : kOldestCalibrationVersion},
+          {"version", ranks ? 3 : contention ? 2 : kOldestCalibrationVersion},
           {"provenance", table.provenance},
           {"channels", channels},
           {"reduce", {{"us_per_byte", table.reduce_us_per_byte}, {"source", table.reduce_source}}}};
@@ -334,11 +354,17 @@ json to_json(const CalibrationTable &table) {
     doc["memory"]["one_buffer_us_per_byte"] = table.fresh_memory_one_buffer_us_per_byte;
   if (!table.checks.empty()) {
     json residuals = json::array();
-    for (const CheckResidual &r : table.checks)
-      residuals.push_back({{"op", r.op}, {"algorithm", r.algorithm}, {"segsize", r.segsize}, {"fanout", r.fanout}, {"objective", r.objective},
-                           {"neighbors", r.neighbors}, {"widest", r.widest},
-                           {"from_bytes", bytes_value(r.from_bytes)}, {"below_bytes", bytes_value(r.below_bytes)},
-                           {"log_lo", r.log_lo}, {"log_hi", r.log_hi}, {"samples", r.samples}});
+    for (const CheckResidual &r : table.checks) {
+      json entry = {{"op", r.op}, {"algorithm", r.algorithm}, {"segsize", r.segsize}, {"fanout", r.fanout}, {"objective", r.objective},
+                    {"neighbors", r.neighbors}, {"widest", r.widest},
+                    {"from_bytes", bytes_value(r.from_bytes)}, {"below_bytes", bytes_value(r.below_bytes)},
+                    {"log_lo", r.log_lo}, {"log_hi", r.log_hi}, {"samples", r.samples}};
+      if (r.has_ranks()) {
+        entry["from_ranks"] = r.from_ranks;
+        entry["below_ranks"] = r.below_ranks;
+      }
+      residuals.push_back(std::move(entry));
+    }
     doc["checks"] = {{"source", table.checks_source}, {"residuals", residuals}};
   }
   return doc;
@@ -438,7 +464,7 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
 
   if (auto it = doc.find("checks"); it != doc.end()) {
     if (table_version < 2) fail("checks", "needs \"version\": 2 (version 1 tables have no checks)");
-    parse_checks(require_object(*it, "checks"), table);
+    parse_checks(require_object(*it, "checks"), table, table_version);
   }
 
   update_checksum(table);

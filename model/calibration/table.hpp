@@ -17,7 +17,7 @@ namespace modeltuned {
 
 // Version 2 adds the optional per-channel "concurrent" and "exchange" curves and the optional
 // "checks" (CheckResidual); a table without them is written as version 1, so old tables load, checksum and predict as before.
-inline constexpr int kCalibrationVersion = 2;
+inline constexpr int kCalibrationVersion = 3;
 inline constexpr int kOldestCalibrationVersion = 1;
 
 // What a table may hold, refused outside (docs/calibration-format.md, "Limits"). Far beyond any
@@ -86,6 +86,11 @@ struct CheckResidual {
   double from_bytes = 0, below_bytes = 0;
   double log_lo = 0, log_hi = 0;
   int samples = 0;
+  // The communicator sizes it was measured on, [from_ranks, below_ranks); 0, 0: any size (tables
+  // of version 2). The model's error changes with the number of ranks, so a check holds near the
+  // sizes it saw (margin.hpp).
+  int from_ranks = 0, below_ranks = 0;
+  bool has_ranks() const { return below_ranks > 0; }
 };
 
 struct CalibrationTable {

@@ -23,23 +23,43 @@ double held_out_uncertainty(const CalibrationTable &table) {
   return std::min(worst, kMaxUncertainty);
 }
 
+double ranks_distance(const CheckResidual &r, int ranks) {
+  if (!r.has_ranks()) return -1;
+  const double p = ranks;
+  if (p >= r.from_ranks && p < r.below_ranks) return 0;
+  if (p * kChecksRanksReach < r.from_ranks || p >= kChecksRanksReach * r.below_ranks) return INFINITY;
+  return p < r.from_ranks ? std::log(r.from_ranks / p) : std::log(p / (r.below_ranks - 1));
+}
+
 std::vector<const CheckResidual *> checks_for(const CalibrationTable &table, Op op, double bytes, Metric metric,
-                                              Channel neighbors, Channel widest) {
+                                              Channel neighbors, Channel widest, int ranks) {
   const std::string_view op_name = op == Op::reduce ? "reduce" : "bcast";
   const std::string_view objective = metric == Metric::rank_mean ? "rank_mean" : "completion";
   std::vector<const CheckResidual *> out;
   for (const CheckResidual &r : table.checks)
     if (r.op == op_name && r.objective == objective && bytes >= r.from_bytes && bytes < r.below_bytes &&
-        r.neighbors == channel_name(neighbors) && r.widest == channel_name(widest))
+        r.neighbors == channel_name(neighbors) && r.widest == channel_name(widest) &&
+        std::isfinite(ranks_distance(r, ranks)))
       out.push_back(&r);
   return out;
 }
 
 std::optional<ResidualRange> range_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
-                                      uint32_t segsize, int fanout) {
-  for (const CheckResidual *r : checks)
-    if (r->algorithm == algorithm && r->segsize == segsize && r->fanout == fanout) return ResidualRange{r->log_lo, r->log_hi};
-  return std::nullopt;
+                                      uint32_t segsize, int fanout, int ranks) {
+  const CheckResidual *nearest = nullptr;
+  double nearest_distance = INFINITY;
+  for (const CheckResidual *r : checks) {
+    if (r->algorithm != algorithm || r->segsize != segsize || r->fanout != fanout) continue;
+    // Sized checks first (distance >= 0), nearest first; ties keep the table's order, the same on
+    // every rank. A check without sizes (-1) only when no sized one holds.
+    const double d = ranks_distance(*r, ranks), key = d < 0 ? 1e300 : d;
+    if (!nearest || key < nearest_distance) {
+      nearest = r;
+      nearest_distance = key;
+    }
+  }
+  if (!nearest) return std::nullopt;
+  return ResidualRange{nearest->log_lo, nearest->log_hi};
 }
 
 int pick_with_checks(std::span<const double> predicted_us, std::span<const std::optional<ResidualRange>> ranges,

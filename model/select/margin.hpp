@@ -32,16 +32,29 @@ inline double margin_factor(double uncertainty) { return (1 + uncertainty) / (1 
 struct ResidualRange {
   double lo = 0, hi = 0;  // ln(measured / predicted)
 };
-// The checks that hold for calls of `bytes` with this op, objective and communicator shape (a
-// handful per call: one per configuration measured); then the range of one configuration among them.
+//
+// A check measured on communicators of [from_ranks, below_ranks) holds for a communicator of P
+// ranks within a factor of 2 of those sizes (from_ranks / 2 <= P < 2 x below_ranks): the model's
+// error changes with the number of ranks (more concurrent transfers than it charges, longer
+// trees), so a range pooled from 4 to 126 ranks is wider than the error at any one of them, and
+// one from 16 ranks says little about 256. Among the checks of one configuration that hold, the
+// one measured nearest P (in ratio) decides. A check without sizes (version 2 tables) holds for
+// any P, and only when no sized one does.
+inline constexpr double kChecksRanksReach = 2;
+// How far (ln ratio) communicator size `ranks` is from the sizes check `r` was measured on: 0
+// inside them, infinity beyond kChecksRanksReach, -1 for a check without sizes.
+double ranks_distance(const CheckResidual &r, int ranks);
+// The checks that hold for calls of `bytes` with this op, objective, communicator shape and size
+// (a handful per call: about one per configuration measured); then the range of one configuration
+// among them.
 std::vector<const CheckResidual *> checks_for(const CalibrationTable &table, Op op, double bytes, Metric metric,
-                                              Channel neighbors, Channel widest);
+                                              Channel neighbors, Channel widest, int ranks);
 std::optional<ResidualRange> range_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
-                                      uint32_t segsize, int fanout);
+                                      uint32_t segsize, int fanout, int ranks);
 inline std::optional<ResidualRange> check_range(const CalibrationTable &table, Op op, std::string_view algorithm,
                                                 uint32_t segsize, int fanout, double bytes, Metric metric,
-                                                Channel neighbors, Channel widest) {
-  return range_in(checks_for(table, op, bytes, metric, neighbors, widest), algorithm, segsize, fanout);
+                                                Channel neighbors, Channel widest, int ranks) {
+  return range_in(checks_for(table, op, bytes, metric, neighbors, widest, ranks), algorithm, segsize, fanout, ranks);
 }
 // The index of the candidate with the lowest pessimistic prediction among those whose pessimistic
 // prediction beats the default's optimistic one; -1: keep the default.

@@ -107,16 +107,16 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
 // each candidate then looks among those few.
 Decision Selector::apply_checks(const CallShape &call, Decision decision) const {
   const std::vector<const CheckResidual *> checks =
-      checks_for(table_, call.op, static_cast<double>(call.bytes()), call.metric, neighbors_, widest_);
+      checks_for(table_, call.op, static_cast<double>(call.bytes()), call.metric, neighbors_, widest_, placement_.size());
   std::vector<double> us;
   std::vector<std::optional<ResidualRange>> ranges;
   for (const Prediction &p : decision.predictions) {
     const AlgorithmSpec *spec = find_algorithm(call.op, p.candidate.algorithm);
     us.push_back(p.us);
-    ranges.push_back(spec ? range_in(checks, spec->name, p.candidate.segsize, p.candidate.fanout) : std::nullopt);
+    ranges.push_back(spec ? range_in(checks, spec->name, p.candidate.segsize, p.candidate.fanout, placement_.size()) : std::nullopt);
   }
   const Prediction fixed = *decision.ompi_default;
-  const std::optional<ResidualRange> default_range = range_in(checks, "default", 0, 0);
+  const std::optional<ResidualRange> default_range = range_in(checks, "default", 0, 0, placement_.size());
   const int chosen = pick_with_checks(us, ranges, fixed.us, default_range);
   // The factor shown: for the chosen candidate, or the best checked one that was not enough.
   int shown = chosen;

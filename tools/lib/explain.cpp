@@ -39,8 +39,8 @@ std::string format_decision(const nlohmann::json &d, int top) {
     const double fastest = all_candidates.empty() ? best : us(all_candidates[0]);
     const std::string basis = d.value("margin_basis", "held_out");
     if (basis == "unchecked")
-      out += "  why: keeps Open MPI's default: the table's checks cover neither it nor any candidate at this size, "
-             "so no prediction is trusted (docs/model.md#margin)\n";
+      out += "  why: keeps Open MPI's default: the table's checks cover neither it nor any candidate at this message "
+             "size, communicator shape and number of ranks, so no prediction is trusted (docs/model.md#margin)\n";
     else if (basis == "checks" && d.value("kept_default", false))
       out += fmt::format("  why: keeps Open MPI's default: no candidate stays faster when each prediction errs by the worst "
                          "ratio the table's checks saw (best checked candidate: margin {:.2f}x; docs/model.md#margin)\n", margin);
