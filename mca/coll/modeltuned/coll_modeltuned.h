@@ -24,6 +24,9 @@ BEGIN_C_DECLS
  * bytes, class 0 the empty message. */
 #define MCA_COLL_MODELTUNED_SIZE_CLASSES 65
 
+/* Algorithm numbers modeltuned can dispatch and count: tuned's are 1-9 (bcast) and 1-7 (reduce). */
+#define MCA_COLL_MODELTUNED_MAX_SLOTS 32
+
 /* tuned's number for k-nomial bcast: its only fixed-rule algorithm that takes a parameter from a
  * variable (coll_tuned_bcast_algorithm_knomial_radix) instead of 0 (coll_tuned_bcast_decision.c) */
 #define MCA_COLL_MODELTUNED_TUNED_BCAST_KNOMIAL 7
@@ -73,8 +76,9 @@ typedef struct mca_coll_modeltuned_component_t {
     mca_coll_modeltuned_algorithm_t *algorithms[2];  /* the dispatch table, built at open */
     uint32_t runnable[2];        /* mask of the algorithms whose function was resolved */
     /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls), index 0 = handed to the previous
-     * component. Plain increments: exact unless several threads run collectives at once. */
-    unsigned long long *calls[2];
+     * component (or Open MPI's default run here). Plain increments: exact unless several threads
+     * run collectives at once. In the struct, not behind a pointer: one dependent load less a call. */
+    unsigned long long calls[2][MCA_COLL_MODELTUNED_MAX_SLOTS];
     /* tuned's coll_tuned_bcast_algorithm_knomial_radix, read at each call as tuned reads it, for a
      * kept default that is k-nomial; NULL: not found, such defaults go through tuned */
     const int *tuned_knomial_radix;
@@ -110,12 +114,17 @@ enum {
 };
 
 /* What a call needs of a decision (mt_decision without the predictions, which only the decide
- * trace and the decision file show): 16 bytes, so a communicator's cache stays small. */
+ * trace and the decision file show), with the algorithm's dispatch entry copied in: a call then
+ * loads one cache line of its own, not the dispatch table too (between large messages every load
+ * misses, and dependent misses add up). 24 bytes. */
 typedef struct mca_coll_modeltuned_pick_t {
+    void *fn;            /* the algorithm's ompi_coll_base_* function; NULL when algorithm is 0 */
     int32_t algorithm;   /* tuned's number; 0: Open MPI's default was kept, or nothing can run:
                             hand the call to the previous component */
     uint32_t segsize;    /* bytes, 0 = unsegmented */
     int32_t fanout;      /* chains / tree fan-out / radix; 0 when not used */
+    int8_t convention;   /* MT_CALL_* of fn */
+    bool splits;         /* the algorithm cuts the message into parts even unsegmented */
     bool ompi_default;   /* Open MPI's default was kept and the previous component is tuned's fixed
                             decision: `algorithm` is what that decision runs, called here directly
                             as tuned calls it (its segment size, fan-out and the caller's datatype) */
@@ -242,10 +251,9 @@ static inline const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_choice(mca_c
  * every bcast, so inline. Open MPI segments when segsize < message (COLL_BASE_COMPUTED_SEGCOUNT;
  * the segment sizes searched are at least 1 KiB, above any element size). Open MPI's default runs
  * on the caller's datatype, as tuned runs it: never through a byte view. */
-static inline bool mca_coll_modeltuned_cuts(int op, const mca_coll_modeltuned_pick_t *d, size_t bytes)
+static inline bool mca_coll_modeltuned_cuts(const mca_coll_modeltuned_pick_t *d, size_t bytes)
 {
-    return !d->ompi_default && (mca_coll_modeltuned_component.algorithms[op][d->algorithm].splits ||
-                                (0 != d->segsize && d->segsize < bytes));
+    return !d->ompi_default && (d->splits || (0 != d->segsize && d->segsize < bytes));
 }
 
 END_C_DECLS

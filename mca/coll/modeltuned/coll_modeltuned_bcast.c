@@ -29,7 +29,7 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
     /* Decided on bytes: the same on every rank whatever datatype it passed. */
     const mca_coll_modeltuned_pick_t *d = mca_coll_modeltuned_choice(m, comm, MCA_COLL_MODELTUNED_KIND_BCAST, bytes, 1, root);
     if (OPAL_UNLIKELY(NULL == d)) goto fallback;
-    if (!mca_coll_modeltuned_cuts(MT_OP_BCAST, d, bytes)) {
+    if (!mca_coll_modeltuned_cuts(d, bytes)) {
         count_call(comm, d, bytes, root);
         return mca_coll_modeltuned_run_bcast(d, buf, count, dtype, root, comm, module);
     }

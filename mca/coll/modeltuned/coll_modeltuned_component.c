@@ -80,7 +80,7 @@ static int modeltuned_register(void)
         char names[512] = "", **list = MT_OP_BCAST == op ? &c->bcast_algorithms : &c->reduce_algorithms;
         size_t used = 0;
         for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
-            if (info.id >= c->slots) c->slots = info.id + 1;
+            if (info.id >= c->slots && info.id < MCA_COLL_MODELTUNED_MAX_SLOTS) c->slots = info.id + 1;
             if (used < sizeof names)
                 used += snprintf(names + used, sizeof names - used, "%s%s (%d)", i ? ", " : "", info.name, info.id);
         }
@@ -103,9 +103,6 @@ static int modeltuned_register(void)
             MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
             counters_notify, (void *) (intptr_t) op);
     }
-    for (int op = 0; op < 2; ++op)
-        if (NULL == c->calls[op] && NULL == (c->calls[op] = calloc(c->slots, sizeof *c->calls[op])))
-            return OMPI_ERR_OUT_OF_RESOURCE;
 
     c->decision_file = NULL;
     (void) mca_base_component_var_register(v, "decision_file",
@@ -322,9 +319,7 @@ static int modeltuned_close(void)
     c->problem = NULL;
     for (int op = 0; op < 2; ++op) {
         free(c->algorithms[op]);
-        free(c->calls[op]);
         c->algorithms[op] = NULL;
-        c->calls[op] = NULL;
     }
     opal_output_close(c->output);
     return OMPI_SUCCESS;

@@ -95,9 +95,19 @@ static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mca_co
 static bool runs_directly(const mca_coll_modeltuned_module_t *m, int op, int32_t algorithm)
 {
     const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
-    return m->previous_is_tuned_fixed[op] && algorithm > 0 && algorithm < c->slots && algorithm < 32 &&
+    return m->previous_is_tuned_fixed[op] && algorithm > 0 && algorithm < c->slots &&
            0 != (c->runnable[op] & (1u << algorithm)) &&
            (MT_OP_REDUCE == op || MCA_COLL_MODELTUNED_TUNED_BCAST_KNOMIAL != algorithm || NULL != c->tuned_knomial_radix);
+}
+
+/* A decision to run `algorithm` (resolved at open: the model only picks allowed, runnable ones),
+ * with its dispatch entry copied in. */
+static mca_coll_modeltuned_pick_t pick(int op, int32_t algorithm, uint32_t segsize, int32_t fanout, bool ompi_default)
+{
+    const mca_coll_modeltuned_algorithm_t *a = &mca_coll_modeltuned_component.algorithms[op][algorithm];
+    return (mca_coll_modeltuned_pick_t) {.fn = a->fn, .algorithm = algorithm, .segsize = segsize, .fanout = fanout,
+                                         .convention = (int8_t) a->convention, .splits = a->splits,
+                                         .ompi_default = ompi_default};
 }
 
 /* What a decision tells the caller: NULL for algorithm 0 (Open MPI's default was kept by the
@@ -148,10 +158,11 @@ const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_decide(mca_coll_modeltuned
         record_decision(m, comm, report.json, per_rank);
         free(report.json);
     }
-    choice->decision = 0 != rc ? (mca_coll_modeltuned_pick_t) {0, 0, 0, false}  /* nothing can run */
-                               : (mca_coll_modeltuned_pick_t) {decision.algorithm, decision.segsize, decision.fanout, false};
-    if (0 == rc && 0 == decision.algorithm && runs_directly(m, op, decision.ompi_fixed_algorithm))
-        choice->decision = (mca_coll_modeltuned_pick_t) {decision.ompi_fixed_algorithm, 0, 0, true};
+    choice->decision = (mca_coll_modeltuned_pick_t) {0};  /* nothing can run, or the previous component */
+    if (0 == rc && 0 != decision.algorithm)
+        choice->decision = pick(op, decision.algorithm, decision.segsize, decision.fanout, false);
+    else if (0 == rc && runs_directly(m, op, decision.ompi_fixed_algorithm))
+        choice->decision = pick(op, decision.ompi_fixed_algorithm, 0, 0, true);
     choice->root_plus_one = (uint32_t) root + 1;
     if (0 != rc) return NULL;
     if (log)

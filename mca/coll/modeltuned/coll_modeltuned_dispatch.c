@@ -39,7 +39,7 @@ int mca_coll_modeltuned_dispatch_open(void)
             const bool fits = MT_OP_BCAST == op
                 ? info.convention >= MT_CALL_BCAST && info.convention <= MT_CALL_BCAST_SEGSIZE_FANOUT
                 : info.convention >= MT_CALL_REDUCE && info.convention <= MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS;
-            if (NULL == fn || !fits || info.id < 1 || info.id >= c->slots || info.id >= 32) {
+            if (NULL == fn || !fits || info.id < 1 || info.id >= c->slots || info.id >= MCA_COLL_MODELTUNED_MAX_SLOTS) {
                 opal_output_verbose(1, c->output, "coll:modeltuned:open: %s algorithm %s (%d): %s %s; it "
                                     "is never chosen", MT_OP_BCAST == op ? "bcast" : "reduce", info.name,
                                     info.id, info.ompi_function, NULL == fn ? "not found in Open MPI's "
@@ -57,16 +57,16 @@ int mca_coll_modeltuned_run_bcast(const mca_coll_modeltuned_pick_t *d, void *buf
                                   struct ompi_datatype_t *dtype, int root,
                                   struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
-    const mca_coll_modeltuned_algorithm_t *a = &mca_coll_modeltuned_component.algorithms[MT_OP_BCAST][d->algorithm];
-    /* Open MPI's default as tuned runs it: 0 for every parameter but k-nomial's radix variable. */
-    const int32_t fanout = d->ompi_default && MCA_COLL_MODELTUNED_TUNED_BCAST_KNOMIAL == d->algorithm
-                               ? *mca_coll_modeltuned_component.tuned_knomial_radix : d->fanout;
-    switch (a->convention) {
-    case MT_CALL_BCAST: return ((bcast_fn) a->fn)(buf, count, dtype, root, comm, module);
+    switch (d->convention) {
+    case MT_CALL_BCAST: return ((bcast_fn) d->fn)(buf, count, dtype, root, comm, module);
     case MT_CALL_BCAST_SEGSIZE:
-        return ((bcast_segsize_fn) a->fn)(buf, count, dtype, root, comm, module, d->segsize);
-    case MT_CALL_BCAST_SEGSIZE_FANOUT:
-        return ((bcast_segsize_fanout_fn) a->fn)(buf, count, dtype, root, comm, module, d->segsize, fanout);
+        return ((bcast_segsize_fn) d->fn)(buf, count, dtype, root, comm, module, d->segsize);
+    case MT_CALL_BCAST_SEGSIZE_FANOUT: {
+        /* Open MPI's default as tuned runs it: 0 for every parameter but k-nomial's radix variable. */
+        const int32_t fanout = d->ompi_default && MCA_COLL_MODELTUNED_TUNED_BCAST_KNOMIAL == d->algorithm
+                                   ? *mca_coll_modeltuned_component.tuned_knomial_radix : d->fanout;
+        return ((bcast_segsize_fanout_fn) d->fn)(buf, count, dtype, root, comm, module, d->segsize, fanout);
+    }
     }
     return OMPI_ERR_NOT_SUPPORTED;  /* unreachable: only resolved bcast algorithms are ever allowed */
 }
@@ -75,14 +75,13 @@ int mca_coll_modeltuned_run_reduce(const mca_coll_modeltuned_pick_t *d, const vo
                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
                                    struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
-    const mca_coll_modeltuned_algorithm_t *a = &mca_coll_modeltuned_component.algorithms[MT_OP_REDUCE][d->algorithm];
-    switch (a->convention) {
-    case MT_CALL_REDUCE: return ((reduce_fn) a->fn)(sbuf, rbuf, count, dtype, op, root, comm, module);
+    switch (d->convention) {
+    case MT_CALL_REDUCE: return ((reduce_fn) d->fn)(sbuf, rbuf, count, dtype, op, root, comm, module);
     case MT_CALL_REDUCE_SEGSIZE_REQUESTS:
-        return ((reduce_segsize_fn) a->fn)(sbuf, rbuf, count, dtype, op, root, comm, module, d->segsize,
+        return ((reduce_segsize_fn) d->fn)(sbuf, rbuf, count, dtype, op, root, comm, module, d->segsize,
                                            MAX_OUTSTANDING_REQUESTS);
     case MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS:
-        return ((reduce_segsize_fanout_fn) a->fn)(sbuf, rbuf, count, dtype, op, root, comm, module, d->segsize,
+        return ((reduce_segsize_fanout_fn) d->fn)(sbuf, rbuf, count, dtype, op, root, comm, module, d->segsize,
                                                   d->fanout, MAX_OUTSTANDING_REQUESTS);
     }
     return OMPI_ERR_NOT_SUPPORTED;  /* unreachable: only resolved reduce algorithms are ever allowed */
