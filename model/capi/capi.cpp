@@ -12,7 +12,6 @@
 #include <tuple>
 
 #include "model/select/decision_json.hpp"
-#include "model/select/ompi_fixed.hpp"
 #include "model/select/selector.hpp"
 
 using namespace modeltuned;
@@ -241,8 +240,6 @@ int mt_decide(mt_comm_model *model, const mt_call *c, mt_decision *out, mt_decis
       out->fanout = decision->pick.fanout;
       out->predicted_us = decision->predicted_us;
       if (decision->kept_default) out->algorithm = 0;  // Open MPI's own decision runs
-      out->ompi_fixed_algorithm = ompi_fixed_decision(call.op, call.bytes(), shared.selector.placement().size(),
-                                                      call.commutative, shared.selector.ompi()).algorithm;
       // Runner-up: the best prediction with another algorithm, the more informative comparison
       // (when the default was kept: the model's best, which did not beat it by the margin).
       for (const Prediction &p : decision->predictions) {

@@ -31,10 +31,6 @@ typedef struct mt_decision {
     uint32_t runner_up_segsize;
     int32_t runner_up_fanout;
     double runner_up_us;
-    int32_t ompi_fixed_algorithm; /* what tuned's fixed rules ask for on this call (before Open MPI's
-                                     own fallbacks), unsegmented with tuned's fan-out: the component
-                                     runs it directly when the default is kept and tuned's fixed
-                                     decision is what it falls back to; 0 when there is none */
 } mt_decision;
 
 /* One call as the component sees it. Every rank must pass the same values (derived from the type

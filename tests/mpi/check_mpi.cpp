@@ -33,7 +33,6 @@
 #include <nlohmann/json.hpp>
 
 #include "model/registry/registry.hpp"
-#include "model/select/ompi_fixed.hpp"
 #include "tests/support/mpi_checks.hpp"
 
 // Last: check.h defines a fail() macro that breaks the standard headers.
@@ -432,49 +431,6 @@ START_TEST(noncommutative_only_order_preserving) {
 }
 END_TEST
 
-// A call whose default the model keeps runs what tuned's fixed decision runs for it, called by
-// modeltuned directly (traced "algorithm=fallback ompi_default=NAME", NAME the fixed rule's
-// algorithm for the call), with exact results. Under tuned's dynamic decision (forced algorithms)
-// the same calls go to tuned itself.
-START_TEST(kept_default_runs_tuned_fixed_decision) {
-  for (const std::string ops : {"bcast,reduce", "noncommutative"}) {
-    Scratch scratch("modeltuned-mpi");
-    MpiRun run = with_modeltuned(4, 20);
-    run.program_args = {"--ops=" + ops, "--comms=world,dup"};  // communicators of np ranks
-    RunResult r = run_mpi(run, scratch.dir);
-    expect_correct(r);
-    long kept = 0;
-    for (const std::string op : {"bcast", "reduce"})
-      for (const auto &t : r.trace(op)) {
-        if (t.algorithm != "fallback") continue;
-        const Op o = op == "bcast" ? Op::bcast : Op::reduce;
-        const auto *fixed = modeltuned::find_algorithm(
-            o, modeltuned::ompi_fixed_decision(o, static_cast<size_t>(t.bytes), run.np, ops != "noncommutative").algorithm);
-        expect(fixed && t.ompi_default == fixed->name, r,
-               op + " of " + std::to_string(t.bytes) + " B kept the default but ran '" + t.ompi_default +
-                   "', tuned's fixed rule runs " + (fixed ? std::string(fixed->name) : "nothing"));
-        ++kept;
-      }
-    expect(kept > 0, r, "no call kept Open MPI's default (" + ops + "): nothing checked");
-  }
-  Scratch scratch("modeltuned-mpi");
-  MpiRun run = with_modeltuned(4, 20);
-  run.mca.insert(run.mca.end(), {{"coll_tuned_use_dynamic_rules", "1"}, {"coll_tuned_bcast_algorithm", "6"},
-                                 {"coll_tuned_reduce_algorithm", "5"}});
-  run.program_args = {"--ops=bcast,reduce", "--comms=world,dup"};
-  RunResult r = run_mpi(run, scratch.dir);
-  expect_correct(r);
-  long handed = 0;
-  for (const std::string op : {"bcast", "reduce"})
-    for (const auto &t : r.trace(op))
-      if (t.algorithm == "fallback") {
-        expect(t.ompi_default.empty(), r, op + " ran " + t.ompi_default + " itself under tuned's dynamic decision");
-        ++handed;
-      }
-  expect(handed > 0, r, "no call kept Open MPI's default under tuned's dynamic decision: nothing checked");
-}
-END_TEST
-
 // Restricted to an algorithm that would reorder operands: the result must still be right, so
 // modeltuned may only fall back or use an order-preserving algorithm.
 START_TEST(noncommutative_with_only_reordering_algorithms_allowed) {
@@ -730,7 +686,6 @@ Suite *mpi_suite() {
   add("algorithm_list_by_number", algorithm_list_by_number);
   add("noncommutative", noncommutative_only_order_preserving,
       noncommutative_with_only_reordering_algorithms_allowed);
-  add("kept_default", kept_default_runs_tuned_fixed_decision);
   TCase *bad = add("bad_input");
   tcase_add_loop_test(bad, bad_input, 0, kBadInputs);
   add("no_table", no_table_steps_aside_quietly, table_found_in_config_home, table_missing_on_some_ranks);

@@ -61,7 +61,6 @@ std::vector<TraceLine> RunResult::trace(const std::string &op) const {
       t.bytes = number_field(rest, "bytes");
       t.root = number_field(rest, "root");
       t.algorithm = field(rest, "algorithm");
-      t.ompi_default = field(rest, "ompi_default");
       t.segsize = number_field(rest, "segsize");
       t.fanout = number_field(rest, "fanout");
       out.push_back(t);

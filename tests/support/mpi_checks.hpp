@@ -46,7 +46,6 @@ struct MpiRun {
 struct TraceLine {
   int world_rank = -1;  // whose output file it came from
   std::string op, name, algorithm;
-  std::string ompi_default;  // a kept default run as tuned's fixed decision: the algorithm it ran
   long rank = -1, bytes = -1, root = -1, segsize = -1, fanout = -1;
 };
 

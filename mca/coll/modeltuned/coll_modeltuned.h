@@ -27,10 +27,6 @@ BEGIN_C_DECLS
 /* Algorithm numbers modeltuned can dispatch and count: tuned's are 1-9 (bcast) and 1-7 (reduce). */
 #define MCA_COLL_MODELTUNED_MAX_SLOTS 32
 
-/* tuned's number for k-nomial bcast: its only fixed-rule algorithm that takes a parameter from a
- * variable (coll_tuned_bcast_algorithm_knomial_radix) instead of 0 (coll_tuned_bcast_decision.c) */
-#define MCA_COLL_MODELTUNED_TUNED_BCAST_KNOMIAL 7
-
 /* Published by a process without a usable table (a string): its problem, one line. */
 #define MCA_COLL_MODELTUNED_PROBLEM_KEY "coll.modeltuned.problem"
 /* What each process publishes at open (64-bit unsigned values, coll_modeltuned_setup.c). */
@@ -76,12 +72,9 @@ typedef struct mca_coll_modeltuned_component_t {
     mca_coll_modeltuned_algorithm_t *algorithms[2];  /* the dispatch table, built at open */
     uint32_t runnable[2];        /* mask of the algorithms whose function was resolved */
     /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls), index 0 = handed to the previous
-     * component (or Open MPI's default run here). Plain increments: exact unless several threads
+     * component. Plain increments: exact unless several threads
      * run collectives at once. In the struct, not behind a pointer: one dependent load less a call. */
     unsigned long long calls[2][MCA_COLL_MODELTUNED_MAX_SLOTS];
-    /* tuned's coll_tuned_bcast_algorithm_knomial_radix, read at each call as tuned reads it, for a
-     * kept default that is k-nomial; NULL: not found, such defaults go through tuned */
-    const int *tuned_knomial_radix;
 
     int output;                  /* opal_output stream, "coll:modeltuned:" lines */
     mt_table *table;             /* NULL: no usable table, modeltuned steps aside */
@@ -125,9 +118,6 @@ typedef struct mca_coll_modeltuned_pick_t {
     int32_t fanout;      /* chains / tree fan-out / radix; 0 when not used */
     int8_t convention;   /* MT_CALL_* of fn */
     bool splits;         /* the algorithm cuts the message into parts even unsegmented */
-    bool ompi_default;   /* Open MPI's default was kept and the previous component is tuned's fixed
-                            decision: `algorithm` is what that decision runs, called here directly
-                            as tuned calls it (its segment size, fan-out and the caller's datatype) */
 } mca_coll_modeltuned_pick_t;
 
 typedef struct mca_coll_modeltuned_choice_t {
@@ -155,8 +145,6 @@ typedef struct mca_coll_modeltuned_module_t {
     mca_coll_base_module_t *previous_bcast_module;
     mca_coll_base_module_reduce_fn_t previous_reduce;
     mca_coll_base_module_t *previous_reduce_module;
-    /* [op] the previous function is tuned's fixed decision: a kept default runs directly */
-    bool previous_is_tuned_fixed[2];
 
     /* [call kind] -> [size class]: the decision for the last root used. A row is allocated on the
      * first call of its kind, so creating a communicator costs no cache it never uses. */
@@ -249,11 +237,10 @@ static inline const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_choice(mca_c
 
 /* Whether decision `d` cuts a message of `bytes` bytes into parts (segments, halves, blocks): on
  * every bcast, so inline. Open MPI segments when segsize < message (COLL_BASE_COMPUTED_SEGCOUNT;
- * the segment sizes searched are at least 1 KiB, above any element size). Open MPI's default runs
- * on the caller's datatype, as tuned runs it: never through a byte view. */
+ * the segment sizes searched are at least 1 KiB, above any element size). */
 static inline bool mca_coll_modeltuned_cuts(const mca_coll_modeltuned_pick_t *d, size_t bytes)
 {
-    return !d->ompi_default && (d->splits || (0 != d->segsize && d->segsize < bytes));
+    return d->splits || (0 != d->segsize && d->segsize < bytes);
 }
 
 END_C_DECLS

@@ -10,7 +10,7 @@
 
 static void count_call(struct ompi_communicator_t *comm, const mca_coll_modeltuned_pick_t *d, size_t bytes, int root)
 {
-    ++mca_coll_modeltuned_component.calls[MT_OP_BCAST][NULL == d || d->ompi_default ? 0 : d->algorithm];
+    ++mca_coll_modeltuned_component.calls[MT_OP_BCAST][NULL == d ? 0 : d->algorithm];
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
         mca_coll_modeltuned_trace(comm, MT_OP_BCAST, bytes, root, d);
 }

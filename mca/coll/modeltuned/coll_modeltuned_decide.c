@@ -87,27 +87,13 @@ static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mca_co
     slot->decision = *d;
 }
 
-/* Whether Open MPI's default, kept for a call, can run here as tuned's fixed decision would run
- * it: the previous function is that decision and the algorithm it asks for was resolved at open.
- * Then a kept default costs one layer of calls, as without modeltuned, instead of two. Every rank
- * of a communicator answers alike: the same previous component (Open MPI selects per
- * communicator from parameters every rank shares), the same dispatch table, the same decision. */
-static bool runs_directly(const mca_coll_modeltuned_module_t *m, int op, int32_t algorithm)
-{
-    const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
-    return m->previous_is_tuned_fixed[op] && algorithm > 0 && algorithm < c->slots &&
-           0 != (c->runnable[op] & (1u << algorithm)) &&
-           (MT_OP_REDUCE == op || MCA_COLL_MODELTUNED_TUNED_BCAST_KNOMIAL != algorithm || NULL != c->tuned_knomial_radix);
-}
-
 /* A decision to run `algorithm` (resolved at open: the model only picks allowed, runnable ones),
  * with its dispatch entry copied in. */
-static mca_coll_modeltuned_pick_t pick(int op, int32_t algorithm, uint32_t segsize, int32_t fanout, bool ompi_default)
+static mca_coll_modeltuned_pick_t pick(int op, int32_t algorithm, uint32_t segsize, int32_t fanout)
 {
     const mca_coll_modeltuned_algorithm_t *a = &mca_coll_modeltuned_component.algorithms[op][algorithm];
     return (mca_coll_modeltuned_pick_t) {.fn = a->fn, .algorithm = algorithm, .segsize = segsize, .fanout = fanout,
-                                         .convention = (int8_t) a->convention, .splits = a->splits,
-                                         .ompi_default = ompi_default};
+                                         .convention = (int8_t) a->convention, .splits = a->splits};
 }
 
 /* What a decision tells the caller: NULL for algorithm 0 (Open MPI's default was kept by the
@@ -160,9 +146,7 @@ const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_decide(mca_coll_modeltuned
     }
     choice->decision = (mca_coll_modeltuned_pick_t) {0};  /* nothing can run, or the previous component */
     if (0 == rc && 0 != decision.algorithm)
-        choice->decision = pick(op, decision.algorithm, decision.segsize, decision.fanout, false);
-    else if (0 == rc && runs_directly(m, op, decision.ompi_fixed_algorithm))
-        choice->decision = pick(op, decision.ompi_fixed_algorithm, 0, 0, true);
+        choice->decision = pick(op, decision.algorithm, decision.segsize, decision.fanout);
     choice->root_plus_one = (uint32_t) root + 1;
     if (0 != rc) return NULL;
     if (log)
@@ -177,13 +161,11 @@ const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_decide(mca_coll_modeltuned
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
                                const mca_coll_modeltuned_pick_t *d)
 {
-    /* d == NULL: the previous component ran it; d->ompi_default: its fixed decision, run here */
-    const char *name = NULL == d ? NULL : mca_coll_modeltuned_component.algorithms[op][d->algorithm].name;
-    char parameters[96] = "";
-    if (NULL != d && d->ompi_default) snprintf(parameters, sizeof parameters, " ompi_default=%s", name);
-    else if (NULL != d) snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);
+    char parameters[64] = "";  /* d == NULL: the previous component ran it */
+    if (NULL != d) snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);
     opal_output(mca_coll_modeltuned_component.output,
                 "coll:modeltuned:%s cid=%d name=%s rank=%d bytes=%zu root=%d algorithm=%s%s",
                 MT_OP_BCAST == op ? "bcast" : "reduce", mca_coll_modeltuned_cid(comm), comm->c_name,
-                ompi_comm_rank(comm), bytes, root, NULL == d || d->ompi_default ? "fallback" : name, parameters);
+                ompi_comm_rank(comm), bytes, root,
+                NULL == d ? "fallback" : mca_coll_modeltuned_component.algorithms[op][d->algorithm].name, parameters);
 }

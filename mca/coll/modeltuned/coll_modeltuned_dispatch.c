@@ -11,8 +11,7 @@
 #include "coll_modeltuned.h"
 #include "ompi/mca/coll/base/coll_base_functions.h"
 
-/* No limit on outstanding segment sends, as tuned's default (coll_tuned_reduce_max_requests 0)
- * and what its fixed decision passes. */
+/* No limit on outstanding segment sends, as tuned's default (coll_tuned_reduce_max_requests 0). */
 #define MAX_OUTSTANDING_REQUESTS 0
 
 typedef int (*bcast_fn)(BCAST_ARGS);
@@ -61,12 +60,8 @@ int mca_coll_modeltuned_run_bcast(const mca_coll_modeltuned_pick_t *d, void *buf
     case MT_CALL_BCAST: return ((bcast_fn) d->fn)(buf, count, dtype, root, comm, module);
     case MT_CALL_BCAST_SEGSIZE:
         return ((bcast_segsize_fn) d->fn)(buf, count, dtype, root, comm, module, d->segsize);
-    case MT_CALL_BCAST_SEGSIZE_FANOUT: {
-        /* Open MPI's default as tuned runs it: 0 for every parameter but k-nomial's radix variable. */
-        const int32_t fanout = d->ompi_default && MCA_COLL_MODELTUNED_TUNED_BCAST_KNOMIAL == d->algorithm
-                                   ? *mca_coll_modeltuned_component.tuned_knomial_radix : d->fanout;
-        return ((bcast_segsize_fanout_fn) d->fn)(buf, count, dtype, root, comm, module, d->segsize, fanout);
-    }
+    case MT_CALL_BCAST_SEGSIZE_FANOUT:
+        return ((bcast_segsize_fanout_fn) d->fn)(buf, count, dtype, root, comm, module, d->segsize, d->fanout);
     }
     return OMPI_ERR_NOT_SUPPORTED;  /* unreachable: only resolved bcast algorithms are ever allowed */
 }

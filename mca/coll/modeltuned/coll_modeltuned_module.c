@@ -4,14 +4,12 @@
  */
 #include "ompi_config.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll_modeltuned.h"
 #include "ompi/mca/coll/base/coll_base_functions.h"
-#include "opal/mca/base/mca_base_var.h"
 #include MCA_COLL_MODELTUNED_RTE_H
 #include "ompi/proc/proc.h"
 #include MCA_COLL_MODELTUNED_PMIX_H
@@ -73,27 +71,6 @@ static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool 
     return other;
 }
 
-/* Whether `fn` is the exported function `name` (tuned's fixed decisions are exported, from its
- * own object or from libmpi when it is built in). */
-static bool is_function(void (*fn)(void), const char *name)
-{
-    Dl_info info;
-    return 0 != dladdr((void *) fn, &info) && NULL != info.dli_sname && (void *) fn == info.dli_saddr &&
-           0 == strcmp(info.dli_sname, name);
-}
-
-/* Where tuned keeps the k-nomial radix its bcast passes (read at each call, as tuned does). */
-static const int *tuned_knomial_radix(void)
-{
-    const int *value = NULL;
-    const int index = mca_base_var_find("ompi", "coll", "tuned", "bcast_algorithm_knomial_radix");
-    const mca_base_var_t *var = NULL;
-    if (index < 0 || OPAL_SUCCESS != mca_base_var_get(index, &var) || MCA_BASE_VAR_TYPE_INT != var->mbv_type ||
-        OPAL_SUCCESS != mca_base_var_get_value(index, &value, NULL, NULL))
-        return NULL;
-    return value;
-}
-
 static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
@@ -111,15 +88,6 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     m->previous_reduce = comm->c_coll->coll_reduce;
     m->previous_reduce_module = comm->c_coll->coll_reduce_module;
     OBJ_RETAIN(m->previous_reduce_module);
-    /* Open MPI's default is tuned's fixed decision: modeltuned runs it itself when the model keeps
-     * it (coll_modeltuned_decide.c). Tuned's dynamic decision (rules file, forced algorithms) and
-     * every other component stay behind their own function. */
-    m->previous_is_tuned_fixed[MT_OP_BCAST] = is_function((void (*)(void)) m->previous_bcast,
-                                                          "ompi_coll_tuned_bcast_intra_dec_fixed");
-    m->previous_is_tuned_fixed[MT_OP_REDUCE] = is_function((void (*)(void)) m->previous_reduce,
-                                                           "ompi_coll_tuned_reduce_intra_dec_fixed");
-    if (m->previous_is_tuned_fixed[MT_OP_BCAST] && NULL == mca_coll_modeltuned_component.tuned_knomial_radix)
-        mca_coll_modeltuned_component.tuned_knomial_radix = tuned_knomial_radix();
 
     /* The base algorithms keep their trees and request arrays here. */
     m->super.base_data = OBJ_NEW(mca_coll_base_comm_t);
