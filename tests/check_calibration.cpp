@@ -117,6 +117,20 @@ START_TEST(round_trip) {
 }
 END_TEST
 
+// `text` with its first `from` replaced by `to` is refused in one line containing `expect`.
+static void expect_refused_edit(const std::string &text, const std::string &from, const std::string &to, const char *expect) {
+  std::string bad = text;
+  const size_t at = bad.find(from);
+  ck_assert_msg(at != std::string::npos, "%s not in the table", from.c_str());
+  bad.replace(at, from.size(), to);
+  try {
+    parse_calibration(bad, "t");
+    ck_abort_msg("accepted %s", to.c_str());
+  } catch (const CalibrationError &e) {
+    ck_assert_msg(std::string(e.what()).find(expect) != std::string::npos && !std::strchr(e.what(), '\n'), "%s", e.what());
+  }
+}
+
 // Checks (version 2): written, read back identically, and each bad entry refused in one line.
 START_TEST(checks_round_trip_and_refuse_bad_entries) {
   CalibrationTable t = load_calibration(SHIPPED_TABLE);
@@ -131,16 +145,7 @@ START_TEST(checks_round_trip_and_refuse_bad_entries) {
   ck_assert_str_eq(back.checks[0].neighbors.c_str(), "cache");
   ck_assert_int_eq(back.checks[0].fanout, 4);
   auto refused = [&](const std::string &from, const std::string &to, const char *expect) {
-    std::string bad = text;
-    const size_t at = bad.find(from);
-    ck_assert_msg(at != std::string::npos, "%s not in the table", from.c_str());
-    bad.replace(at, from.size(), to);
-    try {
-      parse_calibration(bad, "t");
-      ck_abort_msg("accepted %s", to.c_str());
-    } catch (const CalibrationError &e) {
-      ck_assert_msg(std::string(e.what()).find(expect) != std::string::npos && !std::strchr(e.what(), '\n'), "%s", e.what());
-    }
+    expect_refused_edit(text, from, to, expect);
   };
   refused("\"log_lo\": -0.25", "\"log_lo\": 0.75", "checks.residuals[0].log_lo: must not exceed log_hi");
   refused("\"objective\": \"completion\"", "\"objective\": \"fastest\"", "checks.residuals[0].objective");
@@ -169,16 +174,7 @@ START_TEST(check_ranks_round_trip_and_refuse_bad_entries) {
   unsized.checks[0].from_ranks = unsized.checks[0].below_ranks = 0;
   ck_assert_int_eq(json::parse(to_json_text(unsized))["version"].get<int>(), 2);
   auto refused = [&](const std::string &from, const std::string &to, const char *expect) {
-    std::string bad = text;
-    const size_t at = bad.find(from);
-    ck_assert_msg(at != std::string::npos, "%s not in the table", from.c_str());
-    bad.replace(at, from.size(), to);
-    try {
-      parse_calibration(bad, "t");
-      ck_abort_msg("accepted %s", to.c_str());
-    } catch (const CalibrationError &e) {
-      ck_assert_msg(std::string(e.what()).find(expect) != std::string::npos && !std::strchr(e.what(), '\n'), "%s", e.what());
-    }
+    expect_refused_edit(text, from, to, expect);
   };
   refused("\"below_ranks\": 17", "\"below_ranks\": 16", "checks.residuals[0].below_ranks: must exceed from_ranks");
   refused("\"from_ranks\": 16", "\"from_ranks\": 1", "checks.residuals[0].from_ranks: must be a number of ranks");

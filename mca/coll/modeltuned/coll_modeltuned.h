@@ -72,8 +72,8 @@ typedef struct mca_coll_modeltuned_component_t {
     mca_coll_modeltuned_algorithm_t *algorithms[2];  /* the dispatch table, built at open */
     uint32_t runnable[2];        /* mask of the algorithms whose function was resolved */
     /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls), index 0 = handed to the previous
-     * component. Plain increments: exact unless several threads
-     * run collectives at once. In the struct, not behind a pointer: one dependent load less a call. */
+     * component. Plain increments: exact unless several threads run collectives at once. In the
+     * struct, not behind a pointer: one dependent load less per call. */
     unsigned long long calls[2][MCA_COLL_MODELTUNED_MAX_SLOTS];
 
     int output;                  /* opal_output stream, "coll:modeltuned:" lines */
