@@ -229,6 +229,12 @@ START_TEST(rank_mean_metric) {
   // Completion is the root's time, the largest.
   reduce.metric = Metric::completion;
   ck_assert(near(*predict_us(t, one_cache(4), pipeline, reduce), 3 * step));
+  // Above the eager limit a sender's message waits for its receiver (rendezvous): the root
+  // receives its 5 children in turn, child j when (j+1)/5 of its flat tree has passed, so they
+  // are done on average 3/5 of the way through.
+  CallShape large{Op::reduce, 2048, 8, 0, true, Metric::rank_mean};
+  const double big_root = flat_tree_us(t[Channel::cache], FlatTreeKind::fanin, 6, 16384) + 5 * 16384 * 1e-3;
+  ck_assert(near(*predict_us(t, one_cache(6), linear_reduce, large), (big_root + 5 * big_root * 3 / 5) / 6));
 }
 END_TEST
 
@@ -429,6 +435,32 @@ START_TEST(checks_hold_near_their_ranks) {
             ranks_distance(t.checks[2], 100) < 0);
   t.checks.pop_back();
   ck_assert(!range(256).has_value());  // beyond every sized check: unchecked, the default is kept
+}
+END_TEST
+
+// The default's check holds only where the fixed rule runs what it ran where it was measured;
+// elsewhere the forced check of what it runs stands in.
+START_TEST(default_checks_follow_the_fixed_rule) {
+  CalibrationTable t;
+  auto add = [&](const char *algorithm, double hi, int from_ranks, int below_ranks) {
+    t.checks.push_back({"bcast", algorithm, 0, 0, "completion", "core", "node", 1024, 4096, -hi, hi, 4, from_ranks,
+                        below_ranks});
+  };
+  add("default", 0.1, 64, 128);
+  add("binomial", 0.3, 64, 128);
+  const Candidate knomial{Op::bcast, 7, 0, 4}, binomial{Op::bcast, 6, 0, 0};
+  const auto runs_at = [&](int ranks) { return ranks < 128 ? knomial : binomial; };
+  auto range = [&](int ranks) {
+    const auto held = checks_for(t, Op::bcast, 2048, Metric::completion, Channel::core, Channel::node, ranks);
+    return default_range_in(held, Op::bcast, runs_at(ranks), ranks, runs_at);
+  };
+  ck_assert_double_eq(range(100)->hi, 0.1);  // measured where the default ran k-nomial too
+  ck_assert_double_eq(range(200)->hi, 0.3);  // it runs binomial at 200: forced binomial's check
+  t.checks.pop_back();
+  ck_assert(!range(200).has_value());        // neither: unchecked, the default is kept
+  add("default", 0.7, 0, 0);                 // a check without sizes agrees with any size
+  ck_assert_double_eq(range(200)->hi, 0.7);
+  ck_assert_double_eq(range(100)->hi, 0.1);  // the sized one that agrees still comes first
 }
 END_TEST
 
@@ -716,6 +748,7 @@ int main() {
   tcase_add_test(tc, selector_rules);
   tcase_add_test(tc, checks_decide_only_what_they_cover);
   tcase_add_test(tc, checks_hold_near_their_ranks);
+  tcase_add_test(tc, default_checks_follow_the_fixed_rule);
   tcase_add_test(tc, candidates_cover_parameters);
   tcase_add_test(tc, algorithm_lists);
   tcase_add_test(tc, schedule_reduces_to_stage_sum);

@@ -461,9 +461,14 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
         ranges.push_back(check_range(*checks.table, op, algorithm_label(op, alg), forced_candidate(op, alg).segsize,
                                      forced_candidate(op, alg).fanout, c.base.bytes, checks.metric, neighbors, widest,
                                      c.base.p));
+      const size_t bytes = static_cast<size_t>(c.base.bytes);
+      const auto default_runs = [&](int ranks) {
+        return what_runs(ompi_fixed_decision(op, bytes, ranks, true), bytes, 1, ranks, true);
+      };
+      const std::vector<const CheckResidual *> held =
+          checks_for(*checks.table, op, c.base.bytes, checks.metric, neighbors, widest, c.base.p);
       const int chosen = pick_with_checks(forced_us, ranges, default_us,
-                                          check_range(*checks.table, op, "default", 0, 0, c.base.bytes, checks.metric, neighbors,
-                                                      widest, c.base.p));
+                                          default_range_in(held, op, default_runs(c.base.p), c.base.p, default_runs));
       pick = chosen < 0 ? 0 : forced[chosen];
     } else if (margin > 0) {
       if (std::isnan(default_us)) continue;

@@ -1,5 +1,7 @@
 #include "model/select/margin.hpp"
 
+#include "model/registry/registry.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -44,12 +46,16 @@ std::vector<const CheckResidual *> checks_for(const CalibrationTable &table, Op 
   return out;
 }
 
-std::optional<ResidualRange> range_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
-                                      uint32_t segsize, int fanout, int ranks) {
+namespace {
+
+// The nearest check of one configuration among `checks` that `holds` accepts.
+template <typename Holds>
+const CheckResidual *nearest_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
+                                uint32_t segsize, int fanout, int ranks, Holds holds) {
   const CheckResidual *nearest = nullptr;
   double nearest_distance = INFINITY;
   for (const CheckResidual *r : checks) {
-    if (r->algorithm != algorithm || r->segsize != segsize || r->fanout != fanout) continue;
+    if (r->algorithm != algorithm || r->segsize != segsize || r->fanout != fanout || !holds(*r)) continue;
     // Sized checks first (distance >= 0), nearest first; ties keep the table's order, the same on
     // every rank. A check without sizes (-1) only when no sized one holds.
     const double d = ranks_distance(*r, ranks), key = d < 0 ? 1e300 : d;
@@ -58,8 +64,30 @@ std::optional<ResidualRange> range_in(std::span<const CheckResidual *const> chec
       nearest_distance = key;
     }
   }
-  if (!nearest) return std::nullopt;
-  return ResidualRange{nearest->log_lo, nearest->log_hi};
+  return nearest;
+}
+
+std::optional<ResidualRange> range_of(const CheckResidual *r) {
+  if (!r) return std::nullopt;
+  return ResidualRange{r->log_lo, r->log_hi};
+}
+
+}  // namespace
+
+std::optional<ResidualRange> range_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
+                                      uint32_t segsize, int fanout, int ranks) {
+  return range_of(nearest_in(checks, algorithm, segsize, fanout, ranks, [](const CheckResidual &) { return true; }));
+}
+
+std::optional<ResidualRange> default_range_in(std::span<const CheckResidual *const> checks, Op op,
+                                              const Candidate &runs, int ranks,
+                                              const std::function<Candidate(int ranks)> &runs_at) {
+  const auto ran_the_same = [&](const CheckResidual &r) {
+    return !r.has_ranks() || runs_at(std::clamp(ranks, r.from_ranks, r.below_ranks - 1)) == runs;
+  };
+  if (const CheckResidual *own = nearest_in(checks, "default", 0, 0, ranks, ran_the_same)) return range_of(own);
+  const AlgorithmSpec *spec = find_algorithm(op, runs.algorithm);
+  return spec ? range_in(checks, spec->name, runs.segsize, runs.fanout, ranks) : std::nullopt;
 }
 
 int pick_with_checks(std::span<const double> predicted_us, std::span<const std::optional<ResidualRange>> ranges,

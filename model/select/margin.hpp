@@ -1,6 +1,7 @@
 // When the model may leave Open MPI's default: only when a candidate is predicted faster by more
 // than the model's own measured uncertainty (docs/model.md, "Margin").
 #pragma once
+#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -56,6 +57,17 @@ inline std::optional<ResidualRange> check_range(const CalibrationTable &table, O
                                                 Channel neighbors, Channel widest, int ranks) {
   return range_in(checks_for(table, op, bytes, metric, neighbors, widest, ranks), algorithm, segsize, fanout, ranks);
 }
+// The range for Open MPI's default, which at `ranks` ranks runs `runs` (the fixed rule's
+// configuration, what_runs applied); `runs_at(n)` is what it runs for the same call at n ranks.
+// A check of the default holds only where the fixed rule runs what it ran where the check was
+// measured: the rule changes algorithm with the communicator size (bcast: k-nomial below 128
+// ranks, binomial or bintree above), and the error of one algorithm says nothing of another's.
+// Among the default's checks that agree, the nearest decides; when none does, the check of the
+// configuration it runs, forced, stands in (the same ompi_coll_base_* function with the same
+// arguments); nullopt when there is neither. A check without sizes agrees with any size.
+std::optional<ResidualRange> default_range_in(std::span<const CheckResidual *const> checks, Op op,
+                                              const Candidate &runs, int ranks,
+                                              const std::function<Candidate(int ranks)> &runs_at);
 // The index of the candidate with the lowest pessimistic prediction among those whose pessimistic
 // prediction beats the default's optimistic one; -1: keep the default.
 int pick_with_checks(std::span<const double> predicted_us, std::span<const std::optional<ResidualRange>> ranges,

@@ -116,7 +116,11 @@ Decision Selector::apply_checks(const CallShape &call, Decision decision) const 
     ranges.push_back(spec ? range_in(checks, spec->name, p.candidate.segsize, p.candidate.fanout, placement_.size()) : std::nullopt);
   }
   const Prediction fixed = *decision.ompi_default;
-  const std::optional<ResidualRange> default_range = range_in(checks, "default", 0, 0, placement_.size());
+  const std::optional<ResidualRange> default_range =
+      default_range_in(checks, call.op, fixed.candidate, placement_.size(), [&](int ranks) {
+        return what_runs(ompi_fixed_decision(call.op, call.bytes(), ranks, call.commutative, ompi_), call.count,
+                         call.type_size, ranks, call.commutative);
+      });
   const int chosen = pick_with_checks(us, ranges, fixed.us, default_range);
   // The factor shown: for the chosen candidate, or the best checked one that was not enough.
   int shown = chosen;

@@ -173,7 +173,8 @@ double schedule_us(const TreePlan &plan, std::span<const double> flat_us, size_t
 // Each rank's own time, averaged (Metric::rank_mean), with the schedule's recurrence per rank.
 // Bcast: a rank is done when its last segment has arrived (a leaf: the end of its parent's last
 // flat tree) or its last flat tree has ended. Reduce: a leaf is done once its segments are sent
-// (one point-to-point message each, sent one after the other); an inner rank once it has combined
+// (one point-to-point message each, sent one after the other; above the eager limit, when its
+// parent has received it); an inner rank once it has combined
 // its subtree and sent the result up; the root at the end. Per rank the reduce recurrence is
 // solved bottom-up with the largest sum and the largest flat tree below it, which is exact for one
 // segment and an upper bound otherwise.
@@ -207,6 +208,21 @@ static double rank_mean(const CalibrationTable &table, const TreePlan &plan,
     if (parent >= 0)
       acc[parent] = {std::max(acc[parent].first, sum), std::max(acc[parent].second, max)};
     total += done;
+    int leaves = 0;
+    for (int c = 0; c < kChannels; ++c) leaves += plan.sender_leaves[k][c];
+    if (leaves == 0) continue;
+    if (segment_bytes > kSharedMemoryEagerLimitBytes) {
+      // Rendezvous: a leaf's send completes only when this rank has received it. It receives
+      // its n children one after another, each taking t/n of its flat tree, leaves first (Open
+      // MPI's trees list children by growing subtree), so its L leaves are done on average
+      // (L+1)/2 shares into the round of the last segment; with one segment that round starts
+      // at once, before any subtree has answered.
+      int children = 0;
+      for (int n : plan.flat_trees[plan.sender_flat_tree[k]]) children += n;
+      const double last_round = segments > 1 ? sum - t + later * max : 0;
+      total += leaves * (last_round + t * (leaves + 1) / (2.0 * children));
+      continue;
+    }
     for (int c = 0; c < kChannels; ++c)
       if (plan.sender_leaves[k][c])
         total += plan.sender_leaves[k][c] * static_cast<double>(segments) * p2p_us(table.channels[c], segment_bytes);
