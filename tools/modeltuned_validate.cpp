@@ -456,17 +456,18 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
     if (checks.table) {
       if (std::isnan(default_us)) continue;
       const auto [neighbors, widest] = shape_of(mapping, c.base.p);
+      // The checks for this case, selected once, as the selector does.
+      const std::vector<const CheckResidual *> held =
+          checks_for(*checks.table, op, c.base.bytes, checks.metric, neighbors, widest, c.base.p);
       std::vector<std::optional<ResidualRange>> ranges;
-      for (int alg : forced)
-        ranges.push_back(check_range(*checks.table, op, algorithm_label(op, alg), forced_candidate(op, alg).segsize,
-                                     forced_candidate(op, alg).fanout, c.base.bytes, checks.metric, neighbors, widest,
-                                     c.base.p));
+      for (int alg : forced) {
+        const Candidate f = forced_candidate(op, alg);
+        ranges.push_back(range_in(held, algorithm_label(op, alg), f.segsize, f.fanout, c.base.p));
+      }
       const size_t bytes = static_cast<size_t>(c.base.bytes);
       const auto default_runs = [&](int ranks) {
         return what_runs(ompi_fixed_decision(op, bytes, ranks, true), bytes, 1, ranks, true);
       };
-      const std::vector<const CheckResidual *> held =
-          checks_for(*checks.table, op, c.base.bytes, checks.metric, neighbors, widest, c.base.p);
       const int chosen = pick_with_checks(forced_us, ranges, default_us,
                                           default_range_in(held, op, default_runs(c.base.p), c.base.p, default_runs));
       pick = chosen < 0 ? 0 : forced[chosen];

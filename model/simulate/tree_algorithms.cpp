@@ -174,10 +174,9 @@ double schedule_us(const TreePlan &plan, std::span<const double> flat_us, size_t
 // Bcast: a rank is done when its last segment has arrived (a leaf: the end of its parent's last
 // flat tree) or its last flat tree has ended. Reduce: a leaf is done once its segments are sent
 // (one point-to-point message each, sent one after the other; above the eager limit, when its
-// parent has received it); an inner rank once it has combined
-// its subtree and sent the result up; the root at the end. Per rank the reduce recurrence is
-// solved bottom-up with the largest sum and the largest flat tree below it, which is exact for one
-// segment and an upper bound otherwise.
+// parent has received it); an inner rank once it has combined its subtree and sent the result up;
+// the root at the end. Per rank the reduce recurrence is solved bottom-up with the largest sum and
+// the largest flat tree below it, which is exact for one segment and an upper bound otherwise.
 static double rank_mean(const CalibrationTable &table, const TreePlan &plan,
                         std::span<const double> flat_us, size_t segments, double segment_bytes,
                         bool reduce) {
