@@ -407,6 +407,17 @@ START_TEST(checks_decide_only_what_they_cover) {
   call.count = 1 << 20;
   auto other_size = with(0, 0, "cache");
   ck_assert(other_size->kept_default && other_size->margin_basis == Decision::MarginBasis::unchecked);
+  // What the default runs anyway, checked as if much faster than the default: still the default
+  // (the two checks measured the same code).
+  call.count = 1 << 16;
+  const Candidate runs = plain->ompi_default->candidate;
+  CalibrationTable same = t;
+  same.checks_source = "unit test";
+  same.checks.push_back({"bcast", std::string(find_algorithm(Op::bcast, runs.algorithm)->name), runs.segsize,
+                         runs.fanout, "completion", "cache", "cache", 32768, 131072, -5, -4, 10});
+  same.checks.push_back({"bcast", "default", 0, 0, "completion", "cache", "cache", 32768, 131072, 4, 5, 10});
+  auto itself = decide(same, p, call, kAllAlgorithms);
+  ck_assert(itself->kept_default && itself->pick == runs);
 }
 END_TEST
 
@@ -449,10 +460,10 @@ START_TEST(default_checks_follow_the_fixed_rule) {
   add("default", 0.1, 64, 128);
   add("binomial", 0.3, 64, 128);
   const Candidate knomial{Op::bcast, 7, 0, 4}, binomial{Op::bcast, 6, 0, 0};
-  const auto runs_at = [&](int ranks) { return ranks < 128 ? knomial : binomial; };
+  const auto runs_at = [&](int ranks, double) { return ranks < 128 ? knomial : binomial; };
   auto range = [&](int ranks) {
     const auto held = checks_for(t, Op::bcast, 2048, Metric::completion, Channel::core, Channel::node, ranks);
-    return default_range_in(held, Op::bcast, runs_at(ranks), ranks, runs_at);
+    return default_range_in(held, Op::bcast, runs_at(ranks, 2048), ranks, runs_at);
   };
   ck_assert_double_eq(range(100)->hi, 0.1);  // measured where the default ran k-nomial too
   ck_assert_double_eq(range(200)->hi, 0.3);  // it runs binomial at 200: forced binomial's check
@@ -461,6 +472,19 @@ START_TEST(default_checks_follow_the_fixed_rule) {
   add("default", 0.7, 0, 0);                 // a check without sizes agrees with any size
   ck_assert_double_eq(range(200)->hi, 0.7);
   ck_assert_double_eq(range(100)->hi, 0.1);  // the sized one that agrees still comes first
+
+  // The rule can change inside a check's size band: on 2 ranks the reduce default runs linear at
+  // 4 B and binary at 8 B, so a default check over [4, 16) pooled both and holds for neither.
+  CalibrationTable r;
+  const Candidate linear{Op::reduce, 1, 0, 0}, binary{Op::reduce, 4, 0, 0};
+  for (auto [name, hi] : {std::pair{"default", 0.1}, std::pair{"binary", 0.3}})
+    r.checks.push_back({"reduce", name, 0, 0, "completion", "core", "core", 4, 16, -hi, hi, 4, 2, 3});
+  const auto reduce_runs_at = [&](int, double bytes) { return bytes < 8 ? linear : binary; };
+  const auto held = checks_for(r, Op::reduce, 8, Metric::completion, Channel::core, Channel::core, 2);
+  ck_assert_double_eq(default_range_in(held, Op::reduce, binary, 2, reduce_runs_at)->hi, 0.3);  // forced binary's
+  ck_assert(!default_range_in(held, Op::reduce, linear, 2, reduce_runs_at).has_value());      // no forced linear
+  const auto always_binary = [&](int, double) { return binary; };
+  ck_assert_double_eq(default_range_in(held, Op::reduce, binary, 2, always_binary)->hi, 0.1);  // one rule: its own
 }
 END_TEST
 

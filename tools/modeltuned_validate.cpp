@@ -459,17 +459,20 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
       // The checks for this case, selected once, as the selector does.
       const std::vector<const CheckResidual *> held =
           checks_for(*checks.table, op, c.base.bytes, checks.metric, neighbors, widest, c.base.p);
+      const auto default_runs = [&](int ranks, double bytes) {
+        const size_t b = static_cast<size_t>(bytes);
+        return what_runs(ompi_fixed_decision(op, b, ranks, true), b, 1, ranks, true);
+      };
+      const Candidate runs = default_runs(c.base.p, c.base.bytes);
+      // As the selector: what the default runs anyway never replaces it.
       std::vector<std::optional<ResidualRange>> ranges;
       for (int alg : forced) {
         const Candidate f = forced_candidate(op, alg);
-        ranges.push_back(range_in(held, algorithm_label(op, alg), f.segsize, f.fanout, c.base.p));
+        ranges.push_back(f == runs ? std::nullopt
+                                   : range_in(held, algorithm_label(op, alg), f.segsize, f.fanout, c.base.p));
       }
-      const size_t bytes = static_cast<size_t>(c.base.bytes);
-      const auto default_runs = [&](int ranks) {
-        return what_runs(ompi_fixed_decision(op, bytes, ranks, true), bytes, 1, ranks, true);
-      };
       const int chosen = pick_with_checks(forced_us, ranges, default_us,
-                                          default_range_in(held, op, default_runs(c.base.p), c.base.p, default_runs));
+                                          default_range_in(held, op, runs, c.base.p, default_runs));
       pick = chosen < 0 ? 0 : forced[chosen];
     } else if (margin > 0) {
       if (std::isnan(default_us)) continue;

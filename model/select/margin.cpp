@@ -80,10 +80,16 @@ std::optional<ResidualRange> range_in(std::span<const CheckResidual *const> chec
 }
 
 std::optional<ResidualRange> default_range_in(std::span<const CheckResidual *const> checks, Op op,
-                                              const Candidate &runs, int ranks,
-                                              const std::function<Candidate(int ranks)> &runs_at) {
+                                              const Candidate &runs, int ranks, const RunsAt &runs_at) {
   const auto ran_the_same = [&](const CheckResidual &r) {
-    return !r.has_ranks() || runs_at(std::clamp(ranks, r.from_ranks, r.below_ranks - 1)) == runs;
+    const int at = r.has_ranks() ? std::clamp(ranks, r.from_ranks, r.below_ranks - 1) : ranks;
+    bool measured_any = false;
+    for (double bytes = 1; bytes < r.below_bytes; bytes *= 2) {
+      if (bytes < r.from_bytes) continue;
+      measured_any = true;
+      if (!(runs_at(at, bytes) == runs)) return false;
+    }
+    return measured_any || runs_at(at, r.from_bytes) == runs;
   };
   if (const CheckResidual *own = nearest_in(checks, "default", 0, 0, ranks, ran_the_same)) return range_of(own);
   const AlgorithmSpec *spec = find_algorithm(op, runs.algorithm);

@@ -57,17 +57,25 @@ inline std::optional<ResidualRange> check_range(const CalibrationTable &table, O
                                                 Channel neighbors, Channel widest, int ranks) {
   return range_in(checks_for(table, op, bytes, metric, neighbors, widest, ranks), algorithm, segsize, fanout, ranks);
 }
-// The range for Open MPI's default, which at `ranks` ranks runs `runs` (the fixed rule's
-// configuration, what_runs applied); `runs_at(n)` is what it runs for the same call at n ranks.
-// A check of the default holds only where the fixed rule runs what it ran where the check was
-// measured: the rule changes algorithm with the communicator size (bcast: k-nomial below 128
-// ranks, binomial or bintree above), and the error of one algorithm says nothing of another's.
-// Among the default's checks that agree, the nearest decides; when none does, the check of the
-// configuration it runs, forced, stands in (the same ompi_coll_base_* function with the same
-// arguments); nullopt when there is neither. A check without sizes agrees with any size.
+// The element size the checks' collectives were measured with (calib/calibrate/checks.cpp): bcast
+// MPI_BYTE, reduce MPI_INT with MPI_SUM. What the fixed rule runs can depend on the element count
+// (Rabenseifner with fewer elements than ranks runs the linear reduce).
+inline constexpr size_t checked_element_bytes(Op op) { return op == Op::bcast ? 1 : 4; }
+// The range for Open MPI's default, which for this call runs `runs` (the fixed rule's
+// configuration, what_runs applied); `runs_at(n, bytes)` is what it runs for a call of `bytes`
+// (elements of checked_element_bytes) at n ranks. A check of the default holds only where the
+// fixed rule runs what the call runs at every size the check measured: the rule changes
+// algorithm with the communicator size (bcast: k-nomial below 128 ranks, binomial or bintree
+// above) and with the message size inside one band (reduce on 2 ranks: linear at 4 B, binary at
+// 8 B), and the error of one algorithm, or of two pooled, says nothing of another's. The sizes
+// measured are taken as the powers of two in the check's band (the calibrator measures 4^k and
+// 2 x 4^k; OSU every power of two). Among the default's checks that agree, the nearest decides;
+// when none does, the check of the configuration it runs, forced, stands in (the same
+// ompi_coll_base_* function with the same arguments); nullopt when there is neither. A check
+// without rank sizes agrees with any communicator size.
+using RunsAt = std::function<Candidate(int ranks, double bytes)>;
 std::optional<ResidualRange> default_range_in(std::span<const CheckResidual *const> checks, Op op,
-                                              const Candidate &runs, int ranks,
-                                              const std::function<Candidate(int ranks)> &runs_at);
+                                              const Candidate &runs, int ranks, const RunsAt &runs_at);
 // The index of the candidate with the lowest pessimistic prediction among those whose pessimistic
 // prediction beats the default's optimistic one; -1: keep the default.
 int pick_with_checks(std::span<const double> predicted_us, std::span<const std::optional<ResidualRange>> ranges,

@@ -110,16 +110,23 @@ Decision Selector::apply_checks(const CallShape &call, Decision decision) const 
       checks_for(table_, call.op, static_cast<double>(call.bytes()), call.metric, neighbors_, widest_, placement_.size());
   std::vector<double> us;
   std::vector<std::optional<ResidualRange>> ranges;
+  const Prediction fixed = *decision.ompi_default;
   for (const Prediction &p : decision.predictions) {
     const AlgorithmSpec *spec = find_algorithm(call.op, p.candidate.algorithm);
     us.push_back(p.us);
-    ranges.push_back(spec ? range_in(checks, spec->name, p.candidate.segsize, p.candidate.fanout, placement_.size()) : std::nullopt);
+    // What the default runs anyway never replaces it: its forced check and the default's measured
+    // the same code, and whatever separates them is noise.
+    const bool is_default = p.candidate == fixed.candidate;
+    ranges.push_back(spec && !is_default
+                         ? range_in(checks, spec->name, p.candidate.segsize, p.candidate.fanout, placement_.size())
+                         : std::nullopt);
   }
-  const Prediction fixed = *decision.ompi_default;
+  const size_t element = checked_element_bytes(call.op);
   const std::optional<ResidualRange> default_range =
-      default_range_in(checks, call.op, fixed.candidate, placement_.size(), [&](int ranks) {
-        return what_runs(ompi_fixed_decision(call.op, call.bytes(), ranks, call.commutative, ompi_), call.count,
-                         call.type_size, ranks, call.commutative);
+      default_range_in(checks, call.op, fixed.candidate, placement_.size(), [&](int ranks, double bytes) {
+        const size_t b = static_cast<size_t>(bytes);
+        return what_runs(ompi_fixed_decision(call.op, b, ranks, call.commutative, ompi_), std::max<size_t>(1, b / element),
+                         element, ranks, call.commutative);
       });
   const int chosen = pick_with_checks(us, ranges, fixed.us, default_range);
   // The factor shown: for the chosen candidate, or the best checked one that was not enough.
