@@ -421,6 +421,37 @@ START_TEST(checks_decide_only_what_they_cover) {
 }
 END_TEST
 
+// A communicator no check covers can never leave the default: the component then leaves the op
+// to Open MPI (Selector::may_leave_default). Without checks, or with a narrowed list, it may.
+START_TEST(uncovered_communicators_never_leave_the_default) {
+  CalibrationTable t = synthetic_table();
+  const Placement p = one_cache(8);
+  auto may = [&](const CalibrationTable &table, Op op, AlgorithmMask allowed = kAllAlgorithms) {
+    return Selector(table, p, allowed, allowed).may_leave_default(op);
+  };
+  ck_assert(may(t, Op::bcast) && may(t, Op::reduce));  // no checks: the held-out factor rule decides
+  auto with_check = [&](const char *op, const char *neighbors, int from_ranks, int below_ranks) {
+    CalibrationTable c = t;
+    c.checks.push_back({op, "default", 0, 0, "completion", neighbors, "cache", 1024, 4096, -0.1, 0.1, 4, from_ranks,
+                        below_ranks});
+    return c;
+  };
+  const CalibrationTable bcast_here = with_check("bcast", "cache", 8, 16);
+  ck_assert(may(bcast_here, Op::bcast) && !may(bcast_here, Op::reduce));
+  ck_assert(!may(with_check("bcast", "core", 8, 16), Op::bcast));    // another shape
+  ck_assert(!may(with_check("bcast", "cache", 32, 64), Op::bcast));  // sizes out of reach (8 < 32 / 2)
+  ck_assert(may(with_check("bcast", "cache", 16, 32), Op::bcast));   // within reach (8 >= 16 / 2)
+  // A narrowed list: the model picks among what the user allowed, checked or not.
+  ck_assert(may(with_check("bcast", "core", 8, 16), Op::bcast, parse_algorithm_list(Op::bcast, "binomial")));
+  // What the selector decides agrees: with no check covering, every call keeps the default.
+  const CalibrationTable elsewhere = with_check("bcast", "core", 8, 16);
+  for (size_t bytes : {1ul, 2048ul, 1ul << 20}) {
+    const auto d = decide(elsewhere, p, CallShape{Op::bcast, bytes, 1, 0, true}, kAllAlgorithms);
+    ck_assert(d && d->kept_default);
+  }
+}
+END_TEST
+
 // Checks hold near the communicator sizes they were measured on (margin.hpp): within a factor of
 // 2, the nearest size deciding; a check without sizes only where no sized one holds.
 START_TEST(checks_hold_near_their_ranks) {
@@ -773,6 +804,7 @@ int main() {
   tcase_add_test(tc, checks_decide_only_what_they_cover);
   tcase_add_test(tc, checks_hold_near_their_ranks);
   tcase_add_test(tc, default_checks_follow_the_fixed_rule);
+  tcase_add_test(tc, uncovered_communicators_never_leave_the_default);
   tcase_add_test(tc, candidates_cover_parameters);
   tcase_add_test(tc, algorithm_lists);
   tcase_add_test(tc, schedule_reduces_to_stage_sum);

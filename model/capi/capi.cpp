@@ -167,6 +167,10 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
 
 void mt_comm_model_free(mt_comm_model *model) { delete model; }
 
+int mt_comm_model_may_leave_default(const mt_comm_model *model, int op) {
+  return model->shared->selector.may_leave_default(to_op(op)) ? 1 : 0;
+}
+
 void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len) {
   std::string names;
   const unsigned used = model->shared->selector.placement().channels_used();

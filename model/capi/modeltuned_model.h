@@ -103,6 +103,11 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
                                     uint32_t bcast_mask, uint32_t reduce_mask,
                                     char *err, size_t errlen);
 void mt_comm_model_free(mt_comm_model *model);
+/* 0 when no call of op (MT_OP_*) on this communicator can leave Open MPI's default, whatever its
+ * size, root or objective (the table's checks cover nothing of this communicator's shape and size,
+ * and every algorithm is allowed): the component then leaves the op to the previous component. 1
+ * when a call may. The same on every rank: it reads only the table and the placement. */
+int mt_comm_model_may_leave_default(const mt_comm_model *model, int op);
 /* Channels the communicator's ranks talk through, "cache,core" style, into buf. */
 void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len);
 

@@ -1,6 +1,7 @@
 #include "model/select/selector.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -101,6 +102,16 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
     decision.predicted_us = *default_us;
   }
   return decision;
+}
+
+bool Selector::may_leave_default(Op op) const {
+  if (!default_is_candidate_[op == Op::reduce] || table_.checks.empty()) return true;
+  const std::string_view op_name = op == Op::reduce ? "reduce" : "bcast";
+  for (const CheckResidual &r : table_.checks)  // checks_for's filter, over every size and objective
+    if (r.op == op_name && r.neighbors == channel_name(neighbors_) && r.widest == channel_name(widest_) &&
+        std::isfinite(ranks_distance(r, placement_.size())))
+      return true;
+  return false;
 }
 
 // The checks rule (margin.hpp) over every prediction. The checks for this call are selected once;

@@ -61,6 +61,11 @@ class Selector {
   // Nullopt when no allowed candidate can be predicted. Deterministic: ties go to the candidate
   // enumerated first, so every rank given the same inputs picks the same.
   std::optional<Decision> decide(const CallShape &call);
+  // False when no call of `op` on this communicator can leave Open MPI's default, for any size,
+  // root or objective: the table has checks and none holds for the communicator's shape and size
+  // (margin.hpp), and every algorithm is allowed. The component then does not take the op at all,
+  // so where the model is unsure it costs nothing, not even a lookup. True otherwise (it may).
+  bool may_leave_default(Op op) const;
   const Placement &placement() const { return placement_; }
   const CalibrationTable &table() const { return table_; }
   TreeSchedule tree_schedule() const { return tree_schedule_; }

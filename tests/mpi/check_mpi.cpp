@@ -463,7 +463,7 @@ nlohmann::json *find_number(nlohmann::json &j, const std::string &key) {
 }
 
 nlohmann::json real_table() {
-  std::ifstream in(table_path());
+  std::ifstream in(srcdir() + "/calib/tables/orfeo-epyc.json");  // with its checks (table_path() has none)
   ck_assert_msg(in.good(), "calibration table %s not readable", table_path().c_str());
   nlohmann::json j = nlohmann::json::parse(in);
   ck_assert_msg(j.contains("version") && j.contains("channels") && j["channels"].is_object() &&
@@ -646,6 +646,37 @@ START_TEST(oversubscribed_node_steps_aside) {
 }
 END_TEST
 
+// Where no check of the table covers a communicator (here: the shipped table's reduce checks removed),
+// the model would keep Open MPI's default for every call of that op, so modeltuned leaves the op
+// to the previous component at enable and costs it nothing: no reduce call passes through it (no
+// trace line), rank 0 says so once per communicator at verbose 1, bcast still goes through it,
+// and every result is right.
+START_TEST(unchecked_op_left_to_the_previous_component) {
+  Scratch scratch("modeltuned-mpi");
+  std::ifstream in(srcdir() + "/calib/tables/orfeo-epyc.json");  // with its checks (table_path() has none)
+  nlohmann::json table = nlohmann::json::parse(in);
+  nlohmann::json &checks = table["checks"]["residuals"];
+  ck_assert_msg(checks.is_array() && !checks.empty(), "the test table has no checks");
+  nlohmann::json kept = nlohmann::json::array();
+  for (const auto &c : checks)
+    if (c.value("op", "") != "reduce") kept.push_back(c);
+  ck_assert_msg(kept.size() < checks.size(), "the test table has no reduce checks");
+  checks = kept;
+  const fs::path bcast_only = scratch.dir / "bcast-checks-only.json";
+  std::ofstream(bcast_only) << table.dump();
+  MpiRun run = with_modeltuned(2);
+  run.calibration_file = bcast_only.string();
+  run.program_args = {"--comms=world", "--max-bytes=65536"};
+  RunResult r = run_mpi(run, scratch.dir);
+  expect_correct(r);
+  expect(r.reduce_calls > 0 && r.trace("reduce").empty(), r, "modeltuned took reduce calls no check covers");
+  expect(!r.trace("bcast").empty(), r, "modeltuned left bcast too, which the table's checks cover");
+  const auto said = r.lines_containing("leaves reduce to the previous component: no check");
+  expect(said.size() == 1 && contains(said.front(), "cid=0 "), r,
+         "expected one line for MPI_COMM_WORLD saying modeltuned leaves reduce, got " + std::to_string(said.size()));
+}
+END_TEST
+
 // ---- the checker itself can fail -------------------------------------------------------
 
 // Tuned forced to its binomial reduce ignores that the operation is non-commutative: the checker
@@ -690,6 +721,7 @@ Suite *mpi_suite() {
   tcase_add_loop_test(bad, bad_input, 0, kBadInputs);
   add("no_table", no_table_steps_aside_quietly, table_found_in_config_home, table_missing_on_some_ranks);
   add("oversubscribed", oversubscribed_node_steps_aside);
+  add("unchecked op", unchecked_op_left_to_the_previous_component);
   return s;
 }
 

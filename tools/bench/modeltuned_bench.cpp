@@ -563,7 +563,8 @@ std::vector<Pair> make_pairs(const std::vector<Variant> &variants, const Plan &p
 // Warm-up: tree construction, the model's decision per size class, first-touch of buffers and
 // lazily opened connections all happen here, not in a timed call. The counters show whether
 // modeltuned took each variant's communicator at all (without a usable table it declines):
-// variants it declined are dropped, with a note.
+// forced variants it declined are dropped, with a note; the plain modeltuned variant is kept (the
+// default then runs: what the user gets).
 void warm_up(const Options &o, const Plan &plan, Buffers &buf, uint64_t &call_number, Setup &setup) {
   const std::vector<Pair> pairs = make_pairs(setup.variants, plan);
   std::vector<uint64_t> taken(setup.variants.size(), 0), calls(std::max(setup.counter_width, 1));
@@ -580,6 +581,15 @@ void warm_up(const Options &o, const Plan &plan, Buffers &buf, uint64_t &call_nu
   MPI_Allreduce(MPI_IN_PLACE, taken.data(), int(taken.size()), MPI_UINT64_T, MPI_MIN, setup.control);
   std::vector<Variant> kept;
   for (size_t v = 0; v < setup.variants.size(); ++v) {
+    if (setup.variants[v].name == "modeltuned" && taken[v] == 0) {
+      // Kept: this is what a user gets, Open MPI's default through no layer at all.
+      setup.notes.push_back(fmt::format("{} modeltuned: Open MPI's default ran every call: modeltuned declined the "
+                                        "communicator or left this op to the previous component (no check of its "
+                                        "table covers it); --mca coll_modeltuned_verbose 1 says which",
+                                        modeltuned::op_name(setup.variants[v].op)));
+      kept.push_back(setup.variants[v]);
+      continue;
+    }
     if (setup.variants[v].through_modeltuned() && taken[v] == 0) {
       setup.notes.push_back(fmt::format("{} {}: skipped: modeltuned declined its communicator (no usable calibration "
                                         "table?); --mca coll_modeltuned_verbose 1 says why",

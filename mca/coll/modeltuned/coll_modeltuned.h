@@ -86,7 +86,7 @@ typedef struct mca_coll_modeltuned_component_t {
 MCA_COLL_MODELTUNED_DECLSPEC extern mca_coll_modeltuned_component_t mca_coll_modeltuned_component;
 
 typedef enum {
-    MCA_COLL_MODELTUNED_UNPLACED = 0,  /* no model yet: built on first use */
+    MCA_COLL_MODELTUNED_UNPLACED = 0,  /* no model yet: built at enable */
     MCA_COLL_MODELTUNED_READY,
     MCA_COLL_MODELTUNED_FALLBACK       /* setup failed on some rank: the previous component runs */
 } mca_coll_modeltuned_state_t;
@@ -159,8 +159,8 @@ typedef struct mca_coll_modeltuned_module_t {
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
 
 /* coll_modeltuned_component.c: parameters, open, close, table, version check, modex publishing;
- * coll_modeltuned_module.c: comm_query, enable, disable; coll_modeltuned_setup.c: the placement
- * exchange on a communicator's first bcast or reduce. mca_coll_modeltuned_show_help prints a
+ * coll_modeltuned_module.c: comm_query, enable, disable; coll_modeltuned_setup.c: the placement,
+ * from what the ranks published, and the model, at enable. mca_coll_modeltuned_show_help prints a
  * topic of help-coll-modeltuned.txt on stderr if `here` (the rank that reports a problem). */
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 void mca_coll_modeltuned_show_help(bool here, const char *topic, ...);
@@ -216,17 +216,14 @@ static inline int mca_coll_modeltuned_size_class(size_t bytes)
 }
 
 /* The hot path: the cached decision for this (call kind, size class, root) of a call moving
- * `count` elements of `type_size` bytes; on a miss the model runs (and, on the communicator's
- * first call, the placement is exchanged). Callers pass an element every rank shares (bytes, or
+ * `count` elements of `type_size` bytes; on a miss the model runs. Callers pass an element every rank shares (bytes, or
  * an intrinsic reduction's predefined type), never a rank's own derived datatype, which MPI lets
  * differ between ranks of one type signature. NULL: hand the call to the previous component. */
 static inline const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_choice(mca_coll_modeltuned_module_t *m,
                                                             struct ompi_communicator_t *comm, int kind,
                                                             size_t count, size_t type_size, int root)
 {
-    if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state) &&
-        (MCA_COLL_MODELTUNED_UNPLACED != m->state || OMPI_SUCCESS != mca_coll_modeltuned_setup(m, comm)))
-        return NULL;
+    if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state)) return NULL;  /* setup failed at enable */
     const mca_coll_modeltuned_choice_t *row = m->choices[kind];
     if (OPAL_UNLIKELY(NULL == row)) return mca_coll_modeltuned_decide(m, comm, kind, count, type_size, root);
     const mca_coll_modeltuned_choice_t *choice = &row[mca_coll_modeltuned_size_class(count * type_size)];

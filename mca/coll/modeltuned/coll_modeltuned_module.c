@@ -91,7 +91,33 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
 
     /* The base algorithms keep their trees and request arrays here. */
     m->super.base_data = OBJ_NEW(mca_coll_base_comm_t);
-    return NULL == m->super.base_data ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
+    if (NULL == m->super.base_data) return OMPI_ERR_OUT_OF_RESOURCE;
+
+    /* The placement needs no communication (setup.c), so the model is built now, and an op it can
+     * never take from Open MPI's default (or every op, when the model cannot be built) is left out:
+     * Open MPI installs the functions left non-NULL after enable, so that op's calls go straight
+     * to the previous component and modeltuned costs them nothing. Every rank reads the same
+     * table and placement: all leave out the same ops. */
+    const bool ready = OMPI_SUCCESS == mca_coll_modeltuned_setup(m, comm);
+    const char *left[2] = {NULL, NULL};
+    if (!ready || !mt_comm_model_may_leave_default(m->model, MT_OP_BCAST)) {
+        m->super.coll_bcast = NULL;
+        left[0] = "bcast";
+    }
+    if (!ready || !mt_comm_model_may_leave_default(m->model, MT_OP_REDUCE)) {
+        m->super.coll_reduce = NULL;
+        left[1] = "reduce";
+    }
+    if ((NULL != left[0] || NULL != left[1]) && 0 == ompi_comm_rank(comm))
+        opal_output_verbose(1, mca_coll_modeltuned_component.output,
+                            "coll:modeltuned:module_enable cid=%d size=%d: leaves %s%s%s to the previous "
+                            "component: %s", mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
+                            NULL != left[0] ? left[0] : "", NULL != left[0] && NULL != left[1] ? " and " : "",
+                            NULL != left[1] ? left[1] : "",
+                            ready ? "no check of the table covers this communicator's shape and size, so "
+                            "the model would keep Open MPI's default for every call"
+                            : "the model could not be built (the setup line says why)");
+    return OMPI_SUCCESS;
 }
 
 /* Called once per slot we hold (bcast, reduce): must be idempotent. Nothing to restore in 4.1,
