@@ -14,7 +14,10 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
   nlohmann::json out = nlohmann::json::array();
   for (size_t bytes : what_if.sizes) {
     CallShape call{what_if.op, bytes / what_if.type_size, what_if.type_size, what_if.root, what_if.commutative};
-    out.push_back(decision_json(table, placement, call, selector.decide(call), what_if.tree_schedule, what_if.ompi));
+    nlohmann::json d = decision_json(table, placement, call, selector.decide(call), what_if.tree_schedule, what_if.ompi);
+    // As the component at enable: an op the model can never take from the default is not taken.
+    d["left_to_ompi"] = !selector.may_leave_default(what_if.op);
+    out.push_back(std::move(d));
   }
   return out;
 }
@@ -38,7 +41,11 @@ std::string format_decision(const nlohmann::json &d, int top) {
     const auto &all_candidates = d["candidates"];
     const double fastest = all_candidates.empty() ? best : us(all_candidates[0]);
     const std::string basis = d.value("margin_basis", "held_out");
-    if (basis == "unchecked")
+    if (d.value("left_to_ompi", false))
+      out += "  why: Open MPI's default runs without modeltuned: no check of the table covers this communicator's "
+             "shape and number of ranks at any size, so the component leaves this op to tuned at enable and its "
+             "calls never reach it (docs/model.md#margin)\n";
+    else if (basis == "unchecked")
       out += "  why: keeps Open MPI's default: the table's checks cover neither it nor any candidate at this message "
              "size, communicator shape and number of ranks, so no prediction is trusted (docs/model.md#margin)\n";
     else if (basis == "checks" && d.value("kept_default", false))
