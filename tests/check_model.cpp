@@ -503,6 +503,11 @@ START_TEST(default_checks_follow_the_fixed_rule) {
   add("default", 0.7, 0, 0);                 // a check without sizes agrees with any size
   ck_assert_double_eq(range(200)->hi, 0.7);
   ck_assert_double_eq(range(100)->hi, 0.1);  // the sized one that agrees still comes first
+  // What the default runs, also measured forced: the same code twice, so the range covers both.
+  t.checks.push_back({"bcast", "knomial", 0, 4, "completion", "core", "node", 1024, 4096, -0.4, 0.05, 4, 64, 128});
+  ck_assert_double_eq(range(100)->lo, -0.4);
+  ck_assert_double_eq(range(100)->hi, 0.1);
+  t.checks.pop_back();
 
   // The rule can change inside a check's size band: on 2 ranks the reduce default runs linear at
   // 4 B and binary at 8 B, so a default check over [4, 16) pooled both and holds for neither.
@@ -515,7 +520,13 @@ START_TEST(default_checks_follow_the_fixed_rule) {
   ck_assert_double_eq(default_range_in(held, Op::reduce, binary, 2, reduce_runs_at)->hi, 0.3);  // forced binary's
   ck_assert(!default_range_in(held, Op::reduce, linear, 2, reduce_runs_at).has_value());      // no forced linear
   const auto always_binary = [&](int, double) { return binary; };
-  ck_assert_double_eq(default_range_in(held, Op::reduce, binary, 2, always_binary)->hi, 0.1);  // one rule: its own
+  // One configuration over the band: the default's own check holds, and with forced binary's
+  // (the same code) the range covers both.
+  ck_assert_double_eq(default_range_in(held, Op::reduce, binary, 2, always_binary)->lo, -0.3);
+  ck_assert_double_eq(default_range_in(held, Op::reduce, binary, 2, always_binary)->hi, 0.3);
+  r.checks.pop_back();
+  const auto own_only = checks_for(r, Op::reduce, 8, Metric::completion, Channel::core, Channel::core, 2);
+  ck_assert_double_eq(default_range_in(own_only, Op::reduce, binary, 2, always_binary)->hi, 0.1);
 }
 END_TEST
 

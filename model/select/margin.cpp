@@ -91,9 +91,13 @@ std::optional<ResidualRange> default_range_in(std::span<const CheckResidual *con
     }
     return measured_any || runs_at(at, r.from_bytes) == runs;
   };
-  if (const CheckResidual *own = nearest_in(checks, "default", 0, 0, ranks, ran_the_same)) return range_of(own);
   const AlgorithmSpec *spec = find_algorithm(op, runs.algorithm);
-  return spec ? range_in(checks, spec->name, runs.segsize, runs.fanout, ranks) : std::nullopt;
+  const std::optional<ResidualRange> forced =
+      spec ? range_in(checks, spec->name, runs.segsize, runs.fanout, ranks) : std::nullopt;
+  const std::optional<ResidualRange> own = range_of(nearest_in(checks, "default", 0, 0, ranks, ran_the_same));
+  if (own && forced)  // the same code measured twice: the range covers both
+    return ResidualRange{std::min(own->lo, forced->lo), std::max(own->hi, forced->hi)};
+  return own ? own : forced;
 }
 
 int pick_with_checks(std::span<const double> predicted_us, std::span<const std::optional<ResidualRange>> ranges,
