@@ -131,16 +131,27 @@ static void expect_refused_edit(const std::string &text, const std::string &from
   }
 }
 
+// The shipped table with `check` as its only check: written, and read back with the same checksum.
+struct OneCheck {
+  CalibrationTable table;
+  std::string text;
+  CalibrationTable back;
+};
+static OneCheck one_check_round_trip(const CheckResidual &check) {
+  OneCheck o{load_calibration(SHIPPED_TABLE), "", {}};
+  o.table.checks = {check};  // the shipped table's own: replaced by one known entry
+  o.table.checks_source = "unit test";
+  update_checksum(o.table);
+  o.text = to_json_text(o.table);
+  o.back = parse_calibration(o.text, "t");
+  ck_assert_uint_eq(o.back.checksum, o.table.checksum);
+  return o;
+}
+
 // Checks (version 2): written, read back identically, and each bad entry refused in one line.
 START_TEST(checks_round_trip_and_refuse_bad_entries) {
-  CalibrationTable t = load_calibration(SHIPPED_TABLE);
-  t.checks.clear();  // the shipped table's own: replaced by one known entry
-  t.checks_source = "unit test";
-  t.checks.push_back({"bcast", "chain", 0, 4, "completion", "cache", "socket", 1024, 4096, -0.25, 0.5, 12});
-  update_checksum(t);
-  const std::string text = to_json_text(t);
-  const CalibrationTable back = parse_calibration(text, "t");
-  ck_assert_uint_eq(back.checksum, t.checksum);
+  const auto [t, text, back] =
+      one_check_round_trip({"bcast", "chain", 0, 4, "completion", "cache", "socket", 1024, 4096, -0.25, 0.5, 12});
   ck_assert_int_eq(back.checks.size(), 1);
   ck_assert_str_eq(back.checks[0].neighbors.c_str(), "cache");
   ck_assert_int_eq(back.checks[0].fanout, 4);
@@ -159,15 +170,9 @@ END_TEST
 // Checks measured on communicators of given sizes (version 3): the sizes round-trip, a table with
 // them is written as version 3 and one without stays version 2, and bad sizes are refused.
 START_TEST(check_ranks_round_trip_and_refuse_bad_entries) {
-  CalibrationTable t = load_calibration(SHIPPED_TABLE);
-  t.checks.clear();
-  t.checks_source = "unit test";
-  t.checks.push_back({"bcast", "chain", 0, 4, "completion", "cache", "socket", 1024, 4096, -0.25, 0.5, 12, 16, 17});
-  update_checksum(t);
-  const std::string text = to_json_text(t);
+  const auto [t, text, back] = one_check_round_trip(
+      {"bcast", "chain", 0, 4, "completion", "cache", "socket", 1024, 4096, -0.25, 0.5, 12, 16, 17});
   ck_assert_int_eq(json::parse(text)["version"].get<int>(), 3);
-  const CalibrationTable back = parse_calibration(text, "t");
-  ck_assert_uint_eq(back.checksum, t.checksum);
   ck_assert_int_eq(back.checks[0].from_ranks, 16);
   ck_assert_int_eq(back.checks[0].below_ranks, 17);
   CalibrationTable unsized = t;

@@ -16,6 +16,7 @@
 
 #include "calib/calibrate/measurements.hpp"
 #include "model/registry/registry.hpp"
+#include "model/select/margin.hpp"
 #include "model/select/selector.hpp"
 #include "tools/bench/stats.hpp"
 #include "tools/lib/mpi_t.hpp"
@@ -119,7 +120,7 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
     for (uint64_t bytes : check_sizes(op, max_bytes)) {
       CallShape call;
       call.op = op;
-      call.type_size = op == Op::bcast ? 1 : 4;  // MPI_BYTE; MPI_INT with MPI_SUM
+      call.type_size = checked_element_bytes(op);  // MPI_BYTE; MPI_INT with MPI_SUM
       call.count = bytes / call.type_size;
       std::optional<Decision> d[kMetrics];
       for (int m = 0; m < kMetrics; ++m) {

@@ -33,15 +33,18 @@ double ranks_distance(const CheckResidual &r, int ranks) {
   return p < r.from_ranks ? std::log(r.from_ranks / p) : std::log(p / (r.below_ranks - 1));
 }
 
+bool covers_communicator(const CheckResidual &r, Op op, Channel neighbors, Channel widest, int ranks) {
+  return r.op == op_name(op) && r.neighbors == channel_name(neighbors) && r.widest == channel_name(widest) &&
+         std::isfinite(ranks_distance(r, ranks));
+}
+
 std::vector<const CheckResidual *> checks_for(const CalibrationTable &table, Op op, double bytes, Metric metric,
                                               Channel neighbors, Channel widest, int ranks) {
-  const std::string_view op_name = op == Op::reduce ? "reduce" : "bcast";
   const std::string_view objective = metric == Metric::rank_mean ? "rank_mean" : "completion";
   std::vector<const CheckResidual *> out;
   for (const CheckResidual &r : table.checks)
-    if (r.op == op_name && r.objective == objective && bytes >= r.from_bytes && bytes < r.below_bytes &&
-        r.neighbors == channel_name(neighbors) && r.widest == channel_name(widest) &&
-        std::isfinite(ranks_distance(r, ranks)))
+    if (r.objective == objective && bytes >= r.from_bytes && bytes < r.below_bytes &&
+        covers_communicator(r, op, neighbors, widest, ranks))
       out.push_back(&r);
   return out;
 }

@@ -45,6 +45,9 @@ inline constexpr double kChecksRanksReach = 2;
 // How far (ln ratio) communicator size `ranks` is from the sizes check `r` was measured on: 0
 // inside them, infinity beyond kChecksRanksReach, -1 for a check without sizes.
 double ranks_distance(const CheckResidual &r, int ranks);
+// Whether check `r` holds for `op` on communicators of this shape and size (at some message size
+// and objective).
+bool covers_communicator(const CheckResidual &r, Op op, Channel neighbors, Channel widest, int ranks);
 // The checks that hold for calls of `bytes` with this op, objective, communicator shape and size
 // (a handful per call: about one per configuration measured); then the range of one configuration
 // among them.
@@ -74,8 +77,8 @@ inline constexpr size_t checked_element_bytes(Op op) { return op == Op::bcast ? 
 // ompi_coll_base_* function with the same arguments); nullopt when there is neither. When both
 // hold, the range covers both: they measured the same code, and how far they differ is the
 // measurement's own noise (on the 2-core VM at np 2, a forced binary reduce measured 0.30 us at
-// 4 B, the default running the same binary 0.57 us at 8 B), which a candidate's gain must exceed. A check
-// without rank sizes agrees with any communicator size.
+// 4 B, the default running the same binary 0.57 us at 8 B), which a candidate's gain must
+// exceed. A check without rank sizes agrees with any communicator size.
 using RunsAt = std::function<Candidate(int ranks, double bytes)>;
 std::optional<ResidualRange> default_range_in(std::span<const CheckResidual *const> checks, Op op,
                                               const Candidate &runs, int ranks, const RunsAt &runs_at);

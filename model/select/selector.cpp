@@ -1,7 +1,6 @@
 #include "model/select/selector.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -106,12 +105,9 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
 
 bool Selector::may_leave_default(Op op) const {
   if (!default_is_candidate_[op == Op::reduce] || table_.checks.empty()) return true;
-  const std::string_view op_name = op == Op::reduce ? "reduce" : "bcast";
-  for (const CheckResidual &r : table_.checks)  // checks_for's filter, over every size and objective
-    if (r.op == op_name && r.neighbors == channel_name(neighbors_) && r.widest == channel_name(widest_) &&
-        std::isfinite(ranks_distance(r, placement_.size())))
-      return true;
-  return false;
+  return std::any_of(table_.checks.begin(), table_.checks.end(), [&](const CheckResidual &r) {
+    return covers_communicator(r, op, neighbors_, widest_, placement_.size());
+  });
 }
 
 // The checks rule (margin.hpp) over every prediction. The checks for this call are selected once;

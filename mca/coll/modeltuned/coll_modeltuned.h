@@ -216,9 +216,10 @@ static inline int mca_coll_modeltuned_size_class(size_t bytes)
 }
 
 /* The hot path: the cached decision for this (call kind, size class, root) of a call moving
- * `count` elements of `type_size` bytes; on a miss the model runs. Callers pass an element every rank shares (bytes, or
- * an intrinsic reduction's predefined type), never a rank's own derived datatype, which MPI lets
- * differ between ranks of one type signature. NULL: hand the call to the previous component. */
+ * `count` elements of `type_size` bytes; on a miss the model runs. Callers pass an element every
+ * rank shares (bytes, or an intrinsic reduction's predefined type), never a rank's own derived
+ * datatype, which MPI lets differ between ranks of one type signature. NULL: hand the call to the
+ * previous component. */
 static inline const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_choice(mca_coll_modeltuned_module_t *m,
                                                             struct ompi_communicator_t *comm, int kind,
                                                             size_t count, size_t type_size, int root)
