@@ -22,10 +22,16 @@ inline const char *contention_name(ContentionKind kind) {
   return kind == ContentionKind::concurrent ? "concurrent" : "exchange";
 }
 struct ContentionSample { Channel channel; ContentionKind kind; int p; double bytes; double latency_us; };
+// The relay ring of table version 4 (ChannelTable::relay): `ring`, 0 -> a -> b -> 0 with a and b
+// forwarding; `hops`, the same three hops as half round trips, summed, measured in the same run.
+enum class RelayKind { ring, hops };
+inline const char *relay_name(RelayKind kind) { return kind == RelayKind::ring ? "relay" : "relay_hops"; }
+struct RelaySample { Channel channel; RelayKind kind; double bytes; double latency_us; };
 struct Samples {
   std::vector<P2PSample> p2p;
   std::vector<FlatTreeSample> flat;
   std::vector<ContentionSample> contention;
+  std::vector<RelaySample> relay;
 };
 
 class FitError : public std::runtime_error { using runtime_error::runtime_error; };
@@ -39,8 +45,8 @@ void read_osu_p2p_csv(const std::string &path, Samples &out);
 void read_osu_flat_csv(const std::string &path, FlatTreeKind kind, Samples &out,
                        const std::string &column = "latency");
 // The raw-samples CSV of modeltuned-calibrate (docs/calibration.md): kind,channel,p,bytes,rep,
-// latency_us with kind p2p, fanout, fanin, concurrent or exchange. Appends to `out`; throws
-// FitError like the above.
+// latency_us with kind p2p, fanout, fanin, concurrent, exchange, relay or relay_hops. Appends to
+// `out`; throws FitError like the above.
 void read_samples_csv(const std::string &path, Samples &out);
 
 struct FitOptions {

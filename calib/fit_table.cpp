@@ -301,6 +301,43 @@ std::vector<FlatTreeFit> fit_flat(Channel channel, const std::string &kind,
   return fits;
 }
 
+// Relay per size: (median ring - median hops) / 2, the ring having two forwarding ranks, at least
+// 0 (a turnaround cannot make a message faster; a negative difference is noise), then the median
+// of each size and its two neighbours (at an end, the two next to it): a difference of two times is noisier than either, and a
+// turnaround does not change from one size to the next. Medians: one descheduled repeat, or one
+// size, must not move it.
+std::vector<std::pair<double, double>> fit_relay(const std::map<double, std::array<std::vector<double>, 2>> &by_size,
+                                                 json &report) {
+  std::vector<std::pair<double, double>> points;
+  json sizes = json::array();
+  size_t samples = 0;
+  for (const auto &[bytes, runs] : by_size) {
+    const auto &[ring, hops] = runs;
+    if (ring.empty() || hops.empty()) continue;
+    samples += ring.size();
+    const double ring_us = median(ring), hops_us = median(hops);
+    const double relay = std::max(0.0, (ring_us - hops_us) / 2);
+    points.emplace_back(bytes, relay);
+    sizes.push_back({{"bytes", bytes}, {"ring_us", ring_us}, {"hops_us", hops_us}, {"relay_us", relay},
+                     {"runs", ring.size()}});
+  }
+  std::vector<std::pair<double, double>> smoothed = points;
+  for (size_t i = 0; i < points.size(); ++i) {
+    std::vector<double> window;
+    // Three sizes, shifted inwards at the ends (a mean of two would pass a spike at an end).
+    const size_t first = points.size() < 3 ? 0 : std::min(i > 0 ? i - 1 : 0, points.size() - 3);
+    for (size_t j = first; j < std::min(first + 3, points.size()); ++j) window.push_back(points[j].second);
+    smoothed[i].second = median(window);
+    sizes[i]["smoothed_us"] = smoothed[i].second;
+  }
+  points = std::move(smoothed);
+  report = {{"method", "(median ring - median of its hops as half round trips) / 2, at least 0; "
+                       "median with the neighbouring sizes"},
+            {"samples", samples},
+            {"sizes", sizes}};
+  return points;
+}
+
 }  // namespace
 
 CalibrationTable fit_table(const Samples &samples, const FitOptions &options) {
@@ -345,6 +382,16 @@ CalibrationTable fit_table(const Samples &samples, const FitOptions &options) {
                      json(s.latency_us).dump() + " us; P must be even and >= 2 and sizes and times positive");
     contention[static_cast<int>(s.channel)][static_cast<int>(s.kind)][s.bytes][s.p].push_back(s.latency_us);
   }
+  // relay[channel][bytes] = {ring times, hops times}
+  std::array<std::map<double, std::array<std::vector<double>, 2>>, kChannels> relay;
+  for (const auto &s : samples.relay) {
+    check_channel(s.channel);
+    if (!(s.latency_us > 0) || !std::isfinite(s.latency_us) || !(s.bytes > 0) || !std::isfinite(s.bytes))
+      throw FitError("channel " + std::string(channel_name(s.channel)) + ": " + relay_name(s.kind) + " sample of " +
+                     json(s.bytes).dump() + " B taking " + json(s.latency_us).dump() +
+                     " us; sizes and times must be positive");
+    relay[static_cast<int>(s.channel)][s.bytes][static_cast<int>(s.kind)].push_back(s.latency_us);
+  }
 
   CalibrationTable table;
   table.reduce_us_per_byte = options.reduce_us_per_byte;
@@ -365,9 +412,11 @@ CalibrationTable fit_table(const Samples &samples, const FitOptions &options) {
     const std::string name(channel_name(channel));
     const bool has_p2p = !p2p[c].empty(), has_fanout = !flat[c][0].empty(), has_fanin = !flat[c][1].empty();
     const bool has_contention = !contention[c][0].empty() || !contention[c][1].empty();
-    if (!has_p2p && !has_fanout && !has_fanin && !has_contention) continue;
+    const bool has_relay = !relay[c].empty();
+    if (!has_p2p && !has_fanout && !has_fanin && !has_contention && !has_relay) continue;
     if (!has_p2p)
-      throw FitError("channel " + name + ": " + (has_fanout || has_fanin ? "flat-tree" : "contention") +
+      throw FitError("channel " + name + ": " +
+                     (has_fanout || has_fanin ? "flat-tree" : has_contention ? "contention" : "relay") +
                      " samples but no point-to-point samples; measure both");
     if (!has_fanout)
       throw FitError("channel " + name + ": point-to-point samples but no fanout (linear bcast) samples; measure both");
@@ -384,6 +433,7 @@ CalibrationTable fit_table(const Samples &samples, const FitOptions &options) {
       (kind == ContentionKind::concurrent ? ch.concurrent : ch.exchange) =
           fit_flat(channel, kind_name, by_size_and_p, report[kind_name]);
     }
+    if (has_relay) ch.relay = fit_relay(relay[c], report["relay"]);
   }
   if (quality_report.empty()) throw FitError("no samples: nothing to fit");
   table.provenance["fit"] = quality_report;

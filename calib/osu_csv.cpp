@@ -57,9 +57,12 @@ void read_samples_csv(const std::string &path, Samples &out) {
                        " runs pairs, so P is even and >= 2");
       out.contention.push_back(
           {channel, kind == "concurrent" ? ContentionKind::concurrent : ContentionKind::exchange, p, bytes, latency});
+    } else if (kind == "relay" || kind == "relay_hops") {
+      if (p != 3) throw FitError(csv.where() + ": column 'p': " + std::to_string(p) + "; relay rows have p = 3");
+      out.relay.push_back({channel, kind == "relay" ? RelayKind::ring : RelayKind::hops, bytes, latency});
     } else {
       throw FitError(csv.where() + ": column 'kind': unknown kind '" + std::string(kind) +
-                     "'; known kinds are p2p, fanout, fanin, concurrent, exchange");
+                     "'; known kinds are p2p, fanout, fanin, concurrent, exchange, relay, relay_hops");
     }
     ++rows;
   }

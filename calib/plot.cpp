@@ -106,6 +106,33 @@ Figure gamma_figure(const ChannelTable &ch, int c, const std::string &name, cons
   return fig;
 }
 
+// Relay: per size, each run's (ring - hops) / 2 and the table's points.
+Figure relay_figure(const ChannelTable &ch, int c, const std::string &name, const Samples &samples) {
+  Figure fig{"relay_" + name, "relay_" + name + ".png", "", {}};
+  std::map<double, std::vector<double>> ring, hops;
+  for (const auto &smp : samples.relay)
+    if (static_cast<int>(smp.channel) == c) (smp.kind == RelayKind::ring ? ring : hops)[smp.bytes].push_back(smp.latency_us);
+  std::ostringstream runs, fit;
+  runs << "# bytes (ring - hops) / 2 per run, us (runs paired in order)\n";
+  for (const auto &[bytes, rings] : ring) {
+    const auto &h = hops[bytes];
+    for (size_t i = 0; i < rings.size() && i < h.size(); ++i) runs << bytes << " " << (rings[i] - h[i]) / 2 << "\n";
+  }
+  fit << "# bytes relay_us (table)\n";
+  for (auto [bytes, us] : ch.relay) fit << bytes << " " << us << "\n";
+  fig.data.emplace_back("relay_" + name + ".dat", runs.str());
+  fig.data.emplace_back("relay_" + name + "_fit.dat", fit.str());
+  std::ostringstream gp;
+  gp << "set terminal pngcairo size 1000,700 noenhanced\nset output 'relay_" << name << ".png'\n"
+     << "set title 'relay, " << name << " channel: (3-rank ring - its hops as half round trips) / 2 per run, and the table'\n"
+     << "set logscale x\nset xlabel 'message size (bytes)'\nset ylabel 'forwarding cost beyond a message (us)'\n"
+     << "set key top left\nset grid\n"
+     << "plot 'relay_" << name << ".dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#80336699' title 'runs', \\\n"
+     << "     'relay_" << name << "_fit.dat' using 1:2 with linespoints lw 2 lc rgb '#cc2200' title 'table'\n";
+  fig.script = gp.str();
+  return fig;
+}
+
 }  // namespace
 
 void write_plots(const CalibrationTable &table, const Samples &samples, const std::string &dir,
@@ -117,6 +144,7 @@ void write_plots(const CalibrationTable &table, const Samples &samples, const st
     const std::string name(kChannelNames[c]);
     figures.push_back(p2p_figure(ch, c, name, samples));
     figures.push_back(gamma_figure(ch, c, name, samples));
+    if (!ch.relay.empty()) figures.push_back(relay_figure(ch, c, name, samples));
   }
   out << draw_figures(dir, figures).summary << "\n";
 }

@@ -261,9 +261,29 @@ START_TEST(malformed_inputs_are_rejected) {
       {"wrong format", [] { return edited([](json &d) { d["format"] = "osu-latency"; }); }, {"format", "osu-latency"}},
       {"missing format", [] { return edited([](json &d) { d.erase("format"); }); }, {"format", "missing"}},
       {"missing version", [] { return edited([](json &d) { d.erase("version"); }); },
-       {"version", "supported versions: 1 to 3"}},
-      {"unsupported version", [] { return edited([](json &d) { d["version"] = 4; }); },
-       {"version", "4", "supported versions: 1 to 3"}},
+       {"version", "supported versions: 1 to 4"}},
+      {"unsupported version", [] { return edited([](json &d) { d["version"] = 5; }); },
+       {"version", "5", "supported versions: 1 to 4"}},
+      {"relay in a version 3 table",
+       [] { return edited([](json &d) { d["version"] = 3; d["channels"]["cache"]["relay"] = {{{"bytes", 1}, {"us", 0.2}}}; }); },
+       {"channels.cache.relay", "version\": 4"}},
+      {"empty relay",
+       [] { return edited([](json &d) { d["version"] = 4; d["channels"]["cache"]["relay"] = json::array(); }); },
+       {"channels.cache.relay", "non-empty"}},
+      {"relay sizes not increasing",
+       [] {
+         return edited([](json &d) {
+           d["version"] = 4;
+           d["channels"]["cache"]["relay"] = {{{"bytes", 8}, {"us", 0.2}}, {{"bytes", 8}, {"us", 0.3}}};
+         });
+       },
+       {"channels.cache.relay[1].bytes", "increasing"}},
+      {"negative relay",
+       [] { return edited([](json &d) { d["version"] = 4; d["channels"]["cache"]["relay"] = {{{"bytes", 1}, {"us", -0.1}}}; }); },
+       {"channels.cache.relay[0].us", "negative"}},
+      {"relay point without us",
+       [] { return edited([](json &d) { d["version"] = 4; d["channels"]["cache"]["relay"] = {{{"bytes", 1}}}; }); },
+       {"channels.cache.relay[0].us", "missing"}},
       {"contention curve in a version 1 table",
        [] { return edited([](json &d) { d["channels"]["cache"]["exchange"] = d["channels"]["cache"]["fanout"]; }); },
        {"channels.cache.exchange", "version\": 2"}},
@@ -634,6 +654,44 @@ START_TEST(fit_contention_curves_like_fanout) {
 }
 END_TEST
 
+// The relay (table version 4): per size, (median ring - median hops) / 2 at least 0, then the
+// median with the neighbouring sizes; the table round-trips as version 4, and without relay
+// samples the fitter writes what it wrote before.
+START_TEST(fit_relay_from_ring_and_hops) {
+  const calib::Samples base = synthetic_samples(Channel::core);
+  calib::Samples s = base;
+  const std::vector<double> sizes = {1, 8, 64, 512, 4096};
+  const std::vector<double> relay = {0.3, 0.3, 5.0 /* one noisy size */, 0.35, 0.4};
+  for (size_t i = 0; i < sizes.size(); ++i)
+    for (int rep = 0; rep < 5; ++rep) {
+      const double hops = 1.5 + 0.001 * sizes[i] + 0.01 * rep;
+      s.relay.push_back({Channel::core, calib::RelayKind::ring, sizes[i], hops + 2 * relay[i] + (rep == 4 ? 50 : 0)});
+      s.relay.push_back({Channel::core, calib::RelayKind::hops, sizes[i], hops});
+    }
+  s.relay.push_back({Channel::core, calib::RelayKind::ring, 32768, 1.0});  // faster than its hops: 0
+  s.relay.push_back({Channel::core, calib::RelayKind::hops, 32768, 2.0});
+  const CalibrationTable t = calib::fit_table(s, fit_options());
+  const auto &points = t[Channel::core].relay;
+  ck_assert_uint_eq(points.size(), 6);
+  const std::vector<double> expected = {0.3, 0.3, 0.35, 0.4, 0.35, 0.35};  // medians of three neighbours
+  for (size_t i = 0; i < points.size(); ++i)
+    ck_assert_msg(std::fabs(points[i].second - expected[i]) < 0.011, "%g B: %g, expected %g", points[i].first,
+                  points[i].second, expected[i]);
+  const json &report = t.provenance["fit"]["core"]["relay"];
+  ck_assert_msg(report["sizes"].size() == 6 && report["sizes"][5]["relay_us"] == 0.0, "%s", report.dump().c_str());
+  ck_assert_int_eq(json::parse(to_json_text(t))["version"].get<int>(), 4);
+  ck_assert(parse_calibration(to_json_text(t), "fitted")[Channel::core] == t[Channel::core]);
+  const CalibrationTable without = calib::fit_table(base, fit_options());
+  ck_assert(without[Channel::core].relay.empty());
+  ck_assert_int_eq(json::parse(to_json_text(without))["version"].get<int>(), 1);
+  // Relay samples need the channel's point-to-point ones.
+  calib::Samples orphan = base;
+  orphan.relay.push_back({Channel::node, calib::RelayKind::ring, 8, 3.0});
+  const std::string m = fit_error(orphan);
+  ck_assert_msg(m.find("node") != std::string::npos && m.find("relay") != std::string::npos, "%s", m.c_str());
+}
+END_TEST
+
 // A channel measured at P = 2 only (mpirun -np 2): the table holds the serialized bound
 // T(P) = (P-1) T(2) with max_p = 2, and the provenance says it is not measured.
 START_TEST(fit_single_peer_channel_is_an_extrapolated_bound) {
@@ -724,7 +782,8 @@ START_TEST(samples_csv_round_trip_and_errors) {
   };
   const std::string header = "kind,channel,p,bytes,rep,latency_us\n";
   write_file(path, header + "p2p,cache,2,9,0,0.5110\nfanout,core,5,4096,3,2.3170\nfanin,core,5,4096,3,1.9040\n"
-                            "concurrent,core,4,4096,3,2.5000\nexchange,core,2,64,0,1.2500\n");
+                            "concurrent,core,4,4096,3,2.5000\nexchange,core,2,64,0,1.2500\n"
+                            "relay,cache,3,8,0,2.0000\nrelay_hops,cache,3,8,0,1.5000\n");
   calib::Samples s;
   calib::read_samples_csv(path, s);
   ck_assert_uint_eq(s.p2p.size(), 1);
@@ -735,10 +794,15 @@ START_TEST(samples_csv_round_trip_and_errors) {
   ck_assert(s.contention[0].kind == calib::ContentionKind::concurrent && s.contention[0].p == 4 &&
             s.contention[0].channel == Channel::core && s.contention[0].latency_us == 2.5);
   ck_assert(s.contention[1].kind == calib::ContentionKind::exchange && s.contention[1].bytes == 64);
+  ck_assert_uint_eq(s.relay.size(), 2);
+  ck_assert(s.relay[0].kind == calib::RelayKind::ring && s.relay[1].kind == calib::RelayKind::hops &&
+            s.relay[1].latency_us == 1.5 && s.relay[0].channel == Channel::cache);
   std::string m = read_error(header + "allreduce,cache,2,9,0,0.5\n");
   ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("unknown kind 'allreduce'") != std::string::npos &&
-                    m.find("concurrent, exchange") != std::string::npos,
+                    m.find("concurrent, exchange, relay, relay_hops") != std::string::npos,
                 "%s", m.c_str());
+  m = read_error(header + "relay,cache,2,9,0,0.5\n");
+  ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("p = 3") != std::string::npos, "%s", m.c_str());
   m = read_error(header + "concurrent,cache,3,9,0,0.5\n");
   ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("even") != std::string::npos, "%s", m.c_str());
   m = read_error(header + "exchange,cache,0,9,0,0.5\n");
@@ -998,8 +1062,10 @@ START_TEST(calibrate_measures_contention_and_refits) {
   const fs::path samples_path = table_path.string() + ".samples.csv";
   const json doc = json::parse(test::read_text(table_path));
   const CalibrationTable table = load_calibration(table_path.string());
-  // Contention lists: version 2; checks, which carry their groups' sizes: 3.
-  ck_assert_int_eq(doc["version"].get<int>(), table.checks.empty() ? 2 : 3);
+  // Contention lists: version 2; checks, which carry their groups' sizes: 3; relay points: 4.
+  bool relay = false;
+  for (const ChannelTable &ch : table.channels) relay |= !ch.relay.empty();
+  ck_assert_int_eq(doc["version"].get<int>(), relay ? 4 : table.checks.empty() ? 2 : 3);
   int channels = 0;
   for (int c = 0; c < kChannels; ++c) {
     const ChannelTable &ch = table.channels[c];
@@ -1022,6 +1088,14 @@ START_TEST(calibrate_measures_contention_and_refits) {
       const json &counts = doc["provenance"]["samples"];
       ck_assert_msg(counts.contains(kind) && counts[kind].value(name, 0) > 0, "%s", counts.dump().c_str());
     }
+    // A ring needs two peers on the channel; then every fan-out size up to 64 KiB has a relay.
+    if (offered >= 3) {
+      ck_assert_msg(ch.relay.size() == ch.fanout.size(), "%s: %zu relay sizes, fanout %zu", name.c_str(),
+                    ch.relay.size(), ch.fanout.size());
+      for (auto [bytes, us] : ch.relay) ck_assert(std::isfinite(us) && us >= 0);
+    } else {
+      ck_assert(ch.relay.empty());
+    }
   }
   ck_assert_int_gt(channels, 0);
 
@@ -1034,6 +1108,7 @@ START_TEST(calibrate_measures_contention_and_refits) {
   for (int c = 0; c < kChannels; ++c) {
     ck_assert(again.channels[c].concurrent == table.channels[c].concurrent);
     ck_assert(again.channels[c].exchange == table.channels[c].exchange);
+    ck_assert(again.channels[c].relay == table.channels[c].relay);
     if (!table.channels[c].present) continue;
     for (const char *kind : {"concurrent", "exchange"})
       ck_assert(again.provenance["fit"][kChannelNames[c]][kind] == table.provenance["fit"][kChannelNames[c]][kind]);
@@ -1042,7 +1117,8 @@ START_TEST(calibrate_measures_contention_and_refits) {
   // A CSV of the version 1 kinds only (as every run before them wrote): a version 1 table.
   std::string old_kinds;
   for (const std::string &line : test::split_lines(csv))
-    if (line.rfind("concurrent,", 0) != 0 && line.rfind("exchange,", 0) != 0) old_kinds += line + "\n";
+    if (line.rfind("concurrent,", 0) != 0 && line.rfind("exchange,", 0) != 0 && line.rfind("relay", 0) != 0)
+      old_kinds += line + "\n";
   const fs::path old_csv = scratch.dir / "v1.samples.csv", old_table = scratch.dir / "v1.json";
   test::write_text(old_csv, old_kinds);
   refit(old_csv, table_path, old_table);
@@ -1051,7 +1127,7 @@ START_TEST(calibrate_measures_contention_and_refits) {
   const CalibrationTable v1 = load_calibration(old_table.string());
   for (int c = 0; c < kChannels; ++c) {
     const ChannelTable &ch = v1.channels[c], &full = table.channels[c];
-    ck_assert(ch.concurrent.empty() && ch.exchange.empty());
+    ck_assert(ch.concurrent.empty() && ch.exchange.empty() && ch.relay.empty());
     ck_assert(ch.p2p == full.p2p && ch.fanout == full.fanout && ch.fanin == full.fanin);
   }
 
@@ -1202,6 +1278,7 @@ int main() {
   tcase_add_test(fit, fit_flat_curve_is_monotone_and_used_in_range);
   tcase_add_test(fit, fit_single_peer_channel_is_an_extrapolated_bound);
   tcase_add_test(fit, fit_contention_curves_like_fanout);
+  tcase_add_test(fit, fit_relay_from_ring_and_hops);
   tcase_add_test(fit, fit_recovers_piecewise_model_under_heavy_tailed_noise);
   tcase_add_test(fit, samples_csv_round_trip_and_errors);
   tcase_add_test(fit, csv_errors_name_file_line_and_column);

@@ -347,6 +347,47 @@ START_TEST(rabenseifner_odd_root_hop) {
 }
 END_TEST
 
+// Relay costs (table version 4): every sender below the root pays its up channel's relay per
+// segment; the root and leaves do not; a table without relay points predicts as before.
+START_TEST(relays_charge_forwarding_ranks) {
+  const CalibrationTable t = synthetic_table();
+  CalibrationTable r = t;
+  r.channels[static_cast<int>(Channel::cache)].relay = {{1, 0.3}, {1024, 0.5}, {1048576, 0.5}};
+  const ChannelTable &cache = r[Channel::cache];
+  ck_assert(near(relay_us(cache, 0.5), 0.3) && near(relay_us(cache, 4 << 20), 0.5));
+  ck_assert(near(relay_us(cache, 32), 0.4));  // halfway between 1 and 1024 B in log
+  ck_assert(near(relay_us(t[Channel::cache], 32), 0));
+  auto diff = [&](Op op, std::string_view algorithm, const Placement &placement, size_t count, uint32_t segsize) {
+    const CallShape call{op, count, 4, 0, true};
+    const Candidate c{op, id(op, algorithm), segsize, 0};
+    return *predict_us(r, placement, c, call) - *predict_us(t, placement, c, call);
+  };
+  // A chain of 6 (pipeline): ranks 1-4 forward. One segment: 4 relays; 4 segments of 4 KiB: the
+  // path's 4 relays plus 3 more segments behind its slowest stage, which includes one.
+  for (Op op : {Op::bcast, Op::reduce}) {
+    ck_assert(near(diff(op, "pipeline", one_cache(6), 1, 0), 4 * relay_us(cache, 4)));
+    ck_assert(near(diff(op, "pipeline", one_cache(6), 4096, 4096), 7 * 0.5));
+    ck_assert(near(diff(op, "linear", one_cache(6), 1, 0), 0));
+  }
+  // Binary tree of 7: ranks 1 and 2 (cache to the root) forward to leaves on another node. The
+  // relay is their up channel's: cache relay counts once, a node relay not at all.
+  std::vector<RankPlace> ranks{place(0, 0, 0), place(0, 0, 0), place(0, 0, 0), place(1, 0, 0),
+                               place(1, 0, 0), place(1, 0, 0), place(1, 0, 0)};
+  ck_assert(near(diff(Op::bcast, "bintree", Placement(ranks), 25, 0), relay_us(cache, 100)));
+  CalibrationTable node_relay = t;
+  node_relay.channels[static_cast<int>(Channel::node)].relay = {{1, 5.0}};
+  const Candidate bintree{Op::bcast, id(Op::bcast, "bintree"), 0, 0};
+  const CallShape call{Op::bcast, 25, 4, 0, true};
+  ck_assert(near(*predict_us(node_relay, Placement(ranks), bintree, call), *predict_us(t, Placement(ranks), bintree, call)));
+  // Step algorithms pay it on every step after their first.
+  ck_assert(diff(Op::bcast, "scatter_allgather", one_cache(8), 1024, 0) > 0);
+  // Rabenseifner, 8 ranks, 4 KiB: halving windows 2048 (first), 1024, 512 B; gather 512-2048 B.
+  ck_assert(near(diff(Op::reduce, "rabenseifner", one_cache(8), 1024, 0),
+                 relay_us(cache, 1024) + relay_us(cache, 512) +
+                     (relay_us(cache, 512) + relay_us(cache, 1024) + relay_us(cache, 2048))));
+}
+END_TEST
+
 START_TEST(selector_rules) {
   CalibrationTable t = synthetic_table();
   Placement p = one_cache(8);
@@ -800,6 +841,7 @@ int main() {
   TCase *tc = tcase_create("model");
   tcase_add_test(tc, channel_rules);
   tcase_add_test(tc, p2p_pieces);
+  tcase_add_test(tc, relays_charge_forwarding_ranks);
   tcase_add_test(tc, gamma_from_flat_tree_fits);
   tcase_add_test(tc, multi_channel_eq11);
   tcase_add_test(tc, segmentation_matches_open_mpi);

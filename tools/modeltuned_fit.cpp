@@ -81,6 +81,9 @@ void print_summary(const CalibrationTable &table, std::ostream &out) {
     using Curves = std::pair<const char *, const std::vector<FlatTreeFit> &>;
     for (const auto &[kind, fits] : {Curves{"concurrent", ch.concurrent}, Curves{"exchange", ch.exchange}})
       if (!fits.empty()) out << "; " << kind << " " << fits.size() << " sizes up to P = " << fits.back().max_p;
+    if (!ch.relay.empty())
+      out << "; relay " << ch.relay.front().second << " us at " << ch.relay.front().first << " B to "
+          << ch.relay.back().second << " us at " << ch.relay.back().first << " B";
     out << "\n";
     // One line per channel: the kinds of one channel are usually estimated alike.
     std::map<std::string, std::string> estimated;  // note -> kinds
@@ -192,6 +195,7 @@ void complete_provenance(const FitCommandOptions &o, const calib::Samples &sampl
                                       [&](const calib::ContentionSample &c) { return c.kind == kind; });
     if (rows) provenance["samples"][calib::contention_name(kind)] = rows;
   }
+  if (!samples.relay.empty()) provenance["samples"]["relay"] = samples.relay.size() / 2;  // runs: ring and hops
   if (!o.topology_signature.empty())
     provenance["hwloc"] = {{"signature", o.topology_signature}, {"from", "--topology-signature (not measured)"}};
 }

@@ -57,6 +57,8 @@ FitInput select_fittable(const calib::Samples &measured, const std::array<int, k
       if (s.channel == channel) input.samples.flat.push_back(s);
     for (const auto &s : measured.contention)
       if (s.channel == channel) input.samples.contention.push_back(s);
+    for (const auto &s : measured.relay)
+      if (s.channel == channel) input.samples.relay.push_back(s);
   }
   return input;
 }

@@ -47,6 +47,10 @@ constexpr int64_t kStop = 0;  // the command that ends a flat-tree phase (others
 int pair_ranks(int group_size) { return group_size / 2 * 2; }
 
 // The largest flat-tree message (plan_flat_trees) and so the receive buffer MPI_Sendrecv needs.
+// The relay ring runs messages up to this size: its cost is a per-message turnaround, which only
+// matters where latency does; above it the model holds the last measured value.
+constexpr int kRelayMaxBytes = 64 << 10;
+
 size_t flat_cap(uint64_t max_bytes) { return std::min<uint64_t>(max_bytes, 1 << 20); }
 
 }  // namespace
@@ -356,12 +360,60 @@ double Calibrator::run_flat(MPI_Comm comm, GroupRun kind, int bytes) {
         MPI_Sendrecv(buffer_.data(), bytes, MPI_BYTE, rank ^ 1, kDataTag, exchange_buffer_.data(), bytes, MPI_BYTE,
                      rank ^ 1, kDataTag, comm, MPI_STATUS_IGNORE);
       break;
+    case GroupRun::relay:  // run_relay's
+      break;
   }
   // The slowest participant defines the operation's time (a receiver may finish after the root).
   const double elapsed = MPI_Wtime() - start;
   double slowest = 0;
   MPI_Reduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
   return slowest * 1e6;
+}
+
+// The ring's forwarding ranks do what a rank inside Open MPI's tree bcast does with a segment
+// (coll_base_bcast.c, generic): a non-blocking receive, waited for, then a non-blocking send,
+// waited for. The baseline is the same ring's three hops timed as ping-pongs the way the table's
+// point-to-point samples are (blocking, half a round trip each), in the same run, so drift of the
+// machine cancels: the relay cost is (ring - hops) / 2 per forwarding rank (calib/fit_table.cpp).
+Calibrator::RelayTimes Calibrator::run_relay(MPI_Comm comm, int bytes) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  RelayTimes times;
+  MPI_Request request;
+  MPI_Barrier(comm);
+  if (rank == 0) {
+    const double start = MPI_Wtime();
+    MPI_Isend(buffer_.data(), bytes, MPI_BYTE, 1, kDataTag, comm, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    MPI_Irecv(buffer_.data(), bytes, MPI_BYTE, 2, kDataTag, comm, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    times.ring_us = (MPI_Wtime() - start) * 1e6;
+  } else {
+    MPI_Irecv(buffer_.data(), bytes, MPI_BYTE, rank - 1, kDataTag, comm, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    MPI_Isend(buffer_.data(), bytes, MPI_BYTE, (rank + 1) % 3, kDataTag, comm, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+  }
+  // Hops 0-1, 1-2, 2-0 as ping-pongs, one after the other; the first rank of each times it.
+  double one_way[3] = {0, 0, 0};
+  const int hops[3][2] = {{0, 1}, {1, 2}, {0, 2}};
+  for (int h = 0; h < 3; ++h) {
+    MPI_Barrier(comm);
+    const auto [first, second] = hops[h];
+    if (rank == first) {
+      const double start = MPI_Wtime();
+      MPI_Send(buffer_.data(), bytes, MPI_BYTE, second, kDataTag, comm);
+      MPI_Recv(buffer_.data(), bytes, MPI_BYTE, second, kDataTag, comm, MPI_STATUS_IGNORE);
+      one_way[h] = (MPI_Wtime() - start) * 1e6 / 2;
+    } else if (rank == second) {
+      MPI_Recv(buffer_.data(), bytes, MPI_BYTE, first, kDataTag, comm, MPI_STATUS_IGNORE);
+      MPI_Send(buffer_.data(), bytes, MPI_BYTE, first, kDataTag, comm);
+    }
+  }
+  double summed[3] = {0, 0, 0};
+  MPI_Reduce(one_way, summed, 3, MPI_DOUBLE, MPI_SUM, 0, comm);
+  times.hops_us = summed[0] + summed[1] + summed[2];
+  return times;
 }
 
 // Peers of rank 0: run the group runs rank 0 commands until it says stop.
@@ -371,18 +423,26 @@ void Calibrator::serve_flat_trees(MPI_Comm channel_comm, const std::vector<MPI_C
     MPI_Bcast(command, 3, MPI_INT64_T, 0, channel_comm);
     if (command[0] == kStop) break;
     MPI_Comm comm = comms[command[1]];
-    if (comm != MPI_COMM_NULL) run_flat(comm, static_cast<GroupRun>(command[0]), static_cast<int>(command[2]));
+    if (comm == MPI_COMM_NULL) continue;
+    if (static_cast<GroupRun>(command[0]) == GroupRun::relay) run_relay(comm, static_cast<int>(command[2]));
+    else run_flat(comm, static_cast<GroupRun>(command[0]), static_cast<int>(command[2]));
   }
 }
 
 // Sizes 1 B .. 1 MiB (or --max-bytes), powers of two, as the ORFEO nbft data, and every group;
 // then the plan shrinks to the time available: thin sizes, then group sizes, then repetitions.
 Calibrator::FlatPlan Calibrator::plan_flat_trees(const std::vector<int> &all_ps, const LatencyEstimate &estimate,
-                                                 double deadline) const {
+                                                 bool relay, double deadline) const {
   FlatPlan plan;
   plan.cap = static_cast<int>(flat_cap(settings_.max_bytes));
   for (int m = 1; m < plan.cap; m *= 2) plan.sizes.push_back(m);
   plan.sizes.push_back(plan.cap);
+  auto choose_relay_sizes = [&] {
+    plan.relay_sizes.clear();
+    if (relay)
+      for (int m : plan.sizes)
+        if (m <= kRelayMaxBytes) plan.relay_sizes.push_back(m);
+  };
   plan.groups.resize(all_ps.size());
   for (size_t i = 0; i < plan.groups.size(); ++i) plan.groups[i] = i;
   auto choose_pair_groups = [&] {
@@ -409,6 +469,8 @@ Calibrator::FlatPlan Calibrator::plan_flat_trees(const std::vector<int> &all_ps,
         const int p = pair_ranks(all_ps[g]);
         us += 2 * (3 * log2_ceil(all_ps[g]) + 2) * estimate.small_us + (p / 2 + p) * estimate.at(m);
       }
+    for (int m : plan.relay_sizes)  // four barriers of 3 ranks, the reduction, 3 + 6 hops
+      us += 14 * estimate.small_us + 9 * estimate.at(m);
     return us * 1e-6;
   };
   auto thin = [](auto &v) {  // keep every other element and the last one
@@ -421,6 +483,7 @@ Calibrator::FlatPlan Calibrator::plan_flat_trees(const std::vector<int> &all_ps,
     return true;
   };
   choose_pair_groups();
+  choose_relay_sizes();
   const double warmup_seconds = round_seconds() * 2 / plan.sizes.size();
   const double available = 0.9 * std::max(0.0, deadline - MPI_Wtime()) - warmup_seconds;
   for (;;) {
@@ -429,9 +492,11 @@ Calibrator::FlatPlan Calibrator::plan_flat_trees(const std::vector<int> &all_ps,
     if (plan.reps <= fitting) break;
     if (plan.sizes.size() > 8 ? thin(plan.sizes) : thin(plan.groups)) {
       choose_pair_groups();
+      choose_relay_sizes();
       continue;
     }
     if (!thin(plan.sizes)) break;  // nothing left to thin: the deadline will cut the run
+    choose_relay_sizes();
   }
   return plan;
 }
@@ -441,12 +506,18 @@ Calibrator::FlatPlan Calibrator::plan_flat_trees(const std::vector<int> &all_ps,
 void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline,
                                   const std::vector<int> &all_ps, MPI_Comm channel_comm,
                                   const std::vector<MPI_Comm> &comms) {
+  // The relay ring's communicator follows the groups' (flat_trees).
+  const size_t relay_comm = all_ps.size();
+  const bool relay = comms.size() > relay_comm;
+  RelayTimes relay_times;
   auto run = [&](size_t comm_index, GroupRun kind, int bytes) {
     int64_t command[3] = {static_cast<int64_t>(kind), static_cast<int64_t>(comm_index), bytes};
     MPI_Bcast(command, 3, MPI_INT64_T, 0, channel_comm);
-    return run_flat(comms[comm_index], kind, bytes);
+    if (kind != GroupRun::relay) return run_flat(comms[comm_index], kind, bytes);
+    relay_times = run_relay(comms[comm_index], bytes);
+    return relay_times.ring_us;
   };
-  const FlatPlan plan = plan_flat_trees(all_ps, estimate, deadline);
+  const FlatPlan plan = plan_flat_trees(all_ps, estimate, relay, deadline);
 
   struct Experiment { GroupRun kind; size_t group; int bytes; };
   std::vector<Experiment> experiments;
@@ -456,6 +527,7 @@ void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEsti
   for (GroupRun kind : {GroupRun::concurrent, GroupRun::exchange})
     for (size_t g : plan.pair_groups)
       for (int m : plan.sizes) experiments.push_back({kind, g, m});
+  for (int m : plan.relay_sizes) experiments.push_back({GroupRun::relay, relay_comm, m});
   std::string ps_text, pair_ps_text;
   for (size_t g : plan.groups) ps_text += fmt::format("{}{}", ps_text.empty() ? "" : ",", all_ps[g]);
   for (size_t g : plan.pair_groups)
@@ -464,6 +536,10 @@ void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEsti
                              "{} sizes 1 B - {} B x {} reps",
                              channel_name(channel.channel), ps_text, pair_ps_text, plan.sizes.size(), plan.cap,
                              plan.reps));
+  if (relay)
+    progress_.note(fmt::format("  {} channel: relay ring 0 -> {} -> {} -> 0, {} sizes 1 B - {} B",
+                               channel_name(channel.channel), channel.relay[0], channel.relay[1],
+                               plan.relay_sizes.size(), plan.relay_sizes.empty() ? 0 : plan.relay_sizes.back()));
 
   // Warm-up of every group and kind at both extreme sizes (the contention runs also open
   // connections between peers that the trees never use).
@@ -491,6 +567,9 @@ void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEsti
                                  e.kind == GroupRun::concurrent ? calib::ContentionKind::concurrent
                                                                 : calib::ContentionKind::exchange,
                                  pair_ranks(all_ps[e.group]), e.bytes, rep, us);
+          break;
+        case GroupRun::relay:
+          store_->add_relay(channel.channel, e.bytes, rep, relay_times.ring_us, relay_times.hops_us);
           break;
       }
       ++done;
@@ -523,6 +602,12 @@ void Calibrator::flat_trees(const ChannelPeers &channel, const LatencyEstimate &
   // Commands go to the channel's ranks only (the largest group); the others wait in the final
   // barrier as the idle mode says (--idle).
   MPI_Comm channel_comm = comms.back();
+  // The relay ring: rank 0 and the channel's two relay peers, in ring order.
+  if (channel.relay[0] >= 0) {
+    const int order = rank_ == 0 ? 0 : rank_ == channel.relay[0] ? 1 : rank_ == channel.relay[1] ? 2 : -1;
+    comms.push_back(MPI_COMM_NULL);
+    MPI_Comm_split(MPI_COMM_WORLD, order >= 0 ? 0 : MPI_UNDEFINED, order, &comms.back());
+  }
   if (rank_ != 0 && channel_comm != MPI_COMM_NULL) serve_flat_trees(channel_comm, comms);
   else if (rank_ == 0) drive_flat_trees(channel, estimate, deadline, all_ps, channel_comm, comms);
   for (MPI_Comm &comm : comms)

@@ -53,7 +53,8 @@ class Calibrator {
   LatencyEstimate ping_pong(const ChannelPeers &channel, double deadline);
   // Linear fan-out (bcast) and fan-in (reduce without the operation) from rank 0 to its first
   // P-1 peers on the channel, and on the same groups the contention runs: P/2 concurrent one-way
-  // pairs, and P ranks exchanging with a partner (P even: an odd group's last rank sits out).
+  // pairs, and P ranks exchanging with a partner (P even: an odd group's last rank sits out);
+  // with two peers or more, the relay ring through channel.relay.
   // `estimate` (rank 0) sizes the plan.
   void flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline);
 
@@ -62,17 +63,23 @@ class Calibrator {
   void ping_pong_peer();
   void fresh_memory(double deadline, ReduceLocalResult &result);
   // What one group run does; the values are also the commands rank 0 broadcasts (0: stop).
-  enum class GroupRun : int64_t { fanout = 1, fanin, concurrent, exchange };
+  enum class GroupRun : int64_t { fanout = 1, fanin, concurrent, exchange, relay };
   double run_flat(MPI_Comm comm, GroupRun kind, int bytes);
+  // One relay run on a 3-rank communicator (docs/calibration.md, "Relay"): rank 0 gets the ring's
+  // time and the sum of its three hops as half round trips, microseconds.
+  struct RelayTimes { double ring_us = 0, hops_us = 0; };
+  RelayTimes run_relay(MPI_Comm comm, int bytes);
   struct FlatPlan {
     int cap = 0;                // largest message
     std::vector<int> sizes;     // messages measured
     std::vector<size_t> groups;  // indices of the group sizes measured
     // Of those, the groups the contention runs use: one per even P (the smallest group giving it).
     std::vector<size_t> pair_groups;
+    std::vector<int> relay_sizes;  // of `sizes`, those the relay ring runs (none without a ring)
     int reps = 0;
   };
-  FlatPlan plan_flat_trees(const std::vector<int> &all_ps, const LatencyEstimate &estimate, double deadline) const;
+  FlatPlan plan_flat_trees(const std::vector<int> &all_ps, const LatencyEstimate &estimate, bool relay,
+                           double deadline) const;
   void serve_flat_trees(MPI_Comm channel_comm, const std::vector<MPI_Comm> &comms);
   void drive_flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline,
                         const std::vector<int> &all_ps, MPI_Comm channel_comm, const std::vector<MPI_Comm> &comms);

@@ -186,6 +186,14 @@ std::vector<ChannelPeers> channels_from_rank0(const Placement &placement) {
     ChannelPeers cp{static_cast<Channel>(c), {}};
     for (int r = 1; r < placement.size(); ++r)
       if (placement.channel(0, r) == cp.channel) cp.peers.push_back(r);
+    if (cp.peers.size() >= 2) {
+      cp.relay = {cp.peers[0], cp.peers[1]};
+      for (size_t i = 1; i < cp.peers.size(); ++i)
+        if (placement.channel(cp.peers[0], cp.peers[i]) == cp.channel) {
+          cp.relay[1] = cp.peers[i];
+          break;
+        }
+    }
     if (!cp.peers.empty()) out.push_back(std::move(cp));
   }
   return out;

@@ -41,6 +41,10 @@ WorldPlacement discover_world_placement();
 struct ChannelPeers {
   Channel channel;
   std::vector<int> peers;
+  // The relay ring's two forwarding ranks (0 -> first -> second -> 0), -1 with fewer than two
+  // peers: the first peer, and the next one reached from it through this channel too when there
+  // is one (every hop on the channel), else the second peer.
+  std::array<int, 2> relay{-1, -1};
   int max_p() const { return static_cast<int>(peers.size()) + 1; }
 };
 // Channels rank 0 reaches, ordered by channel.

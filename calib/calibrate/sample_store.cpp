@@ -70,6 +70,17 @@ void SampleStore::add_contention(Channel channel, calib::ContentionKind kind, in
                  channel_name(channel), p, bytes, rep, latency.text);
 }
 
+void SampleStore::add_relay(Channel channel, double bytes, int rep, double ring_us, double hops_us) {
+  const Latency ring(ring_us), hops(hops_us);
+  std::lock_guard lock(mutex_);
+  samples_.relay.push_back({channel, calib::RelayKind::ring, bytes, ring.us});
+  samples_.relay.push_back({channel, calib::RelayKind::hops, bytes, hops.us});
+  ++counts_["relay"][std::string(channel_name(channel))];
+  for (auto [kind, latency] : {std::pair{calib::RelayKind::ring, &ring}, std::pair{calib::RelayKind::hops, &hops}})
+    fmt::format_to(std::back_inserter(pending_), "{},{},3,{:.0f},{},{}\n", calib::relay_name(kind),
+                   channel_name(channel), bytes, rep, latency->text);
+}
+
 void SampleStore::flush() {
   std::lock_guard lock(mutex_);
   size_t written = 0;

@@ -11,8 +11,8 @@
 
 namespace modeltuned::calibrate {
 
-// CSV columns: kind,channel,p,bytes,rep,latency_us; kind is p2p, fanout, fanin, concurrent or
-// exchange; p is 2 for p2p.
+// CSV columns: kind,channel,p,bytes,rep,latency_us; kind is p2p, fanout, fanin, concurrent,
+// exchange, relay or relay_hops; p is 2 for p2p, 3 for the relay ring.
 class SampleStore {
  public:
   // Creates (truncates) the CSV and writes its header. Throws std::runtime_error naming the path.
@@ -24,6 +24,8 @@ class SampleStore {
   void add_p2p(Channel channel, double bytes, int rep, double latency_us);
   void add_flat(Channel channel, FlatTreeKind kind, int p, double bytes, int rep, double latency_us);
   void add_contention(Channel channel, calib::ContentionKind kind, int p, double bytes, int rep, double latency_us);
+  // One relay run: its ring time (kind relay) and its hops' half round trips summed (relay_hops).
+  void add_relay(Channel channel, double bytes, int rep, double ring_us, double hops_us);
   // Appends the rows added since the last flush with one write(2), so that a kill never leaves
   // half a row in the file.
   void flush();

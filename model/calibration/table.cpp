@@ -203,9 +203,32 @@ std::vector<FlatTreeFit> parse_flat(const json &value, const std::string &where)
   return fits;
 }
 
+// The relay costs: [{"bytes": B, "us": extra}, ...], bytes strictly increasing, extra >= 0.
+std::vector<std::pair<double, double>> parse_relay(const json &value, const std::string &where) {
+  if (!value.is_array() || value.empty())
+    fail(where, "must be a non-empty list of {\"bytes\", \"us\"} points, found " +
+                    (value.is_array() ? std::string("an empty list") : type_of(value)));
+  std::vector<std::pair<double, double>> points;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string at = where + "[" + std::to_string(i) + "]";
+    const json &point = require_object(value[i], at);
+    reject_unknown_keys(point, {"bytes", "us"}, at);
+    const double bytes = byte_count(
+        positive_number(require_key(point, "bytes", at, "give the message size in bytes"), at + ".bytes"), at + ".bytes");
+    if (!points.empty() && bytes <= points.back().first)
+      fail(at + ".bytes", number_text(bytes) + " is not above the previous point's " + number_text(points.back().first) +
+                              "; list points by strictly increasing bytes");
+    const double us = time_us(non_negative_number(
+        require_key(point, "us", at, "give the forwarding cost beyond a point-to-point message in microseconds"),
+        at + ".us"), at + ".us");
+    points.emplace_back(bytes, us);
+  }
+  return points;
+}
+
 ChannelTable parse_channel(const json &value, const std::string &where, int version) {
   require_object(value, where);
-  reject_unknown_keys(value, {"p2p", "fanout", "fanin", "concurrent", "exchange"}, where);
+  reject_unknown_keys(value, {"p2p", "fanout", "fanin", "concurrent", "exchange", "relay"}, where);
   ChannelTable channel;
   channel.present = true;
   channel.p2p = parse_p2p(require_key(value, "p2p", where, "a calibrated channel needs its point-to-point pieces"),
@@ -223,6 +246,10 @@ ChannelTable parse_channel(const json &value, const std::string &where, int vers
         fail(where + "." + key, "needs \"version\": 2 (version 1 tables have no contention curves)");
       *into = parse_flat(*it, where + "." + key);
     }
+  if (auto it = value.find("relay"); it != value.end()) {
+    if (version < 4) fail(where + ".relay", "needs \"version\": 4 (older tables have no relay costs)");
+    channel.relay = parse_relay(*it, where + ".relay");
+  }
   return channel;
 }
 
@@ -336,15 +363,23 @@ json to_json(const CalibrationTable &table) {
     if (!ch.fanin.empty()) channel["fanin"] = flat_to_json(ch.fanin);
     if (!ch.concurrent.empty()) channel["concurrent"] = flat_to_json(ch.concurrent);
     if (!ch.exchange.empty()) channel["exchange"] = flat_to_json(ch.exchange);
+    if (!ch.relay.empty()) {
+      json relay = json::array();
+      for (auto [bytes, us] : ch.relay) relay.push_back({{"bytes", bytes_value(bytes)}, {"us", us}});
+      channel["relay"] = relay;
+    }
     channels[std::string(kChannelNames[c])] = channel;
   }
   // The oldest version that holds what the table has, so a table without the newer fields is the
   // same file, with the same checksum, as before them.
-  bool contention = !table.checks.empty(), ranks = false;
-  for (const ChannelTable &ch : table.channels) contention |= !ch.concurrent.empty() || !ch.exchange.empty();
+  bool contention = !table.checks.empty(), ranks = false, relay = false;
+  for (const ChannelTable &ch : table.channels) {
+    contention |= !ch.concurrent.empty() || !ch.exchange.empty();
+    relay |= !ch.relay.empty();
+  }
   for (const CheckResidual &r : table.checks) ranks |= r.has_ranks();
   json doc = {{"format", kFormatName},
-          {"version", ranks ? 3 : contention ? 2 : kOldestCalibrationVersion},
+          {"version", relay ? 4 : ranks ? 3 : contention ? 2 : kOldestCalibrationVersion},
           {"provenance", table.provenance},
           {"channels", channels},
           {"reduce", {{"us_per_byte", table.reduce_us_per_byte}, {"source", table.reduce_source}}}};

@@ -16,8 +16,10 @@
 namespace modeltuned {
 
 // Version 2 adds the optional per-channel "concurrent" and "exchange" curves and the optional
-// "checks" (CheckResidual); a table without them is written as version 1, so old tables load, checksum and predict as before.
-inline constexpr int kCalibrationVersion = 3;
+// "checks" (CheckResidual); version 3 sized checks; version 4 the optional per-channel "relay".
+// A table is written as the oldest version that holds what it has, so old tables load, checksum
+// and predict as before.
+inline constexpr int kCalibrationVersion = 4;
 inline constexpr int kOldestCalibrationVersion = 1;
 
 // What a table may hold, refused outside (docs/calibration-format.md, "Limits"). Far beyond any
@@ -67,6 +69,12 @@ struct ChannelTable {
   // message to a partner and receiving one (a round of recursive doubling or halving).
   std::vector<FlatTreeFit> concurrent;
   std::vector<FlatTreeFit> exchange;
+  // Relay (version 4, optional; empty: not measured, charged 0): what a rank that has received a
+  // message through this channel takes to send it on, beyond a point-to-point message, per
+  // message size as (bytes, us) points by increasing bytes, us >= 0. Measured as a 3-rank ring
+  // through two forwarding ranks against the half round trips of its three hops
+  // (docs/calibration-format.md, "relay").
+  std::vector<std::pair<double, double>> relay;
   bool operator==(const ChannelTable &) const = default;
 };
 

@@ -64,6 +64,17 @@ double busy_round_us(const ChannelTable &channel, BusyRound kind, int ranks, dou
   return ratio_to_p2p(channel, fits, ranks, bytes) * p2p;
 }
 
+double relay_us(const ChannelTable &channel, double bytes) {
+  const auto &points = channel.relay;
+  if (points.empty()) return 0.0;
+  if (bytes <= points.front().first) return points.front().second;
+  if (bytes >= points.back().first) return points.back().second;
+  auto hi = std::upper_bound(points.begin(), points.end(), bytes, [](double b, const auto &pt) { return b < pt.first; });
+  auto lo = hi - 1;
+  const double t = (std::log(bytes) - std::log(lo->first)) / (std::log(hi->first) - std::log(lo->first));
+  return (1 - t) * lo->second + t * hi->second;
+}
+
 double flat_tree_us(const ChannelTable &channel, FlatTreeKind kind, int p, double bytes) {
   if (p <= 1) return 0.0;
   return gamma_factor(channel, kind, p, bytes) * p2p_us(channel, bytes);

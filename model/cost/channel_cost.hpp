@@ -27,6 +27,11 @@ enum class BusyRound { concurrent, exchange };
 // point-to-point message; without the curve (version 1 tables), the point-to-point time.
 double busy_round_us(const ChannelTable &channel, BusyRound kind, int ranks, double bytes);
 
+// What a rank that received a message of `bytes` through `channel` adds to send it on (the
+// table's relay points, interpolated in log(bytes), held at the end values outside them);
+// 0 without relay points (tables before version 4).
+double relay_us(const ChannelTable &channel, double bytes);
+
 // One-channel flat tree of p ranks (root + p-1 peers): gamma * T_p2p (eq. 4).
 double flat_tree_us(const ChannelTable &channel, FlatTreeKind kind, int p, double bytes);
 

@@ -39,4 +39,11 @@ double busy_step_us(const CalibrationTable &table, ChannelMask mask, double byte
   return worst;
 }
 
+double relay_step_us(const CalibrationTable &table, ChannelMask mask, double bytes) {
+  double worst = 0;
+  for (int c = 0; c < kChannels; ++c)
+    if ((mask & (1u << c)) && table.channels[c].present) worst = std::max(worst, relay_us(table.channels[c], bytes));
+  return worst;
+}
+
 }  // namespace modeltuned

@@ -30,6 +30,9 @@ double step_us(const CalibrationTable &table, ChannelMask mask, double bytes);
 // round, the senders and receivers of a scatter round): each transfer costs what the channel's
 // contention curve says for that many busy ranks (busy_round_us); as step_us without curves.
 double busy_step_us(const CalibrationTable &table, ChannelMask mask, double bytes, BusyRound kind, int ranks);
+// A step whose senders pass on what they received in an earlier step (every step of an
+// algorithm after its first): the largest relay cost among the channels of `mask` (relay_us).
+double relay_step_us(const CalibrationTable &table, ChannelMask mask, double bytes);
 
 struct TreePlan;
 // How a tree algorithm's flat trees combine into the collective's completion time, given each

@@ -46,15 +46,19 @@ double evaluate_rabenseifner(const Evaluation &e, const RabenseifnerPlan &plan) 
   // result buffer of the whole message and receives the halves into another one, written up to
   // (1 - 1/p') of its size. Every rank waits for the slowest, so one such rank's cost counts.
   total += table.fresh_memory_us_per_byte * window * (2 - 1.0 / static_cast<double>(pof2));
+  // Every step after the first sends what an earlier one delivered (and this rank combined): the
+  // relay cost of its channels.
+  bool first = !plan.pairing;
   for (ChannelMask mask : plan.halving) {
     window /= 2;
     total += busy_step_us(table, mask, window, BusyRound::exchange, static_cast<int>(pof2)) +
-             window * reduce_us_per_byte;
+             window * reduce_us_per_byte + (first ? 0 : relay_step_us(table, mask, window));
+    first = false;
   }
-  if (plan.odd_root) total += step_us(table, plan.odd_root, window);
+  if (plan.odd_root) total += step_us(table, plan.odd_root, window) + relay_step_us(table, plan.odd_root, window);
   int gathering = static_cast<int>(pof2);  // binomial gather: half the ranks send in each round
   for (ChannelMask mask : plan.gather) {
-    total += busy_step_us(table, mask, window, BusyRound::concurrent, gathering);
+    total += busy_step_us(table, mask, window, BusyRound::concurrent, gathering) + relay_step_us(table, mask, window);
     gathering /= 2;
     window *= 2;
   }

@@ -96,10 +96,14 @@ static double scatter_us(const Evaluation &e, const std::vector<ChannelMask> &sc
   const double ts = static_cast<double>(e.call.type_size);
   double total = 0;
   size_t m = scatter.size() ? size_t{1} << (scatter.size() - 1) : 0;
-  for (ChannelMask mask : scatter) {
+  for (size_t round = 0; round < scatter.size(); ++round) {
+    const ChannelMask mask = scatter[round];
     size_t elements = std::min(m * block, count > m * block ? count - m * block : 0);
+    const double bytes = static_cast<double>(elements) * ts;
     const int busy = 2 * ((size + 2 * static_cast<int>(m) - 1) / (2 * static_cast<int>(m)));  // senders and receivers
-    total += busy_step_us(e.table, mask, static_cast<double>(elements) * ts, BusyRound::concurrent, std::min(busy, size));
+    total += busy_step_us(e.table, mask, bytes, BusyRound::concurrent, std::min(busy, size));
+    // After the first round, the senders other than the root forward what they received.
+    if (round > 0) total += relay_step_us(e.table, mask, bytes);
     m /= 2;
   }
   return total;
@@ -113,10 +117,14 @@ double evaluate_scatter_allgather(const Evaluation &e, const ScatterAllgatherPla
   // powers of two, the halving sends that follow a round with incomplete partners.
   size_t blocks = 1;
   for (size_t round = 0; round < plan.doubling.size(); ++round) {
-    total += busy_step_us(e.table, plan.doubling[round], static_cast<double>(blocks * block) * ts,
-                          BusyRound::exchange, plan.size);
-    for (auto [mask, sent] : plan.doubling_extra[round])
-      total += step_us(e.table, mask, static_cast<double>(static_cast<size_t>(sent) * block) * ts);
+    // Every allgather step sends on blocks received in an earlier step: a relay.
+    const double bytes = static_cast<double>(blocks * block) * ts;
+    total += busy_step_us(e.table, plan.doubling[round], bytes, BusyRound::exchange, plan.size) +
+             relay_step_us(e.table, plan.doubling[round], bytes);
+    for (auto [mask, sent] : plan.doubling_extra[round]) {
+      const double extra_bytes = static_cast<double>(static_cast<size_t>(sent) * block) * ts;
+      total += step_us(e.table, mask, extra_bytes) + relay_step_us(e.table, mask, extra_bytes);
+    }
     blocks *= 2;
   }
   return total;
@@ -126,8 +134,10 @@ double evaluate_scatter_allgather_ring(const Evaluation &e, const ScatterAllgath
   const size_t block = block_of(e.call, plan.size);
   const double ts = static_cast<double>(e.call.type_size);
   const double p = static_cast<double>(plan.size);
+  const double bytes = static_cast<double>(block) * ts;
   return scatter_us(e, plan.scatter, block, plan.size) +
-         (p - 1) * busy_step_us(e.table, plan.ring, static_cast<double>(block) * ts, BusyRound::exchange, plan.size);
+         (p - 1) * (busy_step_us(e.table, plan.ring, bytes, BusyRound::exchange, plan.size) +
+                    relay_step_us(e.table, plan.ring, bytes));
 }
 
 }  // namespace modeltuned

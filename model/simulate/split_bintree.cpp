@@ -37,10 +37,13 @@ double evaluate_split_bintree(const Evaluation &e, const SplitBintreePlan &plan)
     for (int c = 0; c < kChannels; ++c)
       if (plan.tree.flat_trees[id][c] > 0)
         t += plan.tree.flat_trees[id][c] * p2p_us(e.table.channels[c], segment_bytes);
+    if (const int up = plan.tree.flat_tree_up_channel[id]; up >= 0) t += relay_us(e.table.channels[up], segment_bytes);
     serial_us[id] = t;
   }
   double phase1 = tree_schedule_us(e, plan.tree, serial_us, segments);
-  double phase2 = step_us(e.table, plan.exchange, static_cast<double>(left * ts));
+  // Phase 2 sends on what phase 1 delivered: a relay.
+  double phase2 = step_us(e.table, plan.exchange, static_cast<double>(left * ts)) +
+                  relay_step_us(e.table, plan.exchange, static_cast<double>(left * ts));
   return phase1 + phase2;
 }
 

@@ -86,6 +86,7 @@ TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
       children_send |= !tree.children[child].empty();
     }
     const PeersPerChannel &level = plan.levels[depth[r]];
+    const int up = r == tree.root ? -1 : static_cast<int>(placement.channel(r, tree.parent[r]));
     int id = 0;
     auto same = [](const PeersPerChannel &x, const PeersPerChannel &y) {  // inline, not memcmp
       for (int c = 0; c < kChannels; ++c)
@@ -93,18 +94,20 @@ TreePlan plan_for_tree(const Tree &tree, const Placement &placement) {
       return true;
     };
     while (id < static_cast<int>(plan.flat_trees.size()) &&
-           !(same(plan.flat_trees[id], peers) && same(plan.flat_tree_level[id], level)))
+           !(same(plan.flat_trees[id], peers) && same(plan.flat_tree_level[id], level) &&
+             plan.flat_tree_up_channel[id] == up))
       ++id;
     if (id == static_cast<int>(plan.flat_trees.size())) {
       plan.flat_trees.push_back(peers);
       plan.flat_tree_level.push_back(level);
+      plan.flat_tree_up_channel.push_back(up);
     }
     flat_tree_of[r] = id;
     if (!children_send) last_senders.push_back(r);
     sender_index[r] = static_cast<int>(plan.sender_flat_tree.size());
     plan.sender_flat_tree.push_back(id);
     plan.sender_parent.push_back(r == tree.root ? -1 : sender_index[tree.parent[r]]);
-    plan.sender_up_channel.push_back(r == tree.root ? -1 : static_cast<int>(placement.channel(r, tree.parent[r])));
+    plan.sender_up_channel.push_back(up);
     plan.sender_leaves.push_back(leaves);
   }
   // Distinct paths only: thousands of leaves' parents share a handful of them (a binary tree of
@@ -303,6 +306,9 @@ double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
       t += fresh * segment_bytes * (1 + segment_buffers / static_cast<double>(seg.segments));
     }
     flat_us[id] = std::max(t, level_contention_us(table, plan, id, pipelined, segment_bytes));
+    // A sender below the root passes on what it received (or combined): the relay cost, per
+    // segment (0 without relay points in the table).
+    if (const int up = plan.flat_tree_up_channel[id]; up >= 0) flat_us[id] += relay_us(table.channels[up], segment_bytes);
   }
   const double final_send = plan.final_send_channel < 0 ? 0
       : p2p_us(table.channels[plan.final_send_channel], static_cast<double>(call.bytes()));

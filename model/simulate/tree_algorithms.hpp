@@ -20,6 +20,10 @@ struct TreePlan {
   // Per flat tree: how many transfers of its tree level go through each channel into one node at
   // once (the busiest node), which the contention curves charge; flat trees are distinct in both.
   std::vector<PeersPerChannel> flat_tree_level;
+  // Per flat tree: the channel from its sender to the sender's parent, -1 for the root. A sender
+  // below the root forwards what it received (bcast) or sends up what it combined (reduce), and
+  // pays the table's relay cost of that channel; flat trees are distinct in this too.
+  std::vector<int> flat_tree_up_channel;
   // The same count per tree level, root's level first: a pipeline of S segments keeps S
   // consecutive levels busy at once.
   std::vector<PeersPerChannel> levels;
