@@ -52,6 +52,9 @@ struct ValidateOptions {
   // selection under map-by core but worsens the chain's accuracy (docs/validation.md).
   double contention_from_bytes = 0;
   std::string checks_out;  // where to write the fitted checks (JSON), for modeltuned fit --checks
+  // Fit each mapping's neighbour channel's relay cost on the forced chain bcasts at P <= 126
+  // (collective data, scored on P >= 130 only: issue 12, item 5).
+  bool relay_from_chains = false;
 };
 
 class ValidateError : public std::runtime_error { using runtime_error::runtime_error; };
@@ -818,6 +821,52 @@ std::vector<std::string> write_plots(const fs::path &dir, const Measured &measur
   return written;
 }
 
+// The chain bcast's per-forward cost, fitted where it is not scored: forced chains (fan-out 4)
+// at 10 <= P <= kOutOfSampleFitMaxP and eager sizes (<= 4 KiB, where a turnaround is not lost in
+// the transfer), against the `max` column (the slowest rank: completion, what the calibrator's
+// ring measures). Per mapping, its neighbour channel (core: cache, socket: socket, node: node)
+// gets one constant: the median over those points of (measured - predicted) / (the relays the
+// model charges there), the count found by predicting with a relay of 1 us on that channel. The
+// ORFEO files hold no relay measurement (p2p.csv and nbft.csv have no rank that forwards), so
+// this is the only way to see what the term buys on them. Returns what was fitted, for the report.
+nlohmann::json fit_relay_from_chains(CalibrationTable &table, const Measured &measured_max) {
+  const int chain = find_algorithm(Op::bcast, "chain")->id;
+  std::map<int, std::vector<double>> per_hop;  // channel -> (measured - predicted) / relays
+  std::map<int, std::vector<std::string>> mappings;
+  for (int m = 0; m < kMappingCount; ++m) {
+    Measured points;
+    for (const auto &[k, us] : measured_max)
+      if (k.op == static_cast<int>(Op::bcast) && k.algorithm == chain && k.mapping == m && k.p >= 10 &&
+          k.p <= kOutOfSampleFitMaxP && k.bytes <= kSharedMemoryEagerLimitBytes)
+        points[k] = us;
+    if (points.empty()) continue;
+    const int c = static_cast<int>(shape_of(m, kOutOfSampleFitMaxP).first);
+    CalibrationTable unit = table;
+    unit.channels[c].relay = {{1, 1.0}};
+    Predictions without, with;
+    predict_p2p(table, points, {{"p", nullptr, Metric::completion}}, without);
+    predict_p2p(unit, points, {{"p", nullptr, Metric::completion}}, with);
+    for (const auto &[k, us] : points) {
+      if (!without["p"].count(k) || !with["p"].count(k)) continue;
+      const double relays = with["p"][k] - without["p"][k];
+      if (relays > 0.5) per_hop[c].push_back((us - without["p"][k]) / relays);
+    }
+    mappings[c].push_back(kMappings[m]);
+  }
+  nlohmann::json report = nlohmann::json::object();
+  for (const auto &[c, values] : per_hop) {
+    const double us = std::max(0.0, calib::median(values));
+    table.channels[c].relay = {{1, us}};
+    report[std::string(kChannelNames[c])] = {{"us", us}, {"points", values.size()}, {"mappings", mappings[c]}};
+  }
+  table.provenance["relay"] = {
+      {"source", fmt::format("fitted on ORFEO's forced chain bcasts (max column) at 10 <= P <= {}, <= {} B; "
+                             "scored on P >= {} only (modeltuned validate --relay-from-chains)",
+                             kOutOfSampleFitMaxP, kSharedMemoryEagerLimitBytes, kOutOfSampleMinP)},
+      {"channels", report}};
+  return report;
+}
+
 void run_validate(const ValidateOptions &o) {
   const fs::path data(o.data_dir), out_dir(o.out_dir);
   if (o.variant != "schedule" && o.variant != "stage_sum" && o.variant != "both")
@@ -830,6 +879,14 @@ void run_validate(const ValidateOptions &o) {
                 {{"source", "modeltuned validate"}, {"data", o.data_dir}},
                 0, ""});  // the data set has no fresh-memory measurement
   if (o.contention_from_bytes > 0) derive_concurrent_from_fanout(table, o.contention_from_bytes);
+  Measured measured_max;
+  for (Op op : {Op::bcast, Op::reduce})
+    for (int m = 0; m < kMappingCount; ++m)
+      read_collective_csv(data / fmt::format("{}_{}.csv", op_name(op), kMappings[m]), op, m, "max", measured_max);
+  if (o.relay_from_chains) {
+    const nlohmann::json relay = fit_relay_from_chains(table, measured_max);
+    std::printf("relay from chains at P <= %d: %s\n", kOutOfSampleFitMaxP, relay.dump().c_str());
+  }
 
   Measured measured;
   for (Op op : {Op::bcast, Op::reduce})
@@ -860,10 +917,7 @@ void run_validate(const ValidateOptions &o) {
                            {{"source", "modeltuned validate, nbft.csv max column"}, {"data", o.data_dir}},
                            0, ""});
   if (o.contention_from_bytes > 0) derive_concurrent_from_fanout(completion_table, o.contention_from_bytes);
-  Measured measured_max;
-  for (Op op : {Op::bcast, Op::reduce})
-    for (int m = 0; m < kMappingCount; ++m)
-      read_collective_csv(data / fmt::format("{}_{}.csv", op_name(op), kMappings[m]), op, m, "max", measured_max);
+  if (o.relay_from_chains) fit_relay_from_chains(completion_table, measured_max);
   Predictions completion;
   predict_p2p(completion_table, measured_max, {{"p2p-completion", nullptr, Metric::completion}}, completion);
   const auto cases_max = selection_cases(measured_max);
@@ -959,6 +1013,9 @@ void add_validate_command(CLI::App &app) {
   cmd->add_option("--checks-out", options->checks_out,
                   "also write the checks fitted on P <= 126 (both objectives) to this JSON file, which "
                   "`modeltuned fit --checks` puts into a table");
+  cmd->add_flag("--relay-from-chains", options->relay_from_chains,
+                "fit each mapping's relay cost on the forced chain bcasts at P <= 126 (max column) and put it "
+                "in the tables; the data set has no relay measurement (docs/validation.md)");
   cmd->add_flag("--quick", options->quick, "no plots (for the regression guard)");
   cmd->add_option("--reduce-us-per-byte", options->reduce_us_per_byte,
                   "local reduction cost, us per byte (default: the shipped table's estimate)")
