@@ -424,7 +424,7 @@ void measure(int rank, const mc::WorldPlacement &world, const std::vector<mc::Ch
   for (size_t i = 0; i < channels.size(); ++i) {
     const double deadline = deadline_for(0.65 * fit_share / nch);
     progress.phase(fmt::format("flat {}", modeltuned::channel_name(channels[i].channel)), deadline,
-                   fmt::format("linear fan-out/fan-in, concurrent pairs, exchange; rank 0 + up to {} peers",
+                   fmt::format("linear fan-out/fan-in, concurrent pairs, exchange, relay ring; rank 0 + up to {} peers",
                                channels[i].peers.size()));
     calibrator.flat_trees(channels[i], estimates[i], deadline);
     if (rank == 0) {
