@@ -303,9 +303,9 @@ std::vector<FlatTreeFit> fit_flat(Channel channel, const std::string &kind,
 
 // Relay per size: (median ring - median hops) / 2, the ring having two forwarding ranks, at least
 // 0 (a turnaround cannot make a message faster; a negative difference is noise), then the median
-// of each size and its two neighbours (at an end, the two next to it): a difference of two times is noisier than either, and a
-// turnaround does not change from one size to the next. Medians: one descheduled repeat, or one
-// size, must not move it.
+// of each size and its two neighbours (at an end, the two next to it): a difference of two times
+// is noisier than either, and a turnaround does not change from one size to the next. Medians:
+// one descheduled repeat, or one size, must not move it.
 std::vector<std::pair<double, double>> fit_relay(const std::map<double, std::array<std::vector<double>, 2>> &by_size,
                                                  json &report) {
   std::vector<std::pair<double, double>> points;

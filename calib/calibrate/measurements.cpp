@@ -47,11 +47,11 @@ constexpr int64_t kStop = 0;  // the command that ends a flat-tree phase (others
 int pair_ranks(int group_size) { return group_size / 2 * 2; }
 
 // The largest flat-tree message (plan_flat_trees) and so the receive buffer MPI_Sendrecv needs.
+size_t flat_cap(uint64_t max_bytes) { return std::min<uint64_t>(max_bytes, 1 << 20); }
+
 // The relay ring runs messages up to this size: its cost is a per-message turnaround, which only
 // matters where latency does; above it the model holds the last measured value.
 constexpr int kRelayMaxBytes = 64 << 10;
-
-size_t flat_cap(uint64_t max_bytes) { return std::min<uint64_t>(max_bytes, 1 << 20); }
 
 }  // namespace
 
