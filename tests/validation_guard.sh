@@ -86,4 +86,21 @@ awk -F, '
     }
     if (bad) { printf "validation guard: %d figure(s) worse than the recorded levels\n", bad; exit 1 }
     print "validation guard: every figure at or above its recorded level"
-  }' "$out/accuracy_levels.csv" "$out/accuracy.csv" "$out/selection_levels.csv" "$out/selection.csv"
+  }' "$out/accuracy_levels.csv" "$out/accuracy.csv" "$out/selection_levels.csv" "$out/selection.csv" || exit 1
+
+# decisions.csv holds exactly the cases behind each selection.csv row: the same count and the same
+# geometric-mean regret (to the 4 digits printed).
+awk -F, '
+  FNR == 1 { file++; next }
+  file == 1 { k = $1","$2","$3","$4; n[k]++; s[k] += log($12); next }
+  { k = $1","$2","$3","$4; want[k] = $5; geo[k] = $6 }
+  END {
+    bad = 0
+    for (k in want) {
+      if (want[k] == 0) continue
+      if (n[k] != want[k]) { printf "decisions.csv: %s has %d cases, selection.csv %d\n", k, n[k], want[k]; bad++; continue }
+      g = exp(s[k] / n[k]); if (g - geo[k] > 0.0006 || geo[k] - g > 0.0006) { printf "decisions.csv: %s regret geomean %.4f, selection.csv %s\n", k, g, geo[k]; bad++ }
+    }
+    if (bad) exit 1
+    print "validation guard: decisions.csv matches selection.csv"
+  }' "$out/decisions.csv" "$out/selection.csv"

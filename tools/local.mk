@@ -11,7 +11,7 @@ if HAVE_BENCHMARK
 noinst_PROGRAMS += tools/bench-decision
 tools_bench_decision_SOURCES = tools/bench_decision.cpp tools/bench_lookup.c \
 	mca/coll/modeltuned/coll_modeltuned_component.c mca/coll/modeltuned/coll_modeltuned_module.c \
-	mca/coll/modeltuned/coll_modeltuned_setup.c mca/coll/modeltuned/coll_modeltuned_decide.c \
+	mca/coll/modeltuned/coll_modeltuned_setup.c mca/coll/modeltuned/coll_modeltuned_tuned.c mca/coll/modeltuned/coll_modeltuned_decide.c \
 	mca/coll/modeltuned/coll_modeltuned_dispatch.c mca/coll/modeltuned/coll_modeltuned_bcast.c \
 	mca/coll/modeltuned/coll_modeltuned_reduce.c mca/coll/modeltuned/coll_modeltuned_view.c
 tools_bench_decision_CPPFLAGS = $(AM_CPPFLAGS) $(OMPI_CPPFLAGS) $(HWLOC_CFLAGS) \

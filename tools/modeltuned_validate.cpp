@@ -325,6 +325,13 @@ struct SelectionRow {
   size_t cases = 0;
   double regret_geomean = NAN, regret_p95 = NAN, regret_worst = NAN, speedup_vs_default = NAN;
   double oracle_speedup_vs_default = NAN;  // measured best over the default: the most a pick can gain
+  struct Decision {  // one scored case, for decisions.csv
+    int p = 0;
+    double bytes = 0;
+    int pick = 0, best = 0;  // tuned algorithm numbers (0: Open MPI's default)
+    double pick_us = NAN, best_us = NAN, default_us = NAN;  // measured
+  };
+  std::vector<Decision> decisions;
 };
 
 struct FixedRulesRow {
@@ -440,13 +447,14 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
     if (with_default && !c.measured.count(0)) continue;
     if (c.base.p < checks.min_p || c.base.p > checks.max_p) continue;
     double best = INFINITY, default_us = NAN;
+    int best_alg = -1;
     std::vector<double> forced_us;  // predictions of the forced algorithms, ascending tuned number
     std::vector<int> forced;
     int pick = -1;
     double pick_us = INFINITY;
     for (int alg : measured_algorithms(op)) {  // ascending: ties go to the lower tuned number
       if (alg == 0 && !with_default) continue;
-      best = std::min(best, c.measured.at(alg));
+      if (c.measured.at(alg) < best) best = c.measured.at(alg), best_alg = alg;
       Key k = c.base;
       k.algorithm = alg;
       auto it = predicted.find(k);
@@ -483,6 +491,8 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
       pick = chosen < 0 ? 0 : forced[chosen];
     }
     regrets.push_back(c.measured.at(pick) / best);
+    row.decisions.push_back({c.base.p, c.base.bytes, pick, best_alg, c.measured.at(pick), best,
+                             c.measured.count(0) ? c.measured.at(0) : NAN});
     if (c.measured.count(0)) {
       speedups.push_back(c.measured.at(0) / c.measured.at(pick));
       oracle.push_back(c.measured.at(0) / best);
@@ -544,6 +554,19 @@ void write_selection_csv(const fs::path &path, const std::vector<SelectionRow> &
     out << r.model << ',' << op_name(r.op) << ',' << kMappings[r.mapping] << ',' << r.scored_against << ',' << r.cases
         << ',' << num(r.regret_geomean, 4) << ',' << num(r.regret_p95, 4) << ',' << num(r.regret_worst, 4) << ','
         << num(r.speedup_vs_default, 4) << '\n';
+  if (!out) throw ValidateError(fmt::format("{}: cannot write; check --out", path.string()));
+}
+
+// Every scored case of every selection row: what was picked, what was best, both measured.
+void write_decisions_csv(const fs::path &path, const std::vector<SelectionRow> &rows) {
+  std::ofstream out(path);
+  out << "model,op,mapping,scored_against,p,bytes,pick,best,pick_us,best_us,default_us,regret\n";
+  for (const auto &r : rows)
+    for (const auto &d : r.decisions)
+      out << r.model << ',' << op_name(r.op) << ',' << kMappings[r.mapping] << ',' << r.scored_against << ',' << d.p
+          << ',' << d.bytes << ',' << algorithm_label(r.op, d.pick) << ',' << algorithm_label(r.op, d.best) << ','
+          << num(d.pick_us, 3) << ',' << num(d.best_us, 3) << ',' << num(d.default_us, 3) << ','
+          << num(d.pick_us / d.best_us, 4) << '\n';
   if (!out) throw ValidateError(fmt::format("{}: cannot write; check --out", path.string()));
 }
 
@@ -978,6 +1001,7 @@ void run_validate(const ValidateOptions &o) {
   fs::create_directories(out_dir);
   write_accuracy_csv(out_dir / "accuracy.csv", acc);
   write_selection_csv(out_dir / "selection.csv", sel);
+  write_decisions_csv(out_dir / "decisions.csv", sel);
   {
     Predictions all = predictions;
     all["p2p-completion"] = completion["p2p-completion"];
@@ -993,7 +1017,7 @@ void run_validate(const ValidateOptions &o) {
     plots = write_plots(out_dir / "plots", measured, predictions, plotted);
   }
   write_report(out_dir / "report.md", o, table, acc, sel, fixed, plots);
-  std::printf("%zu measured points, %zu selection cases; wrote %s/{report.md,accuracy.csv,selection.csv,predictions.csv}%s\n",
+  std::printf("%zu measured points, %zu selection cases; wrote %s/{report.md,accuracy.csv,selection.csv,decisions.csv,predictions.csv}%s\n",
               measured.size(), cases.size(), o.out_dir.c_str(), plots.empty() ? "" : " and plots/");
 }
 

@@ -321,9 +321,9 @@ void expect_start_up_mismatch_falls_back(const std::string &variable, const std:
   RunResult r = run_mpi(run, scratch.dir);
   expect(r.exit_status == 0 && !r.timed_out && r.passed, r,
          "wrong results, or the job failed or hung with a different " + variable + " per rank");
-  const auto complaints = r.lines_containing("use different algorithm lists or objectives");
+  const auto complaints = r.lines_containing("use different algorithm lists, objectives or tuned settings");
   expect(complaints.size() == 1 && contains(complaints[0], "ranks 0 and 2"), r,
-         "expected one line naming ranks 0 and 2 as using different algorithm lists or objectives, got " +
+         "expected one line naming ranks 0 and 2 as using different algorithm lists, objectives or tuned settings, got " +
              std::to_string(complaints.size()));
   expect_no_modeltuned_calls(r);
 }
@@ -338,6 +338,61 @@ END_TEST
 // Ranks minimising different objectives would pick differently: the same.
 START_TEST(mismatched_objectives_fall_back_together) {
   expect_start_up_mismatch_falls_back("coll_modeltuned_objective", "completion", "rank_mean");
+}
+END_TEST
+
+// An algorithm the user forced through tuned is their choice (an A/B run, a workaround):
+// modeltuned leaves that op to tuned, says so once, and still decides the other op.
+START_TEST(tuned_forced_algorithm_is_left_to_tuned) {
+  Scratch scratch("modeltuned-mpi");
+  MpiRun run = with_modeltuned(4, 20);
+  run.mca.insert(run.mca.end(), {{"coll_tuned_use_dynamic_rules", "1"}, {"coll_tuned_bcast_algorithm", "6"}});
+  run.program_args = {"--comms=world,dup", "--max-bytes=65536"};
+  RunResult r = run_mpi(run, scratch.dir);
+  expect_correct(r);
+  expect(r.trace("bcast").empty(), r, "modeltuned took bcast calls although tuned was told to run binomial");
+  expect(!r.trace("reduce").empty(), r, "modeltuned stopped deciding reduce, which tuned was not told about");
+  const auto said = r.lines_containing("leaves bcast to tuned: coll_tuned_use_dynamic_rules is set and "
+                                       "coll_tuned_bcast_algorithm=6 forces an algorithm");
+  expect(!said.empty() && contains(said.front(), "cid=0 "), r,
+         "no line on MPI_COMM_WORLD saying modeltuned leaves bcast to tuned and why");
+}
+END_TEST
+
+// A tuned rules file may cover any op: modeltuned declines the communicator, naming the file.
+START_TEST(tuned_rules_file_leaves_both_ops_to_tuned) {
+  Scratch scratch("modeltuned-mpi");
+  const fs::path rules = scratch.dir / "rules.conf";
+  // Tuned's format: collectives, then per collective its id (7: bcast), communicator sizes, and
+  // per size the message sizes with algorithm, fan-in/out, segment size (6: binomial).
+  write_text(rules, "1\n7\n1\n4\n1\n0 6 0 0\n");
+  MpiRun run = with_modeltuned(4, 20);
+  run.mca.insert(run.mca.end(), {{"coll_tuned_use_dynamic_rules", "1"}, {"coll_tuned_dynamic_rules_filename", rules.string()}});
+  run.program_args = {"--comms=world,dup", "--max-bytes=65536"};
+  RunResult r = run_mpi(run, scratch.dir);
+  expect_correct(r);
+  expect_no_modeltuned_calls(r);
+  expect(!r.lines_containing("declining: tuned runs what the user told it for bcast and reduce: "
+                             "coll_tuned_use_dynamic_rules is set with the rules file").empty(),
+         r, "no line saying modeltuned declines because of tuned's rules file");
+}
+END_TEST
+
+// Ranks of which only some forced tuned's reduce would leave reduce on some ranks only: every
+// rank steps aside together (only bcast runs, so tuned's own split reduce never executes).
+START_TEST(tuned_forced_on_some_ranks_falls_back_together) {
+  Scratch scratch("modeltuned-mpi");
+  MpiRun run = with_modeltuned(2, 20);
+  run.mca.emplace_back("coll_tuned_use_dynamic_rules", "1");
+  split_setting(run, "coll_tuned_reduce_algorithm", "0", "2", {"--comms=world,dup", "--ops=bcast", "--max-bytes=4096"});
+  RunResult r = run_mpi(run, scratch.dir);
+  expect(r.exit_status == 0 && !r.timed_out && r.passed, r,
+         "wrong results, or the job failed or hung with tuned's reduce forced on some ranks only");
+  const auto complaints = r.lines_containing("use different algorithm lists, objectives or tuned settings");
+  expect(complaints.size() == 1 && contains(complaints[0], "ranks 0 and 2"), r,
+         "expected one line naming ranks 0 and 2 as using different tuned settings, got " +
+             std::to_string(complaints.size()));
+  expect_no_modeltuned_calls(r);
 }
 END_TEST
 
@@ -710,6 +765,8 @@ Suite *mpi_suite() {
   add("observing", counters_and_decision_file_match_what_ran, explain_matches_the_component,
       unwritable_decision_file, mismatched_algorithm_lists_fall_back_together,
       mismatched_objectives_fall_back_together, unknown_objective_is_named_and_default_kept, rotating_roots_decide_once);
+  add("tuned_settings", tuned_forced_algorithm_is_left_to_tuned, tuned_rules_file_leaves_both_ops_to_tuned,
+      tuned_forced_on_some_ranks_falls_back_together);
   TCase *bcast = add("bcast_one_algorithm");
   tcase_add_loop_test(bcast, bcast_one_algorithm, 0, static_cast<int>(registered(Op::bcast).size()));
   TCase *reduce = add("reduce_one_algorithm");

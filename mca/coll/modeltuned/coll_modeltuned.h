@@ -35,7 +35,8 @@ enum {
     MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED,  /* 1: on an oversubscribed node, step aside */
     MCA_COLL_MODELTUNED_PUBLISHED_HOST,            /* hash of the node name */
     MCA_COLL_MODELTUNED_PUBLISHED_PLACE,           /* package, numa, l3, core of its binding */
-    MCA_COLL_MODELTUNED_PUBLISHED_LISTS,           /* allowed bcast | reduce algorithms << 32 at start */
+    MCA_COLL_MODELTUNED_PUBLISHED_LISTS,           /* allowed bcast | reduce algorithms << 32 at start,
+                                                      the objective and tuned's settings (start_lists) */
     MCA_COLL_MODELTUNED_PUBLISHED_KEYS
 };
 
@@ -64,7 +65,8 @@ typedef struct mca_coll_modeltuned_component_t {
     bool table_mismatch_reported;  /* ranks without the same table: reported once per process */
     bool lists_mismatch_reported;  /* ranks that started with other algorithm lists: the same */
     uint64_t start_lists;        /* what this process published under MCA_COLL_MODELTUNED_PUBLISHED_LISTS:
-                                    bcast mask | reduce mask << 32, bit 0 (no algorithm) the objective */
+                                    bcast mask | reduce mask << 32, bit 0 (no algorithm) the objective,
+                                    bits 31 and 63 (no algorithm) tuned told what to run for bcast, reduce */
 
     /* [op], indexed by tuned's algorithm number: slots = the registry's largest number + 1 (one width
      * for both operations, as MPI_T readers such as modeltuned-bench expect). */
@@ -139,6 +141,8 @@ typedef struct mca_coll_modeltuned_module_t {
     mt_comm_model *model;
     uint32_t allowed[2];         /* [op] algorithms this communicator may use, from the parameters
                                     as they were when it was created */
+    char tuned_told[2][160];     /* [op] why tuned runs what the user told it ("": it does not), when
+                                    this communicator was created: that op is left to tuned */
 
     /* What ran before modeltuned was enabled: the fallback. */
     mca_coll_base_module_bcast_fn_t previous_bcast;
@@ -170,6 +174,10 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module, struct ompi_
  * (OPAL_ERR_NOT_FOUND: nothing, modeltuned is not loaded there). */
 int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS]);
 int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out);
+
+/* coll_modeltuned_tuned.c: whether tuned runs what the user told it for `op` (MT_OP_*) instead of
+ * its fixed rules, and why in `why` (may be NULL). */
+bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size);
 
 /* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a primary-cache miss: from the
  * decisions remembered for other roots, or by running the model once; NULL when nothing can run

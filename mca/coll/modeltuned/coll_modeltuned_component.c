@@ -250,7 +250,9 @@ static void prepare(mca_coll_modeltuned_component_t *c)
     c->start_lists = values[MCA_COLL_MODELTUNED_PUBLISHED_LISTS] =
         (uint64_t) (lists[MT_OP_BCAST] & c->runnable[MT_OP_BCAST]) |
         (uint64_t) (lists[MT_OP_REDUCE] & c->runnable[MT_OP_REDUCE]) << 32 |
-        (uint64_t) (MT_OBJECTIVE_RANK_MEAN == c->objective);  /* bit 0: tuned numbers start at 1 */
+        (uint64_t) (MT_OBJECTIVE_RANK_MEAN == c->objective) |  /* bit 0: tuned numbers start at 1 */
+        (uint64_t) mca_coll_modeltuned_tuned_is_told(MT_OP_BCAST, NULL, 0) << 31 |  /* above tuned's numbers */
+        (uint64_t) mca_coll_modeltuned_tuned_is_told(MT_OP_REDUCE, NULL, 0) << 63;
     if (NULL != c->problem)  /* named by the rank that reports this one as without a table */
         OPAL_MODEX_SEND_STRING(rc, MCA_COLL_MODELTUNED_MODEX_GLOBAL, MCA_COLL_MODELTUNED_PROBLEM_KEY, c->problem, strlen(c->problem) + 1);
     if (OPAL_SUCCESS != (rc = mca_coll_modeltuned_publish(values)))

@@ -100,11 +100,22 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
      * table and placement: all leave out the same ops. */
     const bool ready = OMPI_SUCCESS == mca_coll_modeltuned_setup(m, comm);
     const char *left[2] = {NULL, NULL};
-    if (!ready || !mt_comm_model_may_leave_default(m->model, MT_OP_BCAST)) {
+    /* An op the user told tuned how to run is theirs (coll_modeltuned_tuned.c). */
+    for (int op = 0; op < 2; ++op) {
+        if ('\0' == m->tuned_told[op][0]) continue;
+        if (MT_OP_BCAST == op) m->super.coll_bcast = NULL;
+        else m->super.coll_reduce = NULL;
+        if (0 == ompi_comm_rank(comm))
+            opal_output_verbose(1, mca_coll_modeltuned_component.output,
+                                "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to tuned: %s",
+                                mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
+                                MT_OP_BCAST == op ? "bcast" : "reduce", m->tuned_told[op]);
+    }
+    if (NULL != m->super.coll_bcast && (!ready || !mt_comm_model_may_leave_default(m->model, MT_OP_BCAST))) {
         m->super.coll_bcast = NULL;
         left[0] = "bcast";
     }
-    if (!ready || !mt_comm_model_may_leave_default(m->model, MT_OP_REDUCE)) {
+    if (NULL != m->super.coll_reduce && (!ready || !mt_comm_model_may_leave_default(m->model, MT_OP_REDUCE))) {
         m->super.coll_reduce = NULL;
         left[1] = "reduce";
     }
@@ -199,6 +210,16 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
         }
         allowed[op] &= c->runnable[op];  /* what Open MPI's library cannot run is never allowed */
     }
+    /* Tuned's settings were compared at start-up (start_lists); what is read here are their values
+     * now, which MPI_T writes (scope "all", the same on every rank) may have changed since. */
+    char told[2][160];
+    for (int op = 0; op < 2; ++op)
+        if (!mca_coll_modeltuned_tuned_is_told(op, told[op], sizeof told[op])) told[op][0] = '\0';
+    if (NULL == why && '\0' != told[MT_OP_BCAST][0] && '\0' != told[MT_OP_REDUCE][0]) {
+        snprintf(reason, sizeof reason, "tuned runs what the user told it for bcast and reduce: %s",
+                 told[MT_OP_BCAST]);
+        why = reason;
+    }
     if (NULL != why) {  /* the same reason on every rank: one says it */
         if (0 == ompi_comm_rank(comm))
             opal_output_verbose(1, c->output, "coll:modeltuned:comm_query cid=%d name=%s: declining: %s",
@@ -209,6 +230,7 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
     mca_coll_modeltuned_module_t *m = OBJ_NEW(mca_coll_modeltuned_module_t);
     if (NULL == m) return NULL;
     memcpy(m->allowed, allowed, sizeof allowed);
+    memcpy(m->tuned_told, told, sizeof told);
     m->super.coll_module_enable = module_enable;
     m->super.coll_module_disable = module_disable;
     m->super.coll_bcast = mca_coll_modeltuned_bcast;

@@ -6,6 +6,7 @@ mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = \
 	mca/coll/modeltuned/coll_modeltuned_component.c \
 	mca/coll/modeltuned/coll_modeltuned_module.c \
 	mca/coll/modeltuned/coll_modeltuned_setup.c \
+	mca/coll/modeltuned/coll_modeltuned_tuned.c \
 	mca/coll/modeltuned/coll_modeltuned_decide.c \
 	mca/coll/modeltuned/coll_modeltuned_dispatch.c \
 	mca/coll/modeltuned/coll_modeltuned_bcast.c \
