@@ -12,35 +12,37 @@
 #include "coll_modeltuned.h"
 #include "opal/mca/base/mca_base_var.h"
 
-/* Tuned's variable `name`, or NULL when tuned is not loaded (its variables are registered when
- * the coll framework opens, before any component's open, so they exist at modeltuned's). */
-static const mca_base_var_storage_t *tuned_variable(const char *name)
+/* Where tuned's variable `name` is stored, or NULL when tuned is not loaded (its variables are
+ * registered when the coll framework opens, before any component's open, so they exist at
+ * modeltuned's). The storage is the variable's own type (bool, int, char *), not the union
+ * mca_base_var_storage_t, whose alignment an int's storage need not have. */
+static const void *tuned_variable(const char *name)
 {
     const int index = mca_base_var_find("ompi", "coll", "tuned", name);
-    const mca_base_var_storage_t *value = NULL;
+    const void *value = NULL;
     if (index < 0 || OPAL_SUCCESS != mca_base_var_get_value(index, &value, NULL, NULL)) return NULL;
     return value;
 }
 
 bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size)
 {
-    const mca_base_var_storage_t *dynamic = tuned_variable("use_dynamic_rules");
-    if (NULL == dynamic || !dynamic->boolval) return false;
+    const bool *dynamic = tuned_variable("use_dynamic_rules");
+    if (NULL == dynamic || !*dynamic) return false;
     const char *algorithm_name = MT_OP_BCAST == op ? "bcast_algorithm" : "reduce_algorithm";
-    const mca_base_var_storage_t *algorithm = tuned_variable(algorithm_name);
-    const mca_base_var_storage_t *rules = tuned_variable("dynamic_rules_filename");
+    const int *algorithm = tuned_variable(algorithm_name);
+    char *const *rules = tuned_variable("dynamic_rules_filename");
     /* A rules file can hold rules for any operation and communicator size: without reading it,
      * every operation is taken as covered. */
-    if (NULL != rules && NULL != rules->stringval && '\0' != rules->stringval[0]) {
+    if (NULL != rules && NULL != *rules && '\0' != (*rules)[0]) {
         if (NULL != why)
             snprintf(why, why_size, "coll_tuned_use_dynamic_rules is set with the rules file "
-                     "coll_tuned_dynamic_rules_filename=%s", rules->stringval);
+                     "coll_tuned_dynamic_rules_filename=%s", *rules);
         return true;
     }
-    if (NULL != algorithm && 0 != algorithm->intval) {
+    if (NULL != algorithm && 0 != *algorithm) {
         if (NULL != why)
             snprintf(why, why_size, "coll_tuned_use_dynamic_rules is set and coll_tuned_%s=%d forces an algorithm",
-                     algorithm_name, algorithm->intval);
+                     algorithm_name, *algorithm);
         return true;
     }
     return false;
