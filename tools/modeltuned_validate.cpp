@@ -441,7 +441,6 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
   row.model = model;
   row.op = op;
   row.mapping = mapping;
-  std::vector<double> regrets, speedups, oracle;
   for (const Case &c : cases) {
     if (c.base.op != static_cast<int>(op) || c.base.mapping != mapping) continue;
     if (with_default && !c.measured.count(0)) continue;
@@ -490,12 +489,16 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
       const int chosen = pick_with_margin(forced_us, default_us, margin);
       pick = chosen < 0 ? 0 : forced[chosen];
     }
-    regrets.push_back(c.measured.at(pick) / best);
     row.decisions.push_back({c.base.p, c.base.bytes, pick, best_alg, c.measured.at(pick), best,
                              c.measured.count(0) ? c.measured.at(0) : NAN});
-    if (c.measured.count(0)) {
-      speedups.push_back(c.measured.at(0) / c.measured.at(pick));
-      oracle.push_back(c.measured.at(0) / best);
+  }
+  // The row's figures from its scored cases (decisions.csv lists the same ones).
+  std::vector<double> regrets, speedups, oracle;
+  for (const auto &d : row.decisions) {
+    regrets.push_back(d.pick_us / d.best_us);
+    if (!std::isnan(d.default_us)) {
+      speedups.push_back(d.default_us / d.pick_us);
+      oracle.push_back(d.default_us / d.best_us);
     }
   }
   row.cases = regrets.size();

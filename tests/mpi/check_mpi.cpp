@@ -378,8 +378,9 @@ START_TEST(tuned_rules_file_leaves_both_ops_to_tuned) {
 }
 END_TEST
 
-// Ranks of which only some forced tuned's reduce would leave reduce on some ranks only: every
-// rank steps aside together (only bcast runs, so tuned's own split reduce never executes).
+// Tuned's reduce forced on ranks 2-3 only would have those ranks leave reduce to tuned and the
+// others decide it: every rank steps aside together (only bcast runs, so tuned's own reduce,
+// which now differs between ranks, never executes).
 START_TEST(tuned_forced_on_some_ranks_falls_back_together) {
   Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(2, 20);
