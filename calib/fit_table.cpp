@@ -117,6 +117,26 @@ void place_breakpoints(std::vector<HockneyPiece> &pieces, const std::vector<size
   }
 }
 
+// The fallback when no piecewise fit starts above zero (every first piece's least-squares line
+// goes through the origin or below): one piece, alpha the smallest per-size median, beta >= 0 the
+// least-squares slope through the origin of what is left above it. Positive everywhere, so the
+// calibrator still writes a table.
+PiecewiseFit positive_single_piece(const std::vector<Point> &points) {
+  double alpha = points.front().y, xx = 0, xy = 0;
+  for (const Point &p : points) alpha = std::min(alpha, p.y);
+  for (const Point &p : points) {
+    xx += p.x * p.x;
+    xy += p.x * (p.y - alpha);
+  }
+  HockneyPiece piece;
+  piece.alpha_us = alpha;
+  piece.beta_us_per_byte = xx > 0 ? std::max(0.0, xy / xx) : 0;
+  PiecewiseFit fit;
+  fit.pieces = {piece};
+  fit.first_point = {0};
+  return fit;
+}
+
 // Piecewise Hockney per channel. The breakpoints come from the per-size medians (exact dynamic
 // programming, regression.hpp), which a slow repeat cannot move; each piece is then refitted by
 // median regression (IRLS) on the raw samples of its sizes, so the table reflects every
@@ -129,9 +149,12 @@ std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::v
                    " message size(s); at least 2 distinct sizes are needed to fit latency and bandwidth");
   const std::vector<Point> points = medians(by_size);
   auto segmented = fit_piecewise_hockney(points, PiecewiseOptions{});
-  if (!segmented)
-    throw FitError("channel " + name + ": no piecewise Hockney fit gives positive times over the measured sizes; "
-                   "check the point-to-point data");
+  std::string refit;
+  if (!segmented) {
+    segmented = positive_single_piece(points);
+    refit = "no piecewise Hockney fit starts above 0 us (the smallest sizes measured as fast as the line through "
+            "the larger ones, noise); one piece from the smallest per-size median, slope >= 0 above it";
+  }
 
   std::vector<HockneyPiece> pieces;
   std::vector<double> predicted, measured;
@@ -192,6 +215,7 @@ std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::v
   for (const auto &[bytes, ts] : by_size) report["samples"] = report["samples"].get<size_t>() + ts.size();
   report["held_out"] = held_out_quality(all_raw, all_held_out);
   report["pieces"] = piece_reports;
+  if (!refit.empty()) report["refit"] = refit;
   return pieces;
 }
 

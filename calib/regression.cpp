@@ -162,6 +162,41 @@ LineFit fit_line(std::span<const Point> points, Weighting weighting) {
   return fit;
 }
 
+PerByteCost fit_per_byte_cost(std::span<const Point> samples) {
+  std::vector<Point> usable;
+  std::map<double, std::vector<double>> by_size;
+  for (const auto &p : samples)
+    if (std::isfinite(p.x) && std::isfinite(p.y) && p.x > 0) {
+      usable.push_back(p);
+      by_size[p.x].push_back(p.y);
+    }
+  PerByteCost cost;
+  if (by_size.size() >= 2) {
+    const LineFit line = fit_line_robust(usable, Weighting::absolute);
+    if (std::isfinite(line.slope) && line.slope > 0) {
+      cost.us_per_byte = line.slope;
+      cost.method = "median regression slope";
+      return cost;
+    }
+  }
+  cost.fallback = true;
+  if (by_size.empty()) {
+    cost.method = "no usable sample: 0";
+    return cost;
+  }
+  const auto &[largest, times] = *by_size.rbegin();
+  const double per_byte = median(times) / largest;
+  const std::string why = by_size.size() < 2 ? "one size measured" : "noise left the fitted slope at 0 or below";
+  if (std::isfinite(per_byte) && per_byte > 0) {
+    cost.us_per_byte = per_byte;
+    cost.method = why + ": the median time per byte at the largest size (" +
+                  std::to_string(static_cast<long long>(largest)) + " B), an upper bound";
+  } else {
+    cost.method = why + ", and the largest size's median time is not positive: 0";
+  }
+  return cost;
+}
+
 std::optional<PiecewiseFit> fit_piecewise_hockney(std::span<const Point> points, const PiecewiseOptions &options) {
   const size_t n = points.size();
   if (n < 2) return std::nullopt;

@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "model/calibration/table.hpp"
@@ -84,6 +85,18 @@ struct PiecewiseFit {
 // count is accepted only when it pays off (see PiecewiseOptions). Every piece gives a positive
 // time over its whole range. Returns nullopt when no valid fit exists (fewer than 2 points).
 std::optional<PiecewiseFit> fit_piecewise_hockney(std::span<const Point> points, const PiecewiseOptions &options);
+
+// A cost per byte (us/B) of local work, from (bytes, microseconds) samples of two sizes or more:
+// finite and never negative, whatever the noise. Median regression over the raw samples (slope
+// >= 0); where noise leaves it no positive slope (a descheduled call at a small size, a fast one at
+// a large size), the largest size's median time per byte, an upper bound that includes the call's
+// fixed cost. `method` says which, and why, for the table's provenance.
+struct PerByteCost {
+  double us_per_byte = 0;
+  std::string method;
+  bool fallback = false;  // noise decided: the upper bound (or 0 when even that is not positive)
+};
+PerByteCost fit_per_byte_cost(std::span<const Point> samples);
 
 double median(std::vector<double> values);
 // Linear-interpolated quantile, q in [0, 1]; NaN for no values.

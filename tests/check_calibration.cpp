@@ -603,6 +603,42 @@ START_TEST(fit_rejects_bad_samples) {
 }
 END_TEST
 
+// Noise never makes the fitter give up once measurements are taken (issue 29): a per-byte cost
+// whose slope noise turns negative takes an upper bound and says so; a point-to-point channel whose
+// smallest sizes leave no piecewise line starting above 0 us gets one positive piece and a note.
+START_TEST(fit_never_gives_up_on_noise) {
+  std::vector<calib::Point> clean, noisy;
+  for (double bytes : {4096.0, 16384.0, 65536.0, 262144.0, 1048576.0, 4194304.0})
+    for (int rep = 0; rep < 3; ++rep) {
+      clean.push_back({bytes, 1 + 5e-5 * bytes});
+      // A loaded machine: every small call waits a scheduler quantum, the large ones run at once.
+      noisy.push_back({bytes, bytes <= 65536 ? 4000.0 : 1 + 5e-5 * bytes});
+    }
+  const calib::PerByteCost fitted = calib::fit_per_byte_cost(clean);
+  ck_assert(!fitted.fallback);
+  ck_assert_double_eq_tol(fitted.us_per_byte, 5e-5, 1e-9);
+  const calib::PerByteCost bounded = calib::fit_per_byte_cost(noisy);
+  ck_assert(bounded.fallback);
+  ck_assert_double_eq_tol(bounded.us_per_byte, (1 + 5e-5 * 4194304) / 4194304, 1e-12);
+  ck_assert_msg(bounded.method.find("noise") != std::string::npos && bounded.method.find("upper bound") != std::string::npos,
+                "%s", bounded.method.c_str());
+  const std::vector<calib::Point> one_size = {{4096, 2}, {4096, 3}};
+  ck_assert_double_eq_tol(calib::fit_per_byte_cost(one_size).us_per_byte, 2.5 / 4096, 1e-15);
+  ck_assert_double_eq(calib::fit_per_byte_cost({}).us_per_byte, 0);
+
+  // Times on a line through -5 ns at 0 B (positive from 1 B on): every first piece starts below 0 us.
+  calib::Samples below_zero = synthetic_samples(Channel::core);
+  for (auto &sample : below_zero.p2p) sample.latency_us = 1e-2 * sample.bytes - 5e-3;
+  const CalibrationTable t = calib::fit_table(below_zero, fit_options());
+  const auto &p2p = t[Channel::core].p2p;
+  ck_assert_double_gt(p2p.front().alpha_us, 0);
+  for (const HockneyPiece &piece : p2p) ck_assert_double_ge(piece.beta_us_per_byte, 0);
+  ck_assert_msg(t.provenance["fit"]["core"]["p2p"].contains("refit"), "%s",
+                t.provenance["fit"]["core"]["p2p"].dump().c_str());
+  ck_assert_uint_eq(parse_calibration(to_json_text(t), "fitted").checksum, t.checksum);
+}
+END_TEST
+
 // The contention curves (table version 2) are fitted exactly like fan-out, over their even P; a
 // table without them is the same version 1 table as before.
 START_TEST(fit_contention_curves_like_fanout) {
@@ -1275,6 +1311,7 @@ int main() {
   TCase *fit = tcase_create("fit");
   tcase_add_test(fit, fit_recovers_synthetic_breakpoint);
   tcase_add_test(fit, fit_rejects_bad_samples);
+  tcase_add_test(fit, fit_never_gives_up_on_noise);
   tcase_add_test(fit, fit_flat_curve_is_monotone_and_used_in_range);
   tcase_add_test(fit, fit_single_peer_channel_is_an_extrapolated_bound);
   tcase_add_test(fit, fit_contention_curves_like_fanout);

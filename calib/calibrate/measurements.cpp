@@ -12,6 +12,8 @@
 #include <Eigen/Dense>
 #include <fmt/format.h>
 
+#include "calib/regression.hpp"
+
 namespace modeltuned::calibrate {
 namespace {
 
@@ -88,7 +90,8 @@ double LatencyEstimate::at(double bytes) const {
 }
 
 nlohmann::json ReduceLocalResult::to_json() const {
-  return {{"double_us_per_byte", double_us_per_byte}, {"int_us_per_byte", int_us_per_byte},
+  return {{"double_us_per_byte", double_us_per_byte}, {"double_method", double_method},
+          {"int_us_per_byte", int_us_per_byte},
           {"samples", samples}, {"fresh_memory_us_per_byte", fresh_us_per_byte},
           {"fresh_memory_one_buffer_us_per_byte", fresh_one_buffer_us_per_byte},
           {"fresh_memory_two_buffers_us_per_byte", fresh_two_buffers_us_per_byte},
@@ -143,21 +146,21 @@ ReduceLocalResult Calibrator::reduce_local(double deadline) {
       return (MPI_Wtime() - start) * 1e6;
     };
     for (const Case &c : cases) reduce(c);  // warm-up: page faults, caches
-    std::vector<double> dx, dy, ix, iy;
+    std::vector<calib::Point> doubles, ints;
     constexpr int kRounds = 10;
     // At least one full round: without two sizes of each type there is no slope.
     for (int round = 0; round < kRounds && (round == 0 || MPI_Wtime() < deadline); ++round) {
       std::shuffle(cases.begin(), cases.end(), rng_);
-      for (const Case &c : cases) {
-        const double us = reduce(c);
-        (c.type == MPI_DOUBLE ? dx : ix).push_back(static_cast<double>(c.bytes));
-        (c.type == MPI_DOUBLE ? dy : iy).push_back(us);
-      }
+      for (const Case &c : cases) (c.type == MPI_DOUBLE ? doubles : ints).push_back({double(c.bytes), reduce(c)});
       progress_.update((round + 1.0) / kRounds);
     }
-    result.double_us_per_byte = slope(dx, dy);
-    result.int_us_per_byte = slope(ix, iy);
-    result.samples = static_cast<int>(dx.size() + ix.size());
+    // A loaded machine can make the small sizes slower than the large ones: the fit never gives
+    // up on that, it takes an upper bound and says so (fit_per_byte_cost).
+    const calib::PerByteCost per_double = calib::fit_per_byte_cost(doubles), per_int = calib::fit_per_byte_cost(ints);
+    result.double_us_per_byte = per_double.us_per_byte;
+    result.double_method = per_double.method;
+    result.int_us_per_byte = per_int.us_per_byte;
+    result.samples = static_cast<int>(doubles.size() + ints.size());
     fresh_memory(deadline, result);
   }
   idle_barrier(MPI_COMM_WORLD);

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,7 @@ struct LatencyEstimate {
 
 struct ReduceLocalResult {
   double double_us_per_byte = 0, int_us_per_byte = 0;
+  std::string double_method;  // how double_us_per_byte was fitted (calib::fit_per_byte_cost)
   int samples = 0;
   // Temporaries through this process's allocator (fresh_memory below): the slope per fresh byte
   // of each pattern, and the table's value, the larger one clamped at 0. fresh_samples == 0: not
@@ -46,7 +48,7 @@ class Calibrator {
   ~Calibrator();
 
   // MPI_Reduce_local(MPI_SUM) on rank 0 over 4 KiB - 4 MiB buffers of MPI_DOUBLE and MPI_INT;
-  // cost per byte from the least-squares slope. Meaningful on rank 0 only.
+  // cost per byte from calib::fit_per_byte_cost, never negative. Meaningful on rank 0 only.
   // Also what per-call temporaries cost through the allocator (fresh_memory below).
   ReduceLocalResult reduce_local(double deadline);
   // Ping-pong between rank 0 and the channel's first peer; the estimate is valid on rank 0.

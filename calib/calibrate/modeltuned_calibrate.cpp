@@ -115,9 +115,9 @@ modeltuned::calib::FitOptions fit_options_now(const mc::FitInput &input, Write m
   provenance["samples"] = g_run.store->counts();
   const mc::ReduceLocalResult &reduce = *g_run.reduce;
   return {reduce.double_us_per_byte,
-          fmt::format("measured MPI_Reduce_local(MPI_SUM, MPI_DOUBLE) on rank 0, 4 KiB - 4 MiB, "
-                      "least-squares slope ({:.3g} us/B; MPI_INT {:.3g} us/B)",
-                      reduce.double_us_per_byte, reduce.int_us_per_byte),
+          fmt::format("measured MPI_Reduce_local(MPI_SUM, MPI_DOUBLE) on rank 0, 4 KiB - 4 MiB, {} ({:.3g} us/B; "
+                      "MPI_INT {:.3g} us/B)",
+                      reduce.double_method, reduce.double_us_per_byte, reduce.int_us_per_byte),
           provenance, reduce.fresh_us_per_byte,
           reduce.fresh_samples == 0 ? std::string()
               : fmt::format("measured on rank 0 through this process's allocator in steady state: malloc, one "
