@@ -82,8 +82,7 @@ Run run_bench(const fs::path &scratch, int np, const std::vector<std::string> &m
   Launch launch;
   launch.np = np;
   launch.timeout_seconds = run_timeout_seconds(kRunTimeoutSeconds);
-  launch.mpirun_args = {"--mca", "coll", "modeltuned,tuned,libnbc,basic,self",
-                        "--mca", "coll_modeltuned_calibration_file", table_path()};
+  launch.mpirun_args = {"--mca", "coll_modeltuned_calibration_file", table_path()};
   launch.mpirun_args.insert(launch.mpirun_args.end(), mca.begin(), mca.end());
   launch.program = builddir() + "/tools/bench/modeltuned-bench";
   launch.program_args = args;

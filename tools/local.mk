@@ -9,11 +9,7 @@ tools_lib_libmodeltuned_tools_la_CXXFLAGS = $(AM_CXXFLAGS) $(FMT_CFLAGS)
 # Overhead benchmarks (Google Benchmark): `make bench`.
 if HAVE_BENCHMARK
 noinst_PROGRAMS += tools/bench-decision
-tools_bench_decision_SOURCES = tools/bench_decision.cpp tools/bench_lookup.c \
-	mca/coll/modeltuned/coll_modeltuned_component.c mca/coll/modeltuned/coll_modeltuned_module.c \
-	mca/coll/modeltuned/coll_modeltuned_setup.c mca/coll/modeltuned/coll_modeltuned_tuned.c mca/coll/modeltuned/coll_modeltuned_decide.c \
-	mca/coll/modeltuned/coll_modeltuned_dispatch.c mca/coll/modeltuned/coll_modeltuned_bcast.c \
-	mca/coll/modeltuned/coll_modeltuned_reduce.c mca/coll/modeltuned/coll_modeltuned_view.c
+tools_bench_decision_SOURCES = tools/bench_decision.cpp tools/bench_lookup.c $(MODELTUNED_COMPONENT_SOURCES)
 tools_bench_decision_CPPFLAGS = $(AM_CPPFLAGS) $(OMPI_CPPFLAGS) $(HWLOC_CFLAGS) \
 	-DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"' -DMODELTUNED_PKGDATADIR='"$(pkgdatadir)"' -DMODELTUNED_ORFEO_TABLE='"$(abs_top_srcdir)/calib/tables/orfeo-epyc.json"'
 tools_bench_decision_LDADD = model/libmodeltuned_model.la -lbenchmark -lpthread $(OMPI_LIBS) $(HWLOC_LIBS)

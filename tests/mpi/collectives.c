@@ -9,7 +9,9 @@
  *
  * Options:
  *   --ops=LIST             bcast,reduce,noncommutative (default all three)
- *   --comms=LIST           world,dup,split (default all three; split = odd/even, reversed order)
+ *   --comms=LIST           world,dup,split,inter (default world,dup,split; split = odd/even,
+ *                          reversed order; inter = an intercommunicator between the even and odd
+ *                          ranks, with bcast, reduce, scatter, allreduce and barrier from each side)
  *   --max-bytes=N          skip cases whose payload exceeds N bytes (default 4 MiB)
  *   --all-roots-bytes=N    payloads above N bytes use roots 0, P/2, P-1 only (default 64 KiB)
  * Output: one summary line on rank 0 ("collectives: PASS|FAIL ranks= checks= failures=
@@ -49,9 +51,9 @@ static MPI_Op vec_sum_op, mat_product_op;
 
 static struct {
   int ops_bcast, ops_reduce, ops_noncommutative;
-  int comm_world, comm_dup, comm_split;
+  int comm_world, comm_dup, comm_split, comm_inter;
   long max_bytes, all_roots_bytes;
-} opt = {1, 1, 1, 1, 1, 1, 4L << 20, 64L << 10};
+} opt = {1, 1, 1, 1, 1, 1, 0, 4L << 20, 64L << 10};
 
 static int world_rank;
 static long checks, failures, op_misuse;
@@ -388,12 +390,91 @@ static void test_comm(MPI_Comm comm, const char *name) {
   }
 }
 
+/* ---- intercommunicator -------------------------------------------------------------------- */
+
+/* On an intercommunicator a root's data go to the other group, and reductions combine the other
+ * group's contributions. No coll component under test may take these calls (modeltuned declines
+ * intercommunicators), so they are not counted; what is checked is that they run and are right.
+ * Group g holds the world ranks of parity g; its local rank l is world rank 2 l + g. */
+static void expect_ints(const char *op, int root, long count, const int *got, const int *expected) {
+  struct ctx c = {"inter", op, K_INT, count, root, 0};
+  compare_bytes(&c, "received data", (const unsigned char *)got, (const unsigned char *)expected,
+                (size_t)count * sizeof(int));
+}
+
+/* Sum over the ranks of group g of their contribution to the case `seed`. */
+static void sum_of_group(int g, int world_size, uint32_t seed, long count, int *sum) {
+  for (long i = 0; i < count; i++) sum[i] = 0;
+  for (int q = g; q < world_size; q += 2)
+    for (long i = 0; i < count; i++) sum[i] += small_int(seed, q, i);
+}
+
+static void intercomm_case(MPI_Comm inter, int group, int world_size, int root_group, int root, long count) {
+  int remote_size, local_rank;
+  MPI_Comm_remote_size(inter, &remote_size);
+  MPI_Comm_rank(inter, &local_rank);
+  const int at_root = group == root_group && local_rank == root;
+  const int root_arg = group != root_group ? root : at_root ? MPI_ROOT : MPI_PROC_NULL;
+  const int root_world = 2 * root + root_group;
+  const uint32_t seed = case_seed("inter", 8 + root_group, K_INT, count, root);
+  int *mine = malloc(sizeof(int) * (size_t)(count * (remote_size + 1) + 1));
+  int *buf = malloc(sizeof(int) * (size_t)(count * (remote_size + 1) + 1));
+  int *expected = malloc(sizeof(int) * (size_t)(count + 1));
+  for (long i = 0; i < count; i++) mine[i] = small_int(seed, 2 * local_rank + group, i);
+
+  /* bcast: the root's values reach the other group */
+  for (long i = 0; i < count; i++) buf[i] = at_root ? small_int(seed, root_world, i) : 0;
+  MPI_Bcast(buf, (int)count, MPI_INT, root_arg, inter);
+  for (long i = 0; i < count; i++) expected[i] = small_int(seed, root_world, i);
+  if (group != root_group) expect_ints("bcast", root, count, buf, expected);
+
+  /* reduce: the root gets the sum of the other group's values */
+  MPI_Reduce(mine, buf, (int)count, MPI_INT, MPI_SUM, root_arg, inter);
+  sum_of_group(1 - root_group, world_size, seed, count, expected);
+  if (at_root) expect_ints("reduce", root, count, buf, expected);
+
+  /* scatter: remote rank l gets the root's block l */
+  for (long i = 0; i < count * remote_size; i++) mine[count + i] = small_int(seed + 1, root_world, i);
+  MPI_Scatter(mine + count, (int)count, MPI_INT, buf, (int)count, MPI_INT, root_arg, inter);
+  for (long i = 0; i < count; i++) expected[i] = small_int(seed + 1, root_world, local_rank * count + i);
+  if (group != root_group) expect_ints("scatter", root, count, buf, expected);
+
+  /* allreduce: each group gets the sum of the other group's values */
+  MPI_Allreduce(mine, buf, (int)count, MPI_INT, MPI_SUM, inter);
+  sum_of_group(1 - group, world_size, seed, count, expected);
+  expect_ints("allreduce", -1, count, buf, expected);
+
+  MPI_Barrier(inter);
+  free(mine);
+  free(buf);
+  free(expected);
+}
+
+static void test_intercomm(int world_size) {
+  if (world_size < 2) return;
+  const int group = world_rank % 2;
+  MPI_Comm local, inter;
+  MPI_Comm_split(MPI_COMM_WORLD, group, world_rank, &local);
+  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, 1 - group, 4711, &inter);
+  static const long counts[] = {1, 7, 1000, 12345};
+  for (int root_group = 0; root_group < 2; root_group++) {
+    const int group_size = (world_size + 1 - root_group) / 2;
+    for (size_t j = 0; j < sizeof counts / sizeof *counts; j++)
+      if (counts[j] * (long)sizeof(int) <= opt.max_bytes) {
+        intercomm_case(inter, group, world_size, root_group, 0, counts[j]);
+        intercomm_case(inter, group, world_size, root_group, group_size - 1, counts[j]);
+      }
+  }
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&local);
+}
+
 /* ---- options and main -------------------------------------------------------------------- */
 
 static void usage_error(const char *arg) {
   if (world_rank == 0)
     fprintf(stderr, "collectives: bad argument '%s'; use --ops=bcast,reduce,noncommutative "
-                    "--comms=world,dup,split --max-bytes=N --all-roots-bytes=N\n", arg);
+                    "--comms=world,dup,split,inter --max-bytes=N --all-roots-bytes=N\n", arg);
   MPI_Finalize();
   exit(2);
 }
@@ -423,13 +504,13 @@ static void parse_options(int argc, char **argv) {
   for (int a = 1; a < argc; a++) {
     const char *arg = argv[a];
     static const char *const op_names[] = {"bcast", "reduce", "noncommutative"};
-    static const char *const comm_names[] = {"world", "dup", "split"};
+    static const char *const comm_names[] = {"world", "dup", "split", "inter"};
     int *const op_flags[] = {&opt.ops_bcast, &opt.ops_reduce, &opt.ops_noncommutative};
-    int *const comm_flags[] = {&opt.comm_world, &opt.comm_dup, &opt.comm_split};
+    int *const comm_flags[] = {&opt.comm_world, &opt.comm_dup, &opt.comm_split, &opt.comm_inter};
     if (strncmp(arg, "--ops=", 6) == 0) {
       if (!parse_list(arg + 6, op_names, op_flags, 3)) usage_error(arg);
     } else if (strncmp(arg, "--comms=", 8) == 0) {
-      if (!parse_list(arg + 8, comm_names, comm_flags, 3)) usage_error(arg);
+      if (!parse_list(arg + 8, comm_names, comm_flags, 4)) usage_error(arg);
     } else if (strncmp(arg, "--max-bytes=", 12) == 0) {
       if (!parse_size(arg + 12, &opt.max_bytes)) usage_error(arg);
     } else if (strncmp(arg, "--all-roots-bytes=", 18) == 0) {
@@ -474,6 +555,8 @@ int main(int argc, char **argv) {
     test_comm(half, name);
     MPI_Comm_free(&half);
   }
+
+  if (opt.comm_inter) test_intercomm(world_size);
 
   if (op_misuse) {
     struct ctx c = {"-", "user op", K_MAT, 0, -1, 0};

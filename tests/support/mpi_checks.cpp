@@ -115,7 +115,10 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
   auto mca = [&](const std::string &name, const std::string &value) {
     launch.mpirun_args.insert(launch.mpirun_args.end(), {"--mca", name, value});
   };
-  mca("coll", !run.coll.empty() ? run.coll : run.modeltuned ? "modeltuned,tuned,libnbc,basic,self" : "^modeltuned");
+  // The documented forms: no list (modeltuned is on the component path and selected by its
+  // priority) and the baseline ^modeltuned; a test that gives a list of its own means it.
+  if (!run.coll.empty()) mca("coll", run.coll);
+  else if (!run.modeltuned) mca("coll", "^modeltuned");
   if (!run.calibration_file.empty()) mca("coll_modeltuned_calibration_file", run.calibration_file);
   if (run.verbose) mca("coll_modeltuned_verbose", std::to_string(run.verbose));
   if (run.emulate_two_sockets) {

@@ -25,7 +25,7 @@ inline bool contains(const std::string &s, const std::string &what) { return s.f
 
 struct MpiRun {
   int np = 2;
-  bool modeltuned = true;        // coll modeltuned,tuned,...; false: coll ^modeltuned
+  bool modeltuned = true;        // no coll list (selected by priority); false: coll ^modeltuned
   std::string calibration_file;  // empty: parameter not set
   int verbose = 0;               // 0: parameter not set
   bool emulate_two_sockets = false;
@@ -38,7 +38,7 @@ struct MpiRun {
   std::string program = "collectives";  // in tests/mpi/
   std::vector<std::string> extra_mpirun_args;  // raw, before the program (for example -x NAME=value)
   bool decide_oversubscribed = true;            // see Launch
-  std::string coll;                             // non-empty: the coll list instead of the one above
+  std::string coll;                             // non-empty: this coll list instead of the above
   std::vector<std::string> program_prefix;      // runs the program through this command (split_setting)
 };
 

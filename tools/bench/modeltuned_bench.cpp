@@ -486,8 +486,8 @@ void create_variants(const Plan &plan, const std::optional<int> &initial_priorit
     Variant v{op, std::move(name), forced};
     if (v.through_modeltuned() && !initial_priority) {
       setup.notes.push_back(fmt::format("{} {}: skipped: the modeltuned component is not loaded (no MPI_T variable "
-                                        "coll_modeltuned_priority); pass -x OMPI_MCA_mca_base_component_path and "
-                                        "--mca coll modeltuned,tuned,libnbc,basic,self", modeltuned::op_name(op), v.name));
+                                        "coll_modeltuned_priority); put it on the component path (make install, or pass "
+                                        "-x OMPI_MCA_mca_base_component_path) and keep it out of any --mca coll exclusion", modeltuned::op_name(op), v.name));
       return;
     }
     std::string err = create_variant(v, modeltuned_priority);

@@ -179,6 +179,10 @@ int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *o
  * its fixed rules, and why in `why` (may be NULL). */
 bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size);
 
+/* coll_modeltuned_list.c: whether the job's coll component list (--mca coll) leaves out a
+ * component its communicators need; if so, which and why in `what`, and the list in `list`. */
+bool mca_coll_modeltuned_coll_list_gap(char *what, size_t what_size, char *list, size_t list_size);
+
 /* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a primary-cache miss: from the
  * decisions remembered for other roots, or by running the model once; NULL when nothing can run
  * (remembered too). mca_coll_modeltuned_trace: the level-20 line of what ran (d == NULL: fallback). */

@@ -239,6 +239,10 @@ static const char *load_table(mca_coll_modeltuned_component_t *c)
 static void prepare(mca_coll_modeltuned_component_t *c)
 {
     int rc;
+    char gap[512], list[256];
+    /* Whether modeltuned takes part or not: the list is the user's, and the job's at risk. */
+    if (0 == OMPI_PROC_MY_NAME->vpid && mca_coll_modeltuned_coll_list_gap(gap, sizeof gap, list, sizeof list))
+        mca_coll_modeltuned_show_help(true, "coll-list-leaves-out", list, gap);
     if (NULL == c->disabled_reason) c->disabled_reason = load_table(c);
     uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] = {0};
     values[MCA_COLL_MODELTUNED_PUBLISHED_TABLE] = NULL == c->table ? 0 : mt_table_checksum(c->table);

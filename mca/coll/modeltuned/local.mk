@@ -1,17 +1,20 @@
 # The Open MPI component: thin C glue over the model library.
 mca_LTLIBRARIES = mca/coll/modeltuned/mca_coll_modeltuned.la
-mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = \
+# The sources, once: tools/local.mk links them into the decision benchmark too.
+MODELTUNED_COMPONENT_SOURCES = \
 	mca/coll/modeltuned/coll_modeltuned.h \
 	mca/coll/modeltuned/coll_modeltuned_compat.h \
 	mca/coll/modeltuned/coll_modeltuned_component.c \
 	mca/coll/modeltuned/coll_modeltuned_module.c \
 	mca/coll/modeltuned/coll_modeltuned_setup.c \
 	mca/coll/modeltuned/coll_modeltuned_tuned.c \
+	mca/coll/modeltuned/coll_modeltuned_list.c \
 	mca/coll/modeltuned/coll_modeltuned_decide.c \
 	mca/coll/modeltuned/coll_modeltuned_dispatch.c \
 	mca/coll/modeltuned/coll_modeltuned_bcast.c \
 	mca/coll/modeltuned/coll_modeltuned_reduce.c \
 	mca/coll/modeltuned/coll_modeltuned_view.c
+mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = $(MODELTUNED_COMPONENT_SOURCES)
 # A C++ file forces libtool to link with g++ (the model library needs libstdc++).
 nodist_EXTRA_mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = mca/coll/modeltuned/force_cxx_link.cxx
 mca_coll_modeltuned_mca_coll_modeltuned_la_CPPFLAGS = $(AM_CPPFLAGS) $(OMPI_CPPFLAGS) $(HWLOC_CFLAGS) -DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"' \
