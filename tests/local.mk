@@ -37,3 +37,4 @@ include tests/calibration.mk
 include tests/mpi.mk
 include tests/validation.mk
 include tests/bench.mk
+include tests/external.mk
