@@ -11,32 +11,6 @@
 
 namespace modeltuned::calib {
 
-double median(std::vector<double> values) {
-  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
-  const size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + mid, values.end());
-  const double upper = values[mid];
-  if (values.size() % 2) return upper;
-  return (*std::max_element(values.begin(), values.begin() + mid) + upper) / 2;
-}
-
-double quantile(std::vector<double> values, double q) {
-  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(values.begin(), values.end());
-  const double at = std::clamp(q, 0.0, 1.0) * (values.size() - 1);
-  const size_t below = static_cast<size_t>(std::floor(at));
-  const size_t above = std::min(below + 1, values.size() - 1);
-  return values[below] + (at - below) * (values[above] - values[below]);
-}
-
-double robust_scale(const std::vector<double> &values) {
-  const double center = median(values);
-  std::vector<double> deviations;
-  deviations.reserve(values.size());
-  for (double v : values) deviations.push_back(std::abs(v - center));
-  return 1.4826 * median(deviations);
-}
-
 namespace {
 
 // Weighted least squares of y on (1, x) or on 1 alone, row weights `w` (not square-rooted);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/stats.hpp"
 #include "model/calibration/table.hpp"
 
 namespace modeltuned::calib {
@@ -98,11 +99,5 @@ struct PerByteCost {
 };
 PerByteCost fit_per_byte_cost(std::span<const Point> samples);
 
-double median(std::vector<double> values);
-// Linear-interpolated quantile, q in [0, 1]; NaN for no values.
-double quantile(std::vector<double> values, double q);
-// 1.4826 * median absolute deviation from the median: the standard deviation for Gaussian data,
-// unmoved by a minority of outliers.
-double robust_scale(const std::vector<double> &values);
 
 }  // namespace modeltuned::calib

@@ -9,7 +9,7 @@ tests_check_calibration_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
 	-DSHIPPED_TABLE='"$(abs_top_srcdir)/calib/tables/orfeo-epyc.json"'
 tests_check_calibration_CXXFLAGS = $(AM_CXXFLAGS) $(EIGEN_CFLAGS) $(CHECK_CFLAGS)
 tests_check_calibration_LDADD = tests/support/libmodeltuned_test.la calib/libmodeltuned_calib.la \
-	model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+	model/libmodeltuned_model.la common/libmodeltuned_common.la $(FMT_LIBS) $(CHECK_LIBS)
 EXTRA_tests_check_calibration_DEPENDENCIES = calib/modeltuned-calibrate tools/modeltuned
 
 # modeltuned-calibrate's bad flags: one line each, an error status, no measuring.

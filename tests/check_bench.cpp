@@ -30,7 +30,7 @@
 
 #include "model/registry/registry.hpp"
 #include "tests/support/mpi_launch.hpp"
-#include "tools/bench/stats.hpp"
+#include "common/stats.hpp"
 
 // Last: check.h defines a fail() macro that breaks the standard headers.
 #include <check.h>
@@ -205,7 +205,7 @@ START_TEST(tiny_run_is_consistent) {
   for (const auto &[where, row] : rows) {
     const auto &[op, bytes] = where;
     const std::string at = op + " " + std::to_string(bytes) + " B: ";
-    auto med = [&](const std::string &v) { return modeltuned::bench::median(times[{op, bytes, v}]); };
+    auto med = [&](const std::string &v) { return modeltuned::median(times[{op, bytes, v}]); };
     expect(close(row.default_us, med("default")), r, at + "summary default median disagrees with the CSV");
     expect(close(row.modeltuned_us, med("modeltuned")), r, at + "summary modeltuned median disagrees with the CSV");
     // With 6 repetitions the 95% interval of the median is [min, max] (coverage 1 - 2/64).
@@ -352,15 +352,15 @@ END_TEST
 START_TEST(median_interval) {
   std::vector<double> v;
   for (int i = 1; i <= 30; ++i) v.push_back(31 - i);  // unsorted on purpose
-  auto ci = modeltuned::bench::median_ci(v);
+  auto ci = modeltuned::median_ci(v);
   ck_assert(ci.low && ci.high);
   ck_assert_double_eq(*ci.low, 10);
   ck_assert_double_eq(*ci.high, 21);
   ck_assert_double_eq(ci.median, 15.5);
   ck_assert(ci.coverage > 0.95 && ci.coverage < 0.96);
-  auto six = modeltuned::bench::median_ci({3, 1, 2, 6, 5, 4});
+  auto six = modeltuned::median_ci({3, 1, 2, 6, 5, 4});
   ck_assert(six.low && *six.low == 1 && *six.high == 6);
-  ck_assert(!modeltuned::bench::median_ci({1, 2, 3, 4, 5}).low);  // 1 - 2/32 < 0.95
+  ck_assert(!modeltuned::median_ci({1, 2, 3, 4, 5}).low);  // 1 - 2/32 < 0.95
 }
 END_TEST
 

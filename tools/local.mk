@@ -19,12 +19,13 @@ endif
 
 # modeltuned: the offline tool (fit; later explain, validate).
 bin_PROGRAMS += tools/modeltuned
-tools_modeltuned_SOURCES = tools/modeltuned.cpp tools/commands.hpp tools/cli.hpp tools/modeltuned_fit.cpp \
+tools_modeltuned_SOURCES = tools/modeltuned.cpp tools/commands.hpp tools/modeltuned_fit.cpp \
 	tools/modeltuned_explain.cpp
 tools_modeltuned_CPPFLAGS = $(AM_CPPFLAGS) $(HWLOC_CFLAGS) \
 	-DMODELTUNED_PKGDATADIR='"$(pkgdatadir)"' -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"' \
 	-DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"'
 tools_modeltuned_LDADD = tools/lib/libmodeltuned_tools.la calib/libmodeltuned_calib.la model/libmodeltuned_model.la \
+	common/libmodeltuned_common.la \
 	$(FMT_LIBS) $(HWLOC_LIBS)
 # modeltuned-emulate-nodes: several emulated nodes on one machine (hostfile + rsh agent in UTS
 # namespaces), for the multi-node tests and for users trying multi-node behaviour on a laptop.

@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "config.h"
-#include "tools/cli.hpp"
+#include "common/cli.hpp"
 #include "tools/commands.hpp"
 
 namespace {

@@ -17,7 +17,7 @@
 #include <hwloc.h>
 #include <nlohmann/json.hpp>
 
-#include "tools/cli.hpp"
+#include "common/cli.hpp"
 #include "tools/commands.hpp"
 #include "tools/lib/emulate.hpp"
 #include "tools/lib/explain.hpp"

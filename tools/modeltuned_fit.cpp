@@ -22,7 +22,7 @@
 #include "calib/regression.hpp"
 #include "model/cost/channel_cost.hpp"
 #include "config.h"
-#include "tools/cli.hpp"
+#include "common/cli.hpp"
 #include "tools/commands.hpp"
 
 namespace modeltuned::tools {

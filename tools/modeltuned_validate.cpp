@@ -32,7 +32,7 @@
 #include "calib/regression.hpp"
 #include "model/registry/predict.hpp"
 #include "model/select/ompi_fixed.hpp"
-#include "tools/cli.hpp"
+#include "common/cli.hpp"
 #include "tools/commands.hpp"
 #include "tools/lib/emulate.hpp"
 #include "tools/lib/stage_sum.hpp"
@@ -106,7 +106,7 @@ void read_collective_csv(const fs::path &path, Op op, int mapping, const char *l
     if (k.p < 2) throw ValidateError(csv.where() + ": column 'cores': a collective needs P >= 2");
     repeats[k].push_back(csv.positive(latency_column));
   }
-  for (auto &[k, v] : repeats) out[k] = calib::median(v);
+  for (auto &[k, v] : repeats) out[k] = median(v);
 }
 
 // ---------------------------------------------------------------------------- metrics
@@ -139,22 +139,13 @@ double r_squared_log(const std::vector<double> &m, const std::vector<double> &p)
 double mdape(const std::vector<double> &m, const std::vector<double> &p) {
   std::vector<double> e;
   for (size_t i = 0; i < m.size(); ++i) e.push_back(100 * std::abs(p[i] - m[i]) / m[i]);
-  return e.empty() ? NAN : calib::median(e);
+  return e.empty() ? NAN : median(e);
 }
 
 double geomean(const std::vector<double> &v) {
   double s = 0;
   for (double x : v) s += std::log(x);
   return v.empty() ? NAN : std::exp(s / static_cast<double>(v.size()));
-}
-
-double percentile(std::vector<double> v, double q) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const size_t lo = static_cast<size_t>(std::floor(pos));
-  const size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
 }
 
 // ---------------------------------------------------------------------------- models
@@ -273,7 +264,7 @@ std::set<Key> measured_spikes(const Measured &measured) {
       std::vector<double> around;
       for (size_t j = i >= kSpikeReach ? i - kSpikeReach : 0; j < std::min(points.size(), i + kSpikeReach + 1); ++j)
         if (j != i) around.push_back(points[j].second);
-      if (around.size() >= 2 && points[i].second > kSpikeFactor * calib::median(around))
+      if (around.size() >= 2 && points[i].second > kSpikeFactor * median(around))
         spikes.insert(Key{std::get<0>(s), std::get<1>(s), std::get<2>(s), points[i].first, std::get<3>(s)});
     }
   }
@@ -503,7 +494,7 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
   }
   row.cases = regrets.size();
   row.regret_geomean = geomean(regrets);
-  row.regret_p95 = percentile(regrets, 0.95);
+  row.regret_p95 = quantile(regrets, 0.95);
   row.regret_worst = regrets.empty() ? NAN : *std::max_element(regrets.begin(), regrets.end());
   row.speedup_vs_default = geomean(speedups);
   row.oracle_speedup_vs_default = geomean(oracle);
@@ -881,7 +872,7 @@ nlohmann::json fit_relay_from_chains(CalibrationTable &table, const Measured &me
   }
   nlohmann::json report = nlohmann::json::object();
   for (const auto &[c, values] : per_hop) {
-    const double us = std::max(0.0, calib::median(values));
+    const double us = std::max(0.0, median(values));
     table.channels[c].relay = {{1, us}};
     report[std::string(kChannelNames[c])] = {{"us", us}, {"points", values.size()}, {"mappings", mappings[c]}};
   }

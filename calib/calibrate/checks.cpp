@@ -18,8 +18,8 @@
 #include "model/registry/registry.hpp"
 #include "model/select/margin.hpp"
 #include "model/select/selector.hpp"
-#include "tools/bench/stats.hpp"
-#include "tools/lib/mpi_t.hpp"
+#include "common/mpi_t.hpp"
+#include "common/stats.hpp"
 
 namespace modeltuned::calibrate {
 
@@ -367,7 +367,7 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
     nlohmann::json row = {{"ranks", size}, {"op", op_word(c.op)}, {"bytes", e.bytes}, {"algorithm", config_name(c)},
                           {"segsize", c.segsize}, {"fanout", c.fanout}};
     for (int m = 0; m < kMetrics; ++m) {
-      const bench::MedianCi ci = bench::median_ci(us[m]);
+      const MedianCi ci = median_ci(us[m]);
       const double low = ci.low.value_or(*std::min_element(us[m].begin(), us[m].end()));
       const double high = ci.high.value_or(*std::max_element(us[m].begin(), us[m].end()));
       row[kObjectiveName[m]] = {{"predicted_us", e.predicted_us[m]}, {"median_us", ci.median}, {"low_us", low},

@@ -24,11 +24,6 @@ constexpr int kDataTag = 7002;
 constexpr double kBatchSeconds = 0.05;
 constexpr int kBatchMax = 256;
 
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
-
 int log2_ceil(int p) { return p <= 1 ? 0 : static_cast<int>(std::ceil(std::log2(p))); }
 
 // Least-squares slope of y against x (us per byte), intercept absorbing the call overhead.
@@ -199,7 +194,7 @@ void Calibrator::fresh_memory(double deadline, ReduceLocalResult &result) {
   auto median_of_calls = [&](auto &&call) {
     std::vector<double> us(kTimedCalls);
     for (double &t : us) t = call();
-    return median(us);
+    return upper_median(us);
   };
 
   struct Case { int buffers; size_t bytes; };
@@ -277,9 +272,9 @@ LatencyEstimate Calibrator::ping_pong_root(Channel channel, int peer, double dea
   warmup.insert(warmup.end(), 3, largest);
   const std::vector<double> warm = run_batch(warmup);
   LatencyEstimate estimate;
-  estimate.small_us = median({warm.begin() + 10, warm.begin() + 30});
+  estimate.small_us = upper_median({warm.begin() + 10, warm.begin() + 30});
   estimate.large_bytes = largest;
-  estimate.large_us = median({warm.begin() + 30, warm.end()});
+  estimate.large_us = upper_median({warm.begin() + 30, warm.end()});
 
   // Plan: log-uniform sizes (Legrand: sizes spread evenly in log scale, measured in random order
   // so that slow periods of the machine do not line up with a size range).

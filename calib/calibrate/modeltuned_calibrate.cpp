@@ -37,7 +37,7 @@
 #include "calib/merge.hpp"
 #include "calib/plot.hpp"
 #include "model/calibration/table.hpp"
-#include "tools/cli.hpp"
+#include "common/cli.hpp"
 
 namespace mc = modeltuned::calibrate;
 using modeltuned::Channel;

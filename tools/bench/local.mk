@@ -3,8 +3,9 @@
 # calibration library only for its gnuplot driver (calib/gnuplot.hpp).
 bin_PROGRAMS += tools/bench/modeltuned-bench
 tools_bench_modeltuned_bench_SOURCES = tools/bench/modeltuned_bench.cpp tools/bench/plot.cpp \
-	tools/bench/plot.hpp tools/bench/stats.hpp tools/lib/mpi_t.hpp
+	tools/bench/plot.hpp
 # OMPI_SKIP_MPICXX: the C API only, no libmpi_cxx.
 tools_bench_modeltuned_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(OMPI_CPPFLAGS) -DOMPI_SKIP_MPICXX=1
 tools_bench_modeltuned_bench_CXXFLAGS = $(AM_CXXFLAGS) $(FMT_CFLAGS)
-tools_bench_modeltuned_bench_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIBS)
+tools_bench_modeltuned_bench_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned_model.la common/libmodeltuned_common.la \
+	$(FMT_LIBS) $(OMPI_LIBS)

@@ -33,10 +33,10 @@
 #include <fmt/format.h>
 
 #include "model/registry/registry.hpp"
-#include "tools/cli.hpp"
+#include "common/cli.hpp"
 #include "tools/bench/plot.hpp"
-#include "tools/bench/stats.hpp"
-#include "tools/lib/mpi_t.hpp"
+#include "common/mpi_t.hpp"
+#include "common/stats.hpp"
 
 namespace fs = std::filesystem;
 using modeltuned::Op;
@@ -238,17 +238,17 @@ std::vector<uint64_t> sizes_for(Op op, const std::vector<uint64_t> &requested) {
 // Result of one (variant, size) pair, on rank 0.
 struct PairResult {
   std::vector<double> times_us;  // per repetition
-  mb::MedianCi ci;
+  modeltuned::MedianCi ci;
   std::vector<uint64_t> calls;  // summed over ranks, by algorithm number (0 = handed back)
 };
 
-std::string ci_text(const mb::MedianCi &c) {
+std::string ci_text(const modeltuned::MedianCi &c) {
   if (!c.low) return fmt::format("{:.2f} [n/a]", c.median);
   return fmt::format("{:.2f} [{:.2f},{:.2f}]", c.median, *c.low, *c.high);
 }
 
 // Ratio of medians; '~' when the two intervals overlap (the difference is not significant).
-std::string ratio_text(const mb::MedianCi &a, const mb::MedianCi &b) {
+std::string ratio_text(const modeltuned::MedianCi &a, const modeltuned::MedianCi &b) {
   if (b.median <= 0) return "-";
   const bool overlap = a.low && b.low && *a.low <= *b.high && *b.low <= *a.high;
   return fmt::format("{:.2f}{}", a.median / b.median, overlap ? "~" : "");
@@ -695,7 +695,7 @@ struct Report {
     const int width = setup.counter_width;
     for (size_t k = 0; k < npairs; ++k) {
       for (int r = 0; r < t.rounds; ++r) results[k].times_us.push_back(1e6 * t.times[r * npairs + k]);
-      results[k].ci = mb::median_ci(results[k].times_us);
+      results[k].ci = modeltuned::median_ci(results[k].times_us);
       if (setup.counted) results[k].calls.assign(t.calls.begin() + k * width, t.calls.begin() + (k + 1) * width);
     }
   }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "calib/gnuplot.hpp"
-#include "tools/bench/stats.hpp"
+#include "common/stats.hpp"
 
 namespace modeltuned::bench {
 

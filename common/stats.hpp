@@ -1,0 +1,35 @@
+// Order statistics shared by the calibration, the tools and the benchmark: one median, one
+// quantile, one robust scale, and the median's confidence interval for benchmark repetitions.
+// Rule for empty input: the statistic of no values is NaN (an interval has no bounds), so a caller
+// that forgets the case gets a value that poisons what it touches instead of a plausible 0.
+#pragma once
+#include <optional>
+#include <vector>
+
+namespace modeltuned {
+
+// The median: the middle value, or the mean of the two middle ones for an even count.
+double median(std::vector<double> values);
+// The upper median: the middle value, or the larger of the two middle ones for an even count (the
+// calibrator's planning estimate uses it; the tables never do).
+double upper_median(std::vector<double> values);
+// Linear-interpolated quantile, q in [0, 1] (clamped).
+double quantile(std::vector<double> values, double q);
+// 1.4826 * median absolute deviation from the median: the standard deviation for Gaussian data,
+// unmoved by a minority of outliers.
+double robust_scale(const std::vector<double> &values);
+
+// The median and a distribution-free confidence interval for it. Latency samples are skewed and
+// heavy-tailed (preemption, page faults), so a mean with a normal interval would describe noise;
+// the median's interval from order statistics assumes only independent repetitions.
+struct MedianCi {
+  double median = 0;                // NaN for no samples
+  std::optional<double> low, high;  // empty when there are too few samples for the confidence
+  double coverage = 0;              // the interval's exact coverage (>= the requested level)
+};
+// [x(l+1), x(n-l)] (1-based order statistics) covers the population median with probability
+// 1 - 2 P(B <= l), B ~ Binomial(n, 1/2): the number of samples below the median. The widest l
+// whose coverage still reaches `level` gives the narrowest such interval.
+MedianCi median_ci(std::vector<double> values, double level = 0.95);
+
+}  // namespace modeltuned
