@@ -1,21 +1,21 @@
 /*
  * C side of the hot-path benchmark: a module whose decisions are cached, and the exact inline
- * lookup the component's bcast runs on every call (mca_coll_modeltuned_choice).
+ * lookup the component's bcast runs on every call (mca_coll_modeltuned_lookup).
  */
 #include "ompi_config.h"
 
 #include <stdlib.h>
 
-#include "mca/coll/modeltuned/coll_modeltuned.h"
+#include "mca/coll/modeltuned/coll_modeltuned_call.h"
 
 void *bench_lookup_module(int classes_filled)
 {
     mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m);
     m->state = MCA_COLL_MODELTUNED_READY;
-    mca_coll_modeltuned_choice_t *row = calloc(MCA_COLL_MODELTUNED_SIZE_CLASSES, sizeof *row);
-    m->choices[MCA_COLL_MODELTUNED_KIND_BCAST] = row;
+    mca_coll_modeltuned_slot_t *row = calloc(MCA_COLL_MODELTUNED_SIZE_CLASSES, sizeof *row);
+    m->rows[MCA_COLL_MODELTUNED_KIND_BCAST] = row;
     for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k) {
-        row[k].root_plus_one = k < classes_filled ? 1 : 0;  /* root 0 */
+        row[k].key = k < classes_filled ? 1 : 0;  /* root 0 */
         row[k].decision.algorithm = 1 + k % 6;
     }
     return m;
@@ -40,10 +40,11 @@ void *bench_lookup_module_with_model(const char *table_path, int nranks)
     return m->model ? m : NULL;
 }
 
-/* What mca_coll_modeltuned_bcast does before dispatching: size class, cached choice. */
+/* What mca_coll_modeltuned_bcast does before dispatching: size class, cached decision. */
 int bench_lookup(void *module, size_t count, size_t type_size, int root)
 {
-    const mca_coll_modeltuned_pick_t *d = mca_coll_modeltuned_choice((mca_coll_modeltuned_module_t *) module,
-                                                      NULL, MCA_COLL_MODELTUNED_KIND_BCAST, count, type_size, root);
+    const mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup((mca_coll_modeltuned_module_t *) module,
+                                                                         NULL, MCA_COLL_MODELTUNED_KIND_BCAST, count,
+                                                                         type_size, root);
     return NULL == d ? 0 : d->algorithm;
 }

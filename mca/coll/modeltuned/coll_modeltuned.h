@@ -27,6 +27,9 @@ BEGIN_C_DECLS
 /* Algorithm numbers modeltuned can dispatch and count: tuned's are 1-9 (bcast) and 1-7 (reduce). */
 #define MCA_COLL_MODELTUNED_MAX_SLOTS 32
 
+/* Room for a one-line reason (why tuned runs what the user told it), NUL included. */
+#define MCA_COLL_MODELTUNED_REASON_MAX 160
+
 /* Published by a process without a usable table (a string): its problem, one line. */
 #define MCA_COLL_MODELTUNED_PROBLEM_KEY "coll.modeltuned.problem"
 /* What each process publishes at open (64-bit unsigned values, coll_modeltuned_setup.c). */
@@ -61,9 +64,7 @@ typedef struct mca_coll_modeltuned_component_t {
     bool oversubscribed;         /* decide on oversubscribed nodes too */
     int objective;               /* MT_OBJECTIVE_*: what the model minimises */
     bool objective_rejected;     /* the value given was not a known objective: the default stays */
-    bool decision_file_warned;   /* its write error is reported once per process */
-    bool table_mismatch_reported;  /* ranks without the same table: reported once per process */
-    bool lists_mismatch_reported;  /* ranks that started with other algorithm lists: the same */
+    unsigned reported;           /* MCA_COLL_MODELTUNED_ONCE_* already reported in this process */
     uint64_t start_lists;        /* what this process published under MCA_COLL_MODELTUNED_PUBLISHED_LISTS:
                                     bcast mask | reduce mask << 32, bit 0 (no algorithm) the objective,
                                     bits 31 and 63 (no algorithm) tuned told what to run for bcast, reduce */
@@ -87,6 +88,22 @@ typedef struct mca_coll_modeltuned_component_t {
 
 MCA_COLL_MODELTUNED_DECLSPEC extern mca_coll_modeltuned_component_t mca_coll_modeltuned_component;
 
+/* Problems reported once per process (mca_coll_modeltuned_once). */
+enum {
+    MCA_COLL_MODELTUNED_ONCE_DECISION_FILE = 1 << 0,  /* the decision file cannot be written */
+    MCA_COLL_MODELTUNED_ONCE_TABLE_MISMATCH = 1 << 1, /* ranks without the same table */
+    MCA_COLL_MODELTUNED_ONCE_LISTS_MISMATCH = 1 << 2  /* ranks that started with other algorithm lists */
+};
+
+/* True the first time it is asked about `problem` (MCA_COLL_MODELTUNED_ONCE_*) in this process. */
+static inline bool mca_coll_modeltuned_once(unsigned problem)
+{
+    unsigned *reported = &mca_coll_modeltuned_component.reported;
+    if (*reported & problem) return false;
+    *reported |= problem;
+    return true;
+}
+
 typedef enum {
     MCA_COLL_MODELTUNED_UNPLACED = 0,  /* no model yet: built at enable */
     MCA_COLL_MODELTUNED_READY,
@@ -108,11 +125,11 @@ enum {
     MCA_COLL_MODELTUNED_KINDS
 };
 
-/* What a call needs of a decision (mt_decision without the predictions, which only the decide
- * trace and the decision file show), with the algorithm's dispatch entry copied in: a call then
- * loads one cache line of its own, not the dispatch table too (between large messages every load
- * misses, and dependent misses add up). 24 bytes. */
-typedef struct mca_coll_modeltuned_pick_t {
+/* A decision: what a call runs (the model's mt_decision without the predictions, which only the
+ * decide trace and the decision file show), with the algorithm's dispatch entry copied in: a call
+ * then loads one cache line of its own, not the dispatch table too (between large messages every
+ * load misses, and dependent misses add up). 24 bytes. */
+typedef struct mca_coll_modeltuned_decision_t {
     void *fn;            /* the algorithm's ompi_coll_base_* function; NULL when algorithm is 0 */
     int32_t algorithm;   /* tuned's number; 0: Open MPI's default was kept, or nothing can run:
                             hand the call to the previous component */
@@ -120,19 +137,15 @@ typedef struct mca_coll_modeltuned_pick_t {
     int32_t fanout;      /* chains / tree fan-out / radix; 0 when not used */
     int8_t convention;   /* MT_CALL_* of fn */
     bool splits;         /* the algorithm cuts the message into parts even unsegmented */
-} mca_coll_modeltuned_pick_t;
+} mca_coll_modeltuned_decision_t;
 
-typedef struct mca_coll_modeltuned_choice_t {
-    uint32_t root_plus_one;  /* the root it was decided for, + 1; 0: not decided yet (so a zeroed row is empty) */
-    mca_coll_modeltuned_pick_t decision;
-} mca_coll_modeltuned_choice_t;
-
-/* Decisions for roots other than the last one used per class, so programs that rotate the root
- * still pay a lookup: open addressing on (kind, size class, root + 1). */
-typedef struct mca_coll_modeltuned_remembered_t {
-    uint64_t key;        /* 0: empty slot */
-    mca_coll_modeltuned_pick_t decision;
-} mca_coll_modeltuned_remembered_t;
+/* A cached decision and its key, 0 when the slot is empty (so a zeroed row is empty): in a module's
+ * rows the root it was decided for, + 1; in the table of remembered decisions (kind, size class,
+ * root + 1), mca_coll_modeltuned_decide. */
+typedef struct mca_coll_modeltuned_slot_t {
+    uint64_t key;
+    mca_coll_modeltuned_decision_t decision;
+} mca_coll_modeltuned_slot_t;
 
 typedef struct mca_coll_modeltuned_module_t {
     mca_coll_base_module_t super;
@@ -141,8 +154,9 @@ typedef struct mca_coll_modeltuned_module_t {
     mt_comm_model *model;
     uint32_t allowed[2];         /* [op] algorithms this communicator may use, from the parameters
                                     as they were when it was created */
-    char tuned_told[2][160];     /* [op] why tuned runs what the user told it ("": it does not), when
-                                    this communicator was created: that op is left to tuned */
+    char tuned_told[2][MCA_COLL_MODELTUNED_REASON_MAX];  /* [op] why tuned runs what the user told it
+                                    ("": it does not), when this communicator was created: that op is
+                                    left to tuned */
 
     /* What ran before modeltuned was enabled: the fallback. */
     mca_coll_base_module_bcast_fn_t previous_bcast;
@@ -152,12 +166,12 @@ typedef struct mca_coll_modeltuned_module_t {
 
     /* [call kind] -> [size class]: the decision for the last root used. A row is allocated on the
      * first call of its kind, so creating a communicator costs no cache it never uses. */
-    mca_coll_modeltuned_choice_t *choices[MCA_COLL_MODELTUNED_KINDS];
-    /* Decisions replaced in `choices` by another root's, by root: allocated when a size class
+    mca_coll_modeltuned_slot_t *rows[MCA_COLL_MODELTUNED_KINDS];
+    /* Decisions replaced in `rows` by another root's, by root: allocated when a size class
      * first sees a second root. */
-    mca_coll_modeltuned_remembered_t *remembered;
-    uint8_t in_remembered[MCA_COLL_MODELTUNED_KINDS][MCA_COLL_MODELTUNED_SIZE_CLASSES];  /* choices[k][c] came from it */
-    mca_coll_modeltuned_choice_t uncached;  /* the answer when a row cannot be allocated: valid until the next decision */
+    mca_coll_modeltuned_slot_t *remembered;
+    uint8_t in_remembered[MCA_COLL_MODELTUNED_KINDS][MCA_COLL_MODELTUNED_SIZE_CLASSES];  /* rows[k][c] came from it */
+    mca_coll_modeltuned_slot_t uncached;  /* the answer when a row cannot be allocated: valid until the next decision */
     size_t remembered_capacity, remembered_count;
 } mca_coll_modeltuned_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
@@ -183,21 +197,24 @@ bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size);
  * component its communicators need; if so, which and why in `what`, and the list in `list`. */
 bool mca_coll_modeltuned_coll_list_gap(char *what, size_t what_size, char *list, size_t list_size);
 
-/* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a primary-cache miss: from the
- * decisions remembered for other roots, or by running the model once; NULL when nothing can run
- * (remembered too). mca_coll_modeltuned_trace: the level-20 line of what ran (d == NULL: fallback). */
-const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module, struct ompi_communicator_t *comm,
-                                              int kind, size_t count, size_t type_size, int root);
+/* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a miss of the row lookup
+ * (coll_modeltuned_call.h) for a call of `size_class`: from the decisions remembered for other
+ * roots, or by running the model once; NULL when nothing can run (remembered too).
+ * mca_coll_modeltuned_trace: the level-20 line of what ran (d == NULL: fallback). */
+const mca_coll_modeltuned_decision_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module,
+                                                                 struct ompi_communicator_t *comm, int kind,
+                                                                 int size_class, size_t count, size_t type_size,
+                                                                 int root);
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
-                               const mca_coll_modeltuned_pick_t *d);
+                               const mca_coll_modeltuned_decision_t *d);
 
 /* coll_modeltuned_dispatch.c: the dispatch table, built at open from the model's registry, and the
  * decided algorithm run through it with the decision's segment size and fan-out. */
 int mca_coll_modeltuned_dispatch_open(void);
-int mca_coll_modeltuned_run_bcast(const mca_coll_modeltuned_pick_t *d, void *buf, int count,
+int mca_coll_modeltuned_run_bcast(const mca_coll_modeltuned_decision_t *d, void *buf, int count,
                                   struct ompi_datatype_t *dtype, int root,
                                   struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
-int mca_coll_modeltuned_run_reduce(const mca_coll_modeltuned_pick_t *d, const void *sbuf, void *rbuf, int count,
+int mca_coll_modeltuned_run_reduce(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf, int count,
                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
                                    struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 
@@ -215,43 +232,13 @@ int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf, int
 int mca_coll_modeltuned_bcast_view_done(mca_coll_modeltuned_view_t *v, void *buf, int count,
                                         struct ompi_datatype_t *dtype, bool root, int rc);
 
-/* coll_modeltuned_bcast.c, coll_modeltuned_reduce.c: the call path. */
+/* coll_modeltuned_bcast.c, coll_modeltuned_reduce.c: the call path (its lookup:
+ * coll_modeltuned_call.h). */
 int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
                                struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
-
-static inline int mca_coll_modeltuned_size_class(size_t bytes)
-{
-    return 0 == bytes ? 0 : 64 - __builtin_clzll((unsigned long long) bytes);
-}
-
-/* The hot path: the cached decision for this (call kind, size class, root) of a call moving
- * `count` elements of `type_size` bytes; on a miss the model runs. Callers pass an element every
- * rank shares (bytes, or an intrinsic reduction's predefined type), never a rank's own derived
- * datatype, which MPI lets differ between ranks of one type signature. NULL: hand the call to the
- * previous component. */
-static inline const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_choice(mca_coll_modeltuned_module_t *m,
-                                                            struct ompi_communicator_t *comm, int kind,
-                                                            size_t count, size_t type_size, int root)
-{
-    if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state)) return NULL;  /* setup failed at enable */
-    const mca_coll_modeltuned_choice_t *row = m->choices[kind];
-    if (OPAL_UNLIKELY(NULL == row)) return mca_coll_modeltuned_decide(m, comm, kind, count, type_size, root);
-    const mca_coll_modeltuned_choice_t *choice = &row[mca_coll_modeltuned_size_class(count * type_size)];
-    if (OPAL_UNLIKELY(choice->root_plus_one != (uint32_t) root + 1))
-        return mca_coll_modeltuned_decide(m, comm, kind, count, type_size, root);
-    return OPAL_LIKELY(0 != choice->decision.algorithm) ? &choice->decision : NULL;
-}
-
-/* Whether decision `d` cuts a message of `bytes` bytes into parts (segments, halves, blocks): on
- * every bcast, so inline. Open MPI segments when segsize < message (COLL_BASE_COMPUTED_SEGCOUNT;
- * the segment sizes searched are at least 1 KiB, above any element size). */
-static inline bool mca_coll_modeltuned_cuts(const mca_coll_modeltuned_pick_t *d, size_t bytes)
-{
-    return d->splits || (0 != d->segsize && d->segsize < bytes);
-}
 
 END_C_DECLS
 

@@ -5,15 +5,8 @@
  */
 #include "ompi_config.h"
 
-#include "coll_modeltuned.h"
+#include "coll_modeltuned_call.h"
 #include "ompi/datatype/ompi_datatype.h"
-
-static void count_call(struct ompi_communicator_t *comm, const mca_coll_modeltuned_pick_t *d, size_t bytes, int root)
-{
-    ++mca_coll_modeltuned_component.calls[MT_OP_BCAST][NULL == d ? 0 : d->algorithm];
-    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
-        mca_coll_modeltuned_trace(comm, MT_OP_BCAST, bytes, root, d);
-}
 
 int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
@@ -27,10 +20,10 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
      * (Open MPI 4.1.4's k-nomial writes outside zero-size buffers). */
     if (0 == bytes) return OMPI_SUCCESS;
     /* Decided on bytes: the same on every rank whatever datatype it passed. */
-    const mca_coll_modeltuned_pick_t *d = mca_coll_modeltuned_choice(m, comm, MCA_COLL_MODELTUNED_KIND_BCAST, bytes, 1, root);
+    const mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_BCAST, bytes, 1, root);
     if (OPAL_UNLIKELY(NULL == d)) goto fallback;
     if (!mca_coll_modeltuned_cuts(d, bytes)) {
-        count_call(comm, d, bytes, root);
+        mca_coll_modeltuned_count_call(MT_OP_BCAST, comm, d, bytes, root);
         return mca_coll_modeltuned_run_bcast(d, buf, count, dtype, root, comm, module);
     }
     /* It cuts the message: every rank runs it on bytes. */
@@ -42,11 +35,11 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
         goto fallback;
     }
     if (OMPI_SUCCESS == rc) {
-        count_call(comm, d, bytes, root);
+        mca_coll_modeltuned_count_call(MT_OP_BCAST, comm, d, bytes, root);
         rc = mca_coll_modeltuned_run_bcast(d, v.buf, v.count, v.dtype, root, comm, module);
     }
     return mca_coll_modeltuned_bcast_view_done(&v, buf, count, dtype, is_root, rc);
 fallback:
-    count_call(comm, NULL, bytes, root);
+    mca_coll_modeltuned_count_call(MT_OP_BCAST, comm, NULL, bytes, root);
     return m->previous_bcast(buf, count, dtype, root, comm, m->previous_bcast_module);
 }

@@ -40,13 +40,69 @@ static int counters_notify(struct mca_base_pvar_t *pvar, mca_base_pvar_event_t e
     return OMPI_SUCCESS;
 }
 
+/* Per operation, from the model's registry: the parameter listing the algorithms modeltuned may
+ * choose ("linear (1), chain (2), ..." in its help) and the MPI_T counter of the calls it ran.
+ * Also sizes the counters and the dispatch table: the largest algorithm number + 1. */
+static void register_op_parameters(mca_coll_modeltuned_component_t *c, int op)
+{
+    const mca_base_component_t *v = &c->super.collm_version;
+    static const char *const op_names[2] = {"bcast", "reduce"};
+    char name[32], description[1024], names[512] = "";
+    char **list = MT_OP_BCAST == op ? &c->bcast_algorithms : &c->reduce_algorithms;
+    mt_algorithm_info info;
+    size_t used = 0;
+    for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
+        if (info.id >= c->slots && info.id < MCA_COLL_MODELTUNED_MAX_SLOTS) c->slots = info.id + 1;
+        if (used < sizeof names)
+            used += snprintf(names + used, sizeof names - used, "%s%s (%d)", i ? ", " : "", info.name, info.id);
+    }
+    *list = "";
+    snprintf(name, sizeof name, "%s_algorithms", op_names[op]);
+    snprintf(description, sizeof description, "%c%s algorithms modeltuned may choose, by name or "
+             "tuned's number, comma-separated: %s; empty or \"all\" = every one.%s Writable at run "
+             "time (MPI_T): communicators created afterwards follow it", op_names[op][0] - 'a' + 'A',
+             op_names[op] + 1, names, MT_OP_BCAST == op ? "" : " Non-commutative operations only "
+             "ever get the order-preserving ones.");
+    (void) mca_base_component_var_register(v, name, description, MCA_BASE_VAR_TYPE_STRING, NULL, 0,
+        MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_ALL, list);
+
+    snprintf(name, sizeof name, "%s_calls", op_names[op]);
+    snprintf(description, sizeof description, "MPI_%c%s calls modeltuned ran, per tuned algorithm "
+             "number (index 0: handed to the previous component)", op_names[op][0] - 'a' + 'A',
+             op_names[op] + 1);
+    (void) mca_base_component_pvar_register(v, name, description, OPAL_INFO_LVL_4,
+        MPI_T_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MPI_T_BIND_NO_OBJECT,
+        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
+        counters_notify, (void *) (intptr_t) op);
+}
+
+/* Completion is what an application waits for (the slowest rank); OSU's latency column is the
+ * rank mean, under which a reduce's leaves count as done once they have sent. */
+static int register_objective(mca_coll_modeltuned_component_t *c)
+{
+    static const mca_base_var_enum_value_t objectives[] = {
+        {MT_OBJECTIVE_COMPLETION, "completion"}, {MT_OBJECTIVE_RANK_MEAN, "rank_mean"}, {0, NULL}};
+    mca_base_var_enum_t *objective_enum = NULL;
+    c->objective = MT_OBJECTIVE_COMPLETION;
+    const int rc = mca_base_var_enum_create("coll_modeltuned_objective", objectives, &objective_enum);
+    if (OPAL_SUCCESS != rc) return rc;  /* out of memory: the component is not registered */
+    /* An unknown value fails the registration and leaves the default. Open MPI names it too, but
+     * through the show_help relay that loses messages (see mca_coll_modeltuned_show_help), so
+     * load_table says it again on rank 0's stderr. */
+    c->objective_rejected = 0 > mca_base_component_var_register(&c->super.collm_version, "objective",
+        "What the model minimises: completion (from the first rank's start to the last rank's end, "
+        "what modeltuned-bench measures) or rank_mean (each rank's own time averaged over ranks, "
+        "what OSU's benchmarks report as latency). Must be the same on every rank",
+        MCA_BASE_VAR_TYPE_INT, objective_enum, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
+        &c->objective);
+    OBJ_RELEASE(objective_enum);
+    return OMPI_SUCCESS;
+}
+
 static int modeltuned_register(void)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const mca_base_component_t *v = &c->super.collm_version;
-    char name[32], description[1024];
-    static const char *const op_names[2] = {"bcast", "reduce"};
-    mt_algorithm_info info;
 
     /* Above tuned (30) so that, where it is loaded and has a table, it owns bcast and reduce.
      * Writable at run time (MPI_T): communicators created after a change follow it. */
@@ -74,35 +130,7 @@ static int modeltuned_register(void)
         &c->calibration_file);
 
     c->slots = 1;
-    for (int op = 0; op < 2; ++op) {
-        /* From the model's registry: "linear (1), chain (2), ..." for the parameter's help, and the
-         * largest algorithm number + 1, the size of the counters and of the dispatch table. */
-        char names[512] = "", **list = MT_OP_BCAST == op ? &c->bcast_algorithms : &c->reduce_algorithms;
-        size_t used = 0;
-        for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
-            if (info.id >= c->slots && info.id < MCA_COLL_MODELTUNED_MAX_SLOTS) c->slots = info.id + 1;
-            if (used < sizeof names)
-                used += snprintf(names + used, sizeof names - used, "%s%s (%d)", i ? ", " : "", info.name, info.id);
-        }
-        *list = "";
-        snprintf(name, sizeof name, "%s_algorithms", op_names[op]);
-        snprintf(description, sizeof description, "%c%s algorithms modeltuned may choose, by name or "
-                 "tuned's number, comma-separated: %s; empty or \"all\" = every one.%s Writable at run "
-                 "time (MPI_T): communicators created afterwards follow it", op_names[op][0] - 'a' + 'A',
-                 op_names[op] + 1, names, MT_OP_BCAST == op ? "" : " Non-commutative operations only "
-                 "ever get the order-preserving ones.");
-        (void) mca_base_component_var_register(v, name, description, MCA_BASE_VAR_TYPE_STRING, NULL, 0,
-            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_ALL, list);
-
-        snprintf(name, sizeof name, "%s_calls", op_names[op]);
-        snprintf(description, sizeof description, "MPI_%c%s calls modeltuned ran, per tuned algorithm "
-                 "number (index 0: handed to the previous component)", op_names[op][0] - 'a' + 'A',
-                 op_names[op] + 1);
-        (void) mca_base_component_pvar_register(v, name, description, OPAL_INFO_LVL_4,
-            MPI_T_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MPI_T_BIND_NO_OBJECT,
-            MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
-            counters_notify, (void *) (intptr_t) op);
-    }
+    for (int op = 0; op < 2; ++op) register_op_parameters(c, op);
 
     c->decision_file = NULL;
     (void) mca_base_component_var_register(v, "decision_file",
@@ -113,27 +141,12 @@ static int modeltuned_register(void)
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
         &c->decision_file);
 
+    const int rc = register_objective(c);
+    if (OMPI_SUCCESS != rc) return rc;
+
     /* Measured on the 2-core development VM with 4 ranks: the picks ran up to 6x slower than Open
      * MPI's, since every pipeline stage or exchange round waits for a rank to be scheduled. */
     c->oversubscribed = false;
-    /* Completion is what an application waits for (the slowest rank); OSU's latency column is
-     * the rank mean, under which a reduce's leaves count as done once they have sent. */
-    static const mca_base_var_enum_value_t objectives[] = {
-        {MT_OBJECTIVE_COMPLETION, "completion"}, {MT_OBJECTIVE_RANK_MEAN, "rank_mean"}, {0, NULL}};
-    mca_base_var_enum_t *objective_enum = NULL;
-    c->objective = MT_OBJECTIVE_COMPLETION;
-    (void) mca_base_var_enum_create("coll_modeltuned_objective", objectives, &objective_enum);
-    /* An unknown value fails the registration and leaves the default. Open MPI names it too, but
-     * through the show_help relay that loses messages (see mca_coll_modeltuned_show_help), so
-     * load_table says it again on rank 0's stderr. */
-    c->objective_rejected = 0 > mca_base_component_var_register(v, "objective",
-        "What the model minimises: completion (from the first rank's start to the last rank's end, "
-        "what modeltuned-bench measures) or rank_mean (each rank's own time averaged over ranks, "
-        "what OSU's benchmarks report as latency). Must be the same on every rank",
-        MCA_BASE_VAR_TYPE_INT, objective_enum, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
-        &c->objective);
-    if (NULL != objective_enum) OBJ_RELEASE(objective_enum);
-
     (void) mca_base_component_var_register(v, "oversubscribed",
         "Decide on nodes Open MPI runs oversubscribed (more ranks than cores, mpi_oversubscribe) "
         "too. By default modeltuned steps aside on every communicator with a rank on such a node: "
@@ -141,7 +154,6 @@ static int modeltuned_register(void)
         "rounds far slower than it predicts",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &c->oversubscribed);
-
     return OMPI_SUCCESS;
 }
 

@@ -1,7 +1,7 @@
 /*
- * Decisions: the per-module cache behind mca_coll_modeltuned_choice (the last root per size class,
- * and a hash table, by root, of the decisions another root replaced there), the decision file, and
- * the verbose traces.
+ * Decisions: the per-module cache behind mca_coll_modeltuned_lookup (coll_modeltuned_call.h: the
+ * last root per size class, and a hash table, by root, of the decisions another root replaced
+ * there), the decision file, and the verbose traces.
  */
 #include "ompi_config.h"
 
@@ -45,10 +45,8 @@ static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communi
     if (n < 0) return;
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd < 0 || write(fd, line, n) != n) {
-        if (!c->decision_file_warned) {  /* once per process; the calls still run */
-            c->decision_file_warned = true;
+        if (mca_coll_modeltuned_once(MCA_COLL_MODELTUNED_ONCE_DECISION_FILE))  /* the calls still run */
             mca_coll_modeltuned_show_help(true, "decision-file-unwritable", path, strerror(errno));
-        }
     }
     if (fd >= 0) close(fd);
     free(line);
@@ -59,7 +57,7 @@ static uint64_t remembered_key(int kind, int size_class, int root)
     return ((uint64_t) (uint32_t) (root + 1) << 16) | ((uint64_t) kind << 8) | (uint64_t) size_class;
 }
 
-static mca_coll_modeltuned_remembered_t *remembered_slot(mca_coll_modeltuned_module_t *m, uint64_t key)
+static mca_coll_modeltuned_slot_t *remembered_slot(mca_coll_modeltuned_module_t *m, uint64_t key)
 {
     size_t mask = m->remembered_capacity - 1, i = (size_t) ((key * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
     while (0 != m->remembered[i].key && key != m->remembered[i].key) i = (i + 1) & mask;
@@ -67,13 +65,13 @@ static mca_coll_modeltuned_remembered_t *remembered_slot(mca_coll_modeltuned_mod
 }
 
 /* Keeps a decision; a full or missing table only costs a later recomputation, never a wrong one. */
-static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mca_coll_modeltuned_pick_t *d)
+static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mca_coll_modeltuned_decision_t *d)
 {
     if (2 * (m->remembered_count + 1) > m->remembered_capacity) {
         size_t old_capacity = m->remembered_capacity;
-        mca_coll_modeltuned_remembered_t *old = m->remembered;
+        mca_coll_modeltuned_slot_t *old = m->remembered;
         size_t capacity = 0 == old_capacity ? 64 : 2 * old_capacity;
-        mca_coll_modeltuned_remembered_t *grown = calloc(capacity, sizeof *grown);
+        mca_coll_modeltuned_slot_t *grown = calloc(capacity, sizeof *grown);
         if (NULL == grown) return;
         m->remembered = grown;
         m->remembered_capacity = capacity;
@@ -81,7 +79,7 @@ static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mca_co
             if (0 != old[i].key) *remembered_slot(m, old[i].key) = old[i];
         free(old);
     }
-    mca_coll_modeltuned_remembered_t *slot = remembered_slot(m, key);
+    mca_coll_modeltuned_slot_t *slot = remembered_slot(m, key);
     if (0 == slot->key) ++m->remembered_count;
     slot->key = key;
     slot->decision = *d;
@@ -89,47 +87,57 @@ static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mca_co
 
 /* A decision to run `algorithm` (resolved at open: the model only picks allowed, runnable ones),
  * with its dispatch entry copied in. */
-static mca_coll_modeltuned_pick_t pick(int op, int32_t algorithm, uint32_t segsize, int32_t fanout)
+static mca_coll_modeltuned_decision_t to_run(int op, int32_t algorithm, uint32_t segsize, int32_t fanout)
 {
     const mca_coll_modeltuned_algorithm_t *a = &mca_coll_modeltuned_component.algorithms[op][algorithm];
-    return (mca_coll_modeltuned_pick_t) {.fn = a->fn, .algorithm = algorithm, .segsize = segsize, .fanout = fanout,
-                                         .convention = (int8_t) a->convention, .splits = a->splits};
+    return (mca_coll_modeltuned_decision_t) {.fn = a->fn, .algorithm = algorithm, .segsize = segsize,
+                                             .fanout = fanout, .convention = (int8_t) a->convention,
+                                             .splits = a->splits};
 }
 
-/* What a decision tells the caller: NULL for algorithm 0 (Open MPI's default was kept by the
- * margin, or nothing can run: the previous component runs the call). */
-static const mca_coll_modeltuned_pick_t *decided(const mca_coll_modeltuned_choice_t *choice)
+/* What a slot tells the caller: NULL for algorithm 0 (Open MPI's default was kept by the margin,
+ * or nothing can run: the previous component runs the call). */
+static const mca_coll_modeltuned_decision_t *decided(const mca_coll_modeltuned_slot_t *slot)
 {
-    return 0 != choice->decision.algorithm ? &choice->decision : NULL;
+    return 0 != slot->decision.algorithm ? &slot->decision : NULL;
 }
 
-const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
-                                              struct ompi_communicator_t *comm, int kind,
-                                              size_t count, size_t type_size, int root)
+/* The row's slot for (kind, size class), allocated on the first call of its kind (out of memory:
+ * m->uncached, deciding without caching; decisions never depend on what is cached, so every rank
+ * still takes the same one). Another root's decision found there is kept for that root's return. */
+static mca_coll_modeltuned_slot_t *slot_for(mca_coll_modeltuned_module_t *m, int kind, int size_class)
 {
-    const int size_class = mca_coll_modeltuned_size_class(count * type_size);
-    const uint64_t key = remembered_key(kind, size_class, root);
+    if (NULL == m->rows[kind]) m->rows[kind] = calloc(MCA_COLL_MODELTUNED_SIZE_CLASSES, sizeof *m->rows[kind]);
+    mca_coll_modeltuned_slot_t *slot = NULL != m->rows[kind] ? &m->rows[kind][size_class] : &m->uncached;
+    uint8_t *in_remembered = &m->in_remembered[kind][size_class];
+    if (slot != &m->uncached && 0 != slot->key && !*in_remembered)
+        remember(m, remembered_key(kind, size_class, (int) slot->key - 1), &slot->decision);
+    *in_remembered = 0;
+    return slot;
+}
+
+/* Whether this root's decision was remembered; if so it is back in `slot`. */
+static bool recall(mca_coll_modeltuned_module_t *m, mca_coll_modeltuned_slot_t *slot, int kind, int size_class,
+                   int root)
+{
+    if (NULL == m->remembered) return false;
+    const mca_coll_modeltuned_slot_t *seen = remembered_slot(m, remembered_key(kind, size_class, root));
+    if (0 == seen->key) return false;
+    slot->decision = seen->decision;
+    slot->key = (uint64_t) root + 1;
+    m->in_remembered[kind][size_class] = slot != &m->uncached;
+    return true;
+}
+
+/* Runs the model for the call into `slot`, with the decision file's line and the verbose-10 line
+ * (comm rank 0). Returns mt_decide's status. */
+static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm, int kind, size_t count,
+                     size_t type_size, int root, mca_coll_modeltuned_slot_t *slot)
+{
+    const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const int op = MCA_COLL_MODELTUNED_KIND_BCAST == kind ? MT_OP_BCAST : MT_OP_REDUCE;
     const bool ordered = MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED == kind;
     const bool user_op = ordered || MCA_COLL_MODELTUNED_KIND_REDUCE_USER == kind;
-    if (NULL == m->choices[kind]) m->choices[kind] = calloc(MCA_COLL_MODELTUNED_SIZE_CLASSES, sizeof *m->choices[kind]);
-    /* Out of memory: decide without caching. Decisions never depend on what is cached, so every
-     * rank still takes the same one. */
-    mca_coll_modeltuned_choice_t *choice = NULL != m->choices[kind] ? &m->choices[kind][size_class] : &m->uncached;
-    uint8_t *in_remembered = &m->in_remembered[kind][size_class];
-    if (choice != &m->uncached && 0 != choice->root_plus_one && !*in_remembered)  /* another root's: keep it for its return */
-        remember(m, remembered_key(kind, size_class, (int) choice->root_plus_one - 1), &choice->decision);
-    *in_remembered = 0;
-    if (NULL != m->remembered) {
-        const mca_coll_modeltuned_remembered_t *seen = remembered_slot(m, key);
-        if (0 != seen->key) {
-            choice->decision = seen->decision;
-            choice->root_plus_one = (uint32_t) root + 1;
-            *in_remembered = choice != &m->uncached;
-            return decided(choice);
-        }
-    }
-    const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const char *file = c->decision_file;
     const bool per_rank = NULL != file && NULL != strstr(file, "%r");
     const bool record = NULL != file && '\0' != file[0] && (per_rank || 0 == ompi_comm_rank(comm));
@@ -139,27 +147,36 @@ const mca_coll_modeltuned_pick_t *mca_coll_modeltuned_decide(mca_coll_modeltuned
                            .commutative = !ordered, .whole_message = user_op,
                            .objective = c->objective };
     mt_decision decision;
-    int rc = mt_decide(m->model, &call, &decision, record || log ? &report : NULL);
+    const int rc = mt_decide(m->model, &call, &decision, record || log ? &report : NULL);
     if (NULL != report.json) {
         record_decision(m, comm, report.json, per_rank);
         free(report.json);
     }
-    choice->decision = (mca_coll_modeltuned_pick_t) {0};  /* nothing can run, or the previous component */
+    slot->decision = (mca_coll_modeltuned_decision_t) {0};  /* nothing can run, or the previous component */
     if (0 == rc && 0 != decision.algorithm)
-        choice->decision = pick(op, decision.algorithm, decision.segsize, decision.fanout);
-    choice->root_plus_one = (uint32_t) root + 1;
-    if (0 != rc) return NULL;
-    if (log)
+        slot->decision = to_run(op, decision.algorithm, decision.segsize, decision.fanout);
+    slot->key = (uint64_t) root + 1;
+    if (0 == rc && log)
         opal_output(c->output, "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
                     "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f ompi=%s", mca_coll_modeltuned_cid(comm),
                     comm->c_name, MT_OP_BCAST == op ? "bcast" : "reduce", count * type_size, root,
                     ordered ? " noncommutative" : user_op ? " user_op" : "", report.pick, decision.predicted_us,
                     report.runner_up, decision.runner_up_us, report.margin, MCA_COLL_MODELTUNED_OMPI_SERIES);
-    return decided(choice);
+    return rc;
+}
+
+const mca_coll_modeltuned_decision_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
+                                                                 struct ompi_communicator_t *comm, int kind,
+                                                                 int size_class, size_t count, size_t type_size,
+                                                                 int root)
+{
+    mca_coll_modeltuned_slot_t *slot = slot_for(m, kind, size_class);
+    if (recall(m, slot, kind, size_class, root)) return decided(slot);
+    return 0 == run_model(m, comm, kind, count, type_size, root, slot) ? decided(slot) : NULL;
 }
 
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
-                               const mca_coll_modeltuned_pick_t *d)
+                               const mca_coll_modeltuned_decision_t *d)
 {
     char parameters[64] = "";  /* d == NULL: the previous component ran it */
     if (NULL != d) snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);

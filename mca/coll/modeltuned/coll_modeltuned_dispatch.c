@@ -52,7 +52,7 @@ int mca_coll_modeltuned_dispatch_open(void)
     return OMPI_SUCCESS;
 }
 
-int mca_coll_modeltuned_run_bcast(const mca_coll_modeltuned_pick_t *d, void *buf, int count,
+int mca_coll_modeltuned_run_bcast(const mca_coll_modeltuned_decision_t *d, void *buf, int count,
                                   struct ompi_datatype_t *dtype, int root,
                                   struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
@@ -66,7 +66,7 @@ int mca_coll_modeltuned_run_bcast(const mca_coll_modeltuned_pick_t *d, void *buf
     return OMPI_ERR_NOT_SUPPORTED;  /* unreachable: only resolved bcast algorithms are ever allowed */
 }
 
-int mca_coll_modeltuned_run_reduce(const mca_coll_modeltuned_pick_t *d, const void *sbuf, void *rbuf, int count,
+int mca_coll_modeltuned_run_reduce(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf, int count,
                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
                                    struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {

@@ -25,8 +25,8 @@ static void module_destruct(mca_coll_modeltuned_module_t *m)
     mt_comm_model_free(m->model);
     m->model = NULL;
     for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind) {
-        free(m->choices[kind]);
-        m->choices[kind] = NULL;
+        free(m->rows[kind]);
+        m->rows[kind] = NULL;
     }
     free(m->remembered);
     m->remembered = NULL;
@@ -69,6 +69,30 @@ static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool 
         }
     }
     return other;
+}
+
+/* One line naming a rank of `comm` without this rank's table (`missing`: it has none, with the
+ * reason it published) or with another one; said by the first rank holding this table. */
+static void report_table_mismatch(struct ompi_communicator_t *comm, int other, bool missing, bool first_with_table)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    if (!missing) {
+        mca_coll_modeltuned_show_help(first_with_table, "table-differs-on-rank", other, comm->c_name,
+                                      mca_coll_modeltuned_cid(comm), c->table_path);
+        return;
+    }
+    uint8_t *bytes = NULL;  /* what that rank published about its own input */
+    size_t length = 0;
+    int rc = OPAL_ERR_NOT_FOUND;
+    OPAL_MODEX_RECV_STRING(rc, MCA_COLL_MODELTUNED_PROBLEM_KEY, &ompi_comm_peer_lookup(comm, other)->super.proc_name,
+                           &bytes, &length);
+    const char *problem = (const char *) bytes;
+    mca_coll_modeltuned_show_help(first_with_table, "table-missing-on-rank", other, comm->c_name,
+                                  mca_coll_modeltuned_cid(comm),
+                                  OPAL_SUCCESS == rc && NULL != problem && length > 0 && '\0' == problem[length - 1]
+                                      ? problem : "it published no reason: modeltuned is not loaded there",
+                                  c->table_path);
+    free(bytes);
 }
 
 static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
@@ -142,79 +166,77 @@ static int module_disable(mca_coll_base_module_t *module, struct ompi_communicat
     return OMPI_SUCCESS;
 }
 
+/* Why ranks of `comm` cannot all decide alike (another table or none, other algorithm lists, an
+ * oversubscribed node), from what they published at open; NULL when they can. Installation
+ * problems are reported once per process, by one rank. */
+static const char *published_mismatch(mca_coll_modeltuned_component_t *c, struct ompi_communicator_t *comm,
+                                      char *reason, size_t reason_size)
+{
+    bool missing = false, first_with_table = false;
+    int oversubscribed = -1, other_lists = -1;
+    const int other = scan_published(comm, &missing, &first_with_table, &oversubscribed, &other_lists);
+    if (other >= 0) {
+        if (mca_coll_modeltuned_once(MCA_COLL_MODELTUNED_ONCE_TABLE_MISMATCH))
+            report_table_mismatch(comm, other, missing, first_with_table);
+        snprintf(reason, reason_size, "rank %d of this communicator %s", other,
+                 missing ? "has no usable calibration table" : "uses another calibration table");
+        return reason;
+    }
+    if (other_lists >= 0) {  /* parameters set differently per rank */
+        if (mca_coll_modeltuned_once(MCA_COLL_MODELTUNED_ONCE_LISTS_MISMATCH))
+            mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "algorithm-lists-differ", other_lists,
+                                          comm->c_name, mca_coll_modeltuned_cid(comm));
+        return "ranks started with different algorithm lists";
+    }
+    if (oversubscribed >= 0) {  /* not an installation problem: verbose only */
+        snprintf(reason, reason_size, "rank %d of this communicator runs on an oversubscribed node (more "
+                 "ranks than cores), where the model does not hold; set coll_modeltuned_oversubscribed 1 to "
+                 "decide anyway", oversubscribed);
+        return reason;
+    }
+    return NULL;
+}
+
+/* The algorithms `comm` may use, per op, from the lists as they are now: only an MPI_T write makes
+ * them fail here (they were checked at MPI_Init). Such writes must be the same on every rank (the
+ * variables' scope is "all"): communicators created afterwards follow them without another
+ * agreement. NULL, or why modeltuned declines. */
+static const char *allowed_now(mca_coll_modeltuned_component_t *c, struct ompi_communicator_t *comm,
+                               uint32_t allowed[2])
+{
+    const char *lists[2] = {c->bcast_algorithms, c->reduce_algorithms};
+    char err[512];
+    for (int op = 0; op < 2; ++op) {
+        if (0 != mt_parse_algorithms(op, lists[op], &allowed[op], err, sizeof err)) {
+            mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "bad-algorithm-list-written",
+                MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], comm->c_name, mca_coll_modeltuned_cid(comm), err);
+            return "an algorithm list written at run time is invalid";
+        }
+        allowed[op] &= c->runnable[op];  /* what Open MPI's library cannot run is never allowed */
+    }
+    return NULL;
+}
+
 mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm,
                                                        int *priority)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
-    const char *why = NULL, *lists[2] = {c->bcast_algorithms, c->reduce_algorithms};
     static char reason[256];
     uint32_t allowed[2] = {0, 0};
-    char err[512];
-    bool missing = false, first_with_table = false;
-    int other = -1, oversubscribed = -1, other_lists = -1;
-
-    *priority = c->priority;
-    if (c->priority < 0) {
-        why = "priority is negative";
-    } else if (OMPI_COMM_IS_INTER(comm)) {
-        why = "intercommunicator";
-    } else if (ompi_comm_size(comm) < 2) {
-        why = "a single rank";
-    } else if (NULL == c->table) {
-        why = NULL != c->disabled_reason ? c->disabled_reason : "no calibration table";
-    } else if ((other = scan_published(comm, &missing, &first_with_table, &oversubscribed, &other_lists)) >= 0) {
-        if (!c->table_mismatch_reported) {  /* an installation problem: once per process */
-            c->table_mismatch_reported = true;
-            uint8_t *bytes = NULL;  /* what that rank published about its own input */
-            size_t length = 0;
-            int rc = OPAL_ERR_NOT_FOUND;
-            if (missing)
-                OPAL_MODEX_RECV_STRING(rc, MCA_COLL_MODELTUNED_PROBLEM_KEY,
-                                       &ompi_comm_peer_lookup(comm, other)->super.proc_name, &bytes, &length);
-            const char *problem = (const char *) bytes;
-            if (missing)
-                mca_coll_modeltuned_show_help(first_with_table, "table-missing-on-rank", other, comm->c_name,
-                                              mca_coll_modeltuned_cid(comm),
-                                              OPAL_SUCCESS == rc && NULL != problem && length > 0 && '\0' == problem[length - 1]
-                                                  ? problem : "it published no reason: modeltuned is not loaded there",
-                                              c->table_path);
-            else
-                mca_coll_modeltuned_show_help(first_with_table, "table-differs-on-rank", other, comm->c_name,
-                                              mca_coll_modeltuned_cid(comm), c->table_path);
-            free(bytes);
-        }
-        snprintf(reason, sizeof reason, "rank %d of this communicator %s", other,
-                 missing ? "has no usable calibration table" : "uses another calibration table");
-        why = reason;
-    } else if (other_lists >= 0) {  /* parameters set differently per rank: once per process */
-        if (!c->lists_mismatch_reported) {
-            c->lists_mismatch_reported = true;
-            mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "algorithm-lists-differ", other_lists,
-                                          comm->c_name, mca_coll_modeltuned_cid(comm));
-        }
-        why = "ranks started with different algorithm lists";
-    } else if (oversubscribed >= 0) {  /* not an installation problem: verbose only */
-        snprintf(reason, sizeof reason, "rank %d of this communicator runs on an oversubscribed node (more "
-                 "ranks than cores), where the model does not hold; set coll_modeltuned_oversubscribed 1 to "
-                 "decide anyway", oversubscribed);
-        why = reason;
-    }
-    /* The lists were checked at MPI_Init: only an MPI_T write makes them fail here. Such writes
-     * must be the same on every rank (the variables' scope is "all"): communicators created
-     * afterwards follow them without another agreement. */
-    for (int op = 0; op < 2 && NULL == why; ++op) {
-        if (0 != mt_parse_algorithms(op, lists[op], &allowed[op], err, sizeof err)) {
-            mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "bad-algorithm-list-written",
-                MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], comm->c_name, mca_coll_modeltuned_cid(comm), err);
-            why = "an algorithm list written at run time is invalid";
-        }
-        allowed[op] &= c->runnable[op];  /* what Open MPI's library cannot run is never allowed */
-    }
     /* Tuned's settings were compared at start-up (start_lists); what is read here are their values
      * now, which MPI_T writes (scope "all", the same on every rank) may have changed since. */
-    char told[2][160];
+    char told[2][MCA_COLL_MODELTUNED_REASON_MAX];
     for (int op = 0; op < 2; ++op)
         if (!mca_coll_modeltuned_tuned_is_told(op, told[op], sizeof told[op])) told[op][0] = '\0';
+
+    *priority = c->priority;
+    const char *why = c->priority < 0                ? "priority is negative"
+                      : OMPI_COMM_IS_INTER(comm)     ? "intercommunicator"
+                      : ompi_comm_size(comm) < 2     ? "a single rank"
+                      : NULL == c->table             ? (NULL != c->disabled_reason ? c->disabled_reason
+                                                                                   : "no calibration table")
+                                                     : published_mismatch(c, comm, reason, sizeof reason);
+    if (NULL == why) why = allowed_now(c, comm, allowed);
     if (NULL == why && '\0' != told[MT_OP_BCAST][0] && '\0' != told[MT_OP_REDUCE][0]) {
         snprintf(reason, sizeof reason, "tuned runs what the user told it for bcast and reduce: %s",
                  told[MT_OP_BCAST]);

@@ -5,23 +5,16 @@
  */
 #include "ompi_config.h"
 
-#include "coll_modeltuned.h"
+#include "coll_modeltuned_call.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
-
-static void count_call(struct ompi_communicator_t *comm, const mca_coll_modeltuned_pick_t *d, size_t bytes, int root)
-{
-    ++mca_coll_modeltuned_component.calls[MT_OP_REDUCE][NULL == d ? 0 : d->algorithm];
-    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
-        mca_coll_modeltuned_trace(comm, MT_OP_REDUCE, bytes, root, d);
-}
 
 int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
                                struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
-    const mca_coll_modeltuned_pick_t *d;
+    const mca_coll_modeltuned_decision_t *d;
     size_t type_size = 0;
 
     ompi_datatype_type_size(dtype, &type_size);
@@ -31,13 +24,13 @@ int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
      * (Open MPI refuses others), the same on every rank. A user-defined one sees each rank's own
      * datatype, which may differ between ranks: decided on bytes, whole-message algorithms only. */
     if (!ompi_op_is_commute(op))
-        d = mca_coll_modeltuned_choice(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED, bytes, 1, root);
+        d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED, bytes, 1, root);
     else if (!ompi_op_is_intrinsic(op))
-        d = mca_coll_modeltuned_choice(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_USER, bytes, 1, root);
+        d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_USER, bytes, 1, root);
     else
-        d = mca_coll_modeltuned_choice(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC, (size_t) count,
+        d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC, (size_t) count,
                                        type_size, root);
-    count_call(comm, d, bytes, root);
+    mca_coll_modeltuned_count_call(MT_OP_REDUCE, comm, d, bytes, root);
     if (OPAL_UNLIKELY(NULL == d))
         return m->previous_reduce(sbuf, rbuf, count, dtype, op, root, comm, m->previous_reduce_module);
     return mca_coll_modeltuned_run_reduce(d, sbuf, rbuf, count, dtype, op, root, comm, module);

@@ -1,0 +1,57 @@
+/*
+ * The call path's inline part, shared by coll_modeltuned_bcast.c and coll_modeltuned_reduce.c
+ * (and the lookup benchmark): the size class, the cached decision of a call, whether it cuts the
+ * message, and the count and trace of what ran. Nothing else includes it: the decisions behind
+ * a miss (coll_modeltuned_decide.c) need none of it.
+ */
+#ifndef MCA_COLL_MODELTUNED_CALL_H
+#define MCA_COLL_MODELTUNED_CALL_H
+
+#include "coll_modeltuned.h"
+
+BEGIN_C_DECLS
+
+/* Class k holds messages of [2^(k-1), 2^k) bytes, class 0 the empty message. */
+static inline int mca_coll_modeltuned_size_class(size_t bytes)
+{
+    return 0 == bytes ? 0 : 64 - __builtin_clzll((unsigned long long) bytes);
+}
+
+/* The hot path: the cached decision for this (call kind, size class, root) of a call moving
+ * `count` elements of `type_size` bytes; on a miss the model runs. Callers pass an element every
+ * rank shares (bytes, or an intrinsic reduction's predefined type), never a rank's own derived
+ * datatype, which MPI lets differ between ranks of one type signature. NULL: hand the call to the
+ * previous component. */
+static inline const mca_coll_modeltuned_decision_t *mca_coll_modeltuned_lookup(mca_coll_modeltuned_module_t *m,
+                                                                               struct ompi_communicator_t *comm,
+                                                                               int kind, size_t count,
+                                                                               size_t type_size, int root)
+{
+    if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state)) return NULL;  /* setup failed at enable */
+    const int size_class = mca_coll_modeltuned_size_class(count * type_size);
+    const mca_coll_modeltuned_slot_t *row = m->rows[kind];
+    if (OPAL_UNLIKELY(NULL == row || row[size_class].key != (uint64_t) root + 1))
+        return mca_coll_modeltuned_decide(m, comm, kind, size_class, count, type_size, root);
+    return OPAL_LIKELY(0 != row[size_class].decision.algorithm) ? &row[size_class].decision : NULL;
+}
+
+/* Whether decision `d` cuts a message of `bytes` bytes into parts (segments, halves, blocks): on
+ * every bcast, so inline. Open MPI segments when segsize < message (COLL_BASE_COMPUTED_SEGCOUNT;
+ * the segment sizes searched are at least 1 KiB, above any element size). */
+static inline bool mca_coll_modeltuned_cuts(const mca_coll_modeltuned_decision_t *d, size_t bytes)
+{
+    return d->splits || (0 != d->segsize && d->segsize < bytes);
+}
+
+/* A call of `op` (MT_OP_*) that runs `d` (NULL: the previous component): its MPI_T counter, and
+ * its trace line at verbose 20. */
+static inline void mca_coll_modeltuned_count_call(int op, struct ompi_communicator_t *comm,
+                                                  const mca_coll_modeltuned_decision_t *d, size_t bytes, int root)
+{
+    ++mca_coll_modeltuned_component.calls[op][NULL == d ? 0 : d->algorithm];
+    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20)) mca_coll_modeltuned_trace(comm, op, bytes, root, d);
+}
+
+END_C_DECLS
+
+#endif /* MCA_COLL_MODELTUNED_CALL_H */
