@@ -81,7 +81,7 @@ void signatures_at(int np) {
   ck_assert_msg(std::system(cmd.c_str()) == 0, "'%s' failed", cmd.c_str());
   // 64 emulated cores: Open MPI does not know it is oversubscribed, so ranks must yield. Up to 8
   // ranks fill socket 0 from its first L3 on.
-  const auto emulate = emulated_topology_args(xml.string(), 8);
+  const auto emulate = emulated_topology_args(xml.string(), np);
   launch.mpirun_args.insert(launch.mpirun_args.end(), emulate.begin(), emulate.end());
   launch.program = builddir() + "/tests/mpi/signatures";
   launch.program_args = {algorithm_arg("--bcast=", MT_OP_BCAST), algorithm_arg("--reduce=", MT_OP_REDUCE)};

@@ -124,7 +124,7 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
   if (run.emulate_two_sockets) {
     // Bind to emulated cores without touching the real CPUs; with 64 emulated cores Open MPI does
     // not know it is oversubscribed, so it must be told to yield or 16 spinning ranks crawl.
-    const auto emulate = emulated_topology_args(emulated_topology(scratch).string(), 8);
+    const auto emulate = emulated_topology_args(emulated_topology(scratch).string(), run.np);
     launch.mpirun_args.insert(launch.mpirun_args.end(), emulate.begin(), emulate.end());
   }
   if (!run.nodes.empty()) {

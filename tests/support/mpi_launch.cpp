@@ -58,8 +58,10 @@ std::string component_path() {
 std::string ompi_series() { return setting("MODELTUNED_TEST_OMPI_SERIES", MODELTUNED_TEST_OMPI_SERIES); }
 static bool prrte() { return ompi_series() != "4.1"; }
 
-std::vector<std::string> emulated_topology_args(const std::string &xml, int per_package) {
-  const std::string ppr = "ppr:" + std::to_string(per_package) + ":socket";
+std::vector<std::string> emulated_topology_args(const std::string &xml, int np) {
+  // Half the ranks on each package from 16 on; fewer fill package 0's first L3 and NUMA node core by
+  // core. (5.0's PRRTE starts as many ranks as a ppr mapping names, whatever -np says.)
+  const std::string ppr = np >= 16 ? "ppr:" + std::to_string(np / 2) + ":socket" : "core";
   // 4.1: ORTE and the ranks read the file (hwloc_base_topo_file); rtc ^hwloc keeps the binding
   // to emulated cores in the mapping only. 5.0: PRRTE reads it (prte hwloc_use_topo_file) and
   // passes it to the ranks through PMIx; its --report-bindings says nothing when rtc is off, so

@@ -23,10 +23,11 @@ std::string component_path();
 std::string ompi_series();
 
 // What differs between 4.1's mpirun (ORTE) and 5.0's (PRRTE), in one place.
-// mpirun arguments that make it map ranks onto the topology in `xml` (an lstopo XML file), `per_package`
-// ranks per package bound to emulated cores, nothing bound for real, and report the binding of
-// each rank; ranks are told to yield, since Open MPI does not know the real node is oversubscribed.
-std::vector<std::string> emulated_topology_args(const std::string &xml, int per_package);
+// mpirun arguments that make it map `np` ranks onto the topology in `xml` (an lstopo XML file),
+// bound to emulated cores (half on each package from 16 ranks on, else core by core from the
+// first), nothing bound for real, and report the binding of each rank; ranks are told to yield,
+// since Open MPI does not know the real node is oversubscribed.
+std::vector<std::string> emulated_topology_args(const std::string &xml, int np);
 // Text that appears in the launch's output for a rank bound inside emulated package `package`.
 std::string bound_to_package_marker(int package);
 
