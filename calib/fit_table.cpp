@@ -362,9 +362,60 @@ std::vector<std::pair<double, double>> fit_relay(const std::map<double, std::arr
   return points;
 }
 
-}  // namespace
+// The samples by channel and kind, each checked: per channel, p2p[bytes], flat[fanin][bytes][P],
+// contention[ContentionKind][bytes][P] and relay[bytes] = {ring times, hops times}.
+struct Grouped {
+  std::array<std::map<double, std::vector<double>>, kChannels> p2p;
+  std::array<std::array<std::map<double, std::map<double, std::vector<double>>>, 2>, kChannels> flat, contention;
+  std::array<std::map<double, std::array<std::vector<double>, 2>>, kChannels> relay;
+};
 
-CalibrationTable fit_table(const Samples &samples, const FitOptions &options) {
+void check_channel(Channel c) {
+  if (static_cast<unsigned>(c) >= kChannels)
+    throw FitError("sample with unknown channel index " + std::to_string(static_cast<int>(c)));
+}
+
+bool positive(double x) { return x > 0 && std::isfinite(x); }
+
+Grouped group_samples(const Samples &samples) {
+  Grouped g;
+  for (const auto &s : samples.p2p) {
+    check_channel(s.channel);
+    if (!positive(s.latency_us) || !positive(s.bytes))
+      throw FitError("channel " + std::string(channel_name(s.channel)) + ": point-to-point sample of " +
+                     json(s.bytes).dump() + " B taking " + json(s.latency_us).dump() +
+                     " us; sizes and times must be positive");
+    g.p2p[static_cast<int>(s.channel)][s.bytes].push_back(s.latency_us);
+  }
+  for (const auto &s : samples.flat) {
+    check_channel(s.channel);
+    if (!positive(s.latency_us) || !positive(s.bytes) || s.p < 2)
+      throw FitError("channel " + std::string(channel_name(s.channel)) + ": flat-tree sample P = " +
+                     std::to_string(s.p) + ", " + json(s.bytes).dump() + " B, " + json(s.latency_us).dump() +
+                     " us; P must be >= 2 and sizes and times positive");
+    g.flat[static_cast<int>(s.channel)][s.kind == FlatTreeKind::fanin][s.bytes][s.p].push_back(s.latency_us);
+  }
+  for (const auto &s : samples.contention) {
+    check_channel(s.channel);
+    if (!positive(s.latency_us) || !positive(s.bytes) || s.p < 2 || s.p % 2 != 0)
+      throw FitError("channel " + std::string(channel_name(s.channel)) + ": " + contention_name(s.kind) +
+                     " sample P = " + std::to_string(s.p) + ", " + json(s.bytes).dump() + " B, " +
+                     json(s.latency_us).dump() + " us; P must be even and >= 2 and sizes and times positive");
+    g.contention[static_cast<int>(s.channel)][static_cast<int>(s.kind)][s.bytes][s.p].push_back(s.latency_us);
+  }
+  for (const auto &s : samples.relay) {
+    check_channel(s.channel);
+    if (!positive(s.latency_us) || !positive(s.bytes))
+      throw FitError("channel " + std::string(channel_name(s.channel)) + ": " + relay_name(s.kind) + " sample of " +
+                     json(s.bytes).dump() + " B taking " + json(s.latency_us).dump() +
+                     " us; sizes and times must be positive");
+    g.relay[static_cast<int>(s.channel)][s.bytes][static_cast<int>(s.kind)].push_back(s.latency_us);
+  }
+  return g;
+}
+
+// What the options give the table: the local costs and the provenance.
+CalibrationTable table_from_options(const FitOptions &options) {
   if (!std::isfinite(options.reduce_us_per_byte) || options.reduce_us_per_byte < 0)
     throw FitError("reduce cost " + json(options.reduce_us_per_byte).dump() +
                    " us/B is not a non-negative finite number");
@@ -372,51 +423,6 @@ CalibrationTable fit_table(const Samples &samples, const FitOptions &options) {
     throw FitError("the reduce cost needs a source: \"measured\" or \"estimate: <why>\"");
   if (!options.provenance.is_null() && !options.provenance.is_object())
     throw FitError("provenance must be a JSON object");
-
-  std::array<std::map<double, std::vector<double>>, kChannels> p2p;
-  std::array<std::array<std::map<double, std::map<double, std::vector<double>>>, 2>, kChannels> flat;
-  // contention[channel][ContentionKind][bytes][P]
-  std::array<std::array<std::map<double, std::map<double, std::vector<double>>>, 2>, kChannels> contention;
-  auto check_channel = [](Channel c) {
-    if (static_cast<unsigned>(c) >= kChannels)
-      throw FitError("sample with unknown channel index " + std::to_string(static_cast<int>(c)));
-  };
-  for (const auto &s : samples.p2p) {
-    check_channel(s.channel);
-    if (!(s.latency_us > 0) || !std::isfinite(s.latency_us) || !(s.bytes > 0) || !std::isfinite(s.bytes))
-      throw FitError("channel " + std::string(channel_name(s.channel)) + ": point-to-point sample of " +
-                     json(s.bytes).dump() + " B taking " + json(s.latency_us).dump() +
-                     " us; sizes and times must be positive");
-    p2p[static_cast<int>(s.channel)][s.bytes].push_back(s.latency_us);
-  }
-  for (const auto &s : samples.flat) {
-    check_channel(s.channel);
-    if (!(s.latency_us > 0) || !std::isfinite(s.latency_us) || !(s.bytes > 0) || !std::isfinite(s.bytes) || s.p < 2)
-      throw FitError("channel " + std::string(channel_name(s.channel)) + ": flat-tree sample P = " +
-                     std::to_string(s.p) + ", " + json(s.bytes).dump() + " B, " + json(s.latency_us).dump() +
-                     " us; P must be >= 2 and sizes and times positive");
-    flat[static_cast<int>(s.channel)][s.kind == FlatTreeKind::fanin][s.bytes][s.p].push_back(s.latency_us);
-  }
-  for (const auto &s : samples.contention) {
-    check_channel(s.channel);
-    if (!(s.latency_us > 0) || !std::isfinite(s.latency_us) || !(s.bytes > 0) || !std::isfinite(s.bytes) || s.p < 2 ||
-        s.p % 2 != 0)
-      throw FitError("channel " + std::string(channel_name(s.channel)) + ": " + contention_name(s.kind) +
-                     " sample P = " + std::to_string(s.p) + ", " + json(s.bytes).dump() + " B, " +
-                     json(s.latency_us).dump() + " us; P must be even and >= 2 and sizes and times positive");
-    contention[static_cast<int>(s.channel)][static_cast<int>(s.kind)][s.bytes][s.p].push_back(s.latency_us);
-  }
-  // relay[channel][bytes] = {ring times, hops times}
-  std::array<std::map<double, std::array<std::vector<double>, 2>>, kChannels> relay;
-  for (const auto &s : samples.relay) {
-    check_channel(s.channel);
-    if (!(s.latency_us > 0) || !std::isfinite(s.latency_us) || !(s.bytes > 0) || !std::isfinite(s.bytes))
-      throw FitError("channel " + std::string(channel_name(s.channel)) + ": " + relay_name(s.kind) + " sample of " +
-                     json(s.bytes).dump() + " B taking " + json(s.latency_us).dump() +
-                     " us; sizes and times must be positive");
-    relay[static_cast<int>(s.channel)][s.bytes][static_cast<int>(s.kind)].push_back(s.latency_us);
-  }
-
   CalibrationTable table;
   table.reduce_us_per_byte = options.reduce_us_per_byte;
   table.reduce_source = options.reduce_source;
@@ -430,35 +436,45 @@ CalibrationTable fit_table(const Samples &samples, const FitOptions &options) {
       table.fresh_memory_one_buffer_us_per_byte = options.fresh_memory_one_buffer_us_per_byte;
   }
   table.provenance = options.provenance.is_object() ? options.provenance : json::object();
-  json quality_report = json::object();
-  for (int c = 0; c < kChannels; ++c) {
-    const Channel channel = static_cast<Channel>(c);
-    const std::string name(channel_name(channel));
-    const bool has_p2p = !p2p[c].empty(), has_fanout = !flat[c][0].empty(), has_fanin = !flat[c][1].empty();
-    const bool has_contention = !contention[c][0].empty() || !contention[c][1].empty();
-    const bool has_relay = !relay[c].empty();
-    if (!has_p2p && !has_fanout && !has_fanin && !has_contention && !has_relay) continue;
-    if (!has_p2p)
-      throw FitError("channel " + name + ": " +
-                     (has_fanout || has_fanin ? "flat-tree" : has_contention ? "contention" : "relay") +
-                     " samples but no point-to-point samples; measure both");
-    if (!has_fanout)
-      throw FitError("channel " + name + ": point-to-point samples but no fanout (linear bcast) samples; measure both");
-    ChannelTable &ch = table.channels[c];
-    ch.present = true;
-    json &report = quality_report[name];
-    ch.p2p = fit_p2p(channel, p2p[c], report["p2p"]);
-    ch.fanout = fit_flat(channel, "fanout", flat[c][0], report["fanout"]);
-    if (has_fanin) ch.fanin = fit_flat(channel, "fanin", flat[c][1], report["fanin"]);
-    for (ContentionKind kind : {ContentionKind::concurrent, ContentionKind::exchange}) {
-      const auto &by_size_and_p = contention[c][static_cast<int>(kind)];
-      if (by_size_and_p.empty()) continue;
-      const std::string kind_name = contention_name(kind);
-      (kind == ContentionKind::concurrent ? ch.concurrent : ch.exchange) =
-          fit_flat(channel, kind_name, by_size_and_p, report[kind_name]);
-    }
-    if (has_relay) ch.relay = fit_relay(relay[c], report["relay"]);
+  return table;
+}
+
+// Channel c's fits into `ch`, their quality into `report`; false when it has no samples.
+bool fit_channel(const Grouped &g, int c, ChannelTable &ch, json &quality_report) {
+  const Channel channel = static_cast<Channel>(c);
+  const std::string name(channel_name(channel));
+  const bool has_p2p = !g.p2p[c].empty(), has_fanout = !g.flat[c][0].empty(), has_fanin = !g.flat[c][1].empty();
+  const bool has_contention = !g.contention[c][0].empty() || !g.contention[c][1].empty();
+  const bool has_relay = !g.relay[c].empty();
+  if (!has_p2p && !has_fanout && !has_fanin && !has_contention && !has_relay) return false;
+  if (!has_p2p)
+    throw FitError("channel " + name + ": " +
+                   (has_fanout || has_fanin ? "flat-tree" : has_contention ? "contention" : "relay") +
+                   " samples but no point-to-point samples; measure both");
+  if (!has_fanout)
+    throw FitError("channel " + name + ": point-to-point samples but no fanout (linear bcast) samples; measure both");
+  ch.present = true;
+  json &report = quality_report[name];
+  ch.p2p = fit_p2p(channel, g.p2p[c], report["p2p"]);
+  ch.fanout = fit_flat(channel, "fanout", g.flat[c][0], report["fanout"]);
+  if (has_fanin) ch.fanin = fit_flat(channel, "fanin", g.flat[c][1], report["fanin"]);
+  for (ContentionKind kind : {ContentionKind::concurrent, ContentionKind::exchange}) {
+    const auto &by_size_and_p = g.contention[c][static_cast<int>(kind)];
+    if (by_size_and_p.empty()) continue;
+    (kind == ContentionKind::concurrent ? ch.concurrent : ch.exchange) =
+        fit_flat(channel, contention_name(kind), by_size_and_p, report[contention_name(kind)]);
   }
+  if (has_relay) ch.relay = fit_relay(g.relay[c], report["relay"]);
+  return true;
+}
+
+}  // namespace
+
+CalibrationTable fit_table(const Samples &samples, const FitOptions &options) {
+  CalibrationTable table = table_from_options(options);
+  const Grouped grouped = group_samples(samples);
+  json quality_report = json::object();
+  for (int c = 0; c < kChannels; ++c) fit_channel(grouped, c, table.channels[c], quality_report);
   if (quality_report.empty()) throw FitError("no samples: nothing to fit");
   table.provenance["fit"] = quality_report;
 

@@ -40,28 +40,14 @@ void require_same(const MergeInput &first, const MergeInput &other, const json::
 
 std::string as_is(const std::string &s) { return s; }
 
-}  // namespace
-
-CalibrationTable merge_tables(const std::vector<MergeInput> &inputs) {
-  if (inputs.size() < 2) throw FitError("--merge needs at least two tables");
-  for (size_t i = 1; i < inputs.size(); ++i) {
-    require_same(inputs[0], inputs[i], json::json_pointer("/hwloc/signature"), "node topologies", as_is);
-    require_same(inputs[0], inputs[i], json::json_pointer("/mpi_library"), "Open MPI versions", mpi_version_of);
-  }
-
-  CalibrationTable merged;
-  // The first input's description of the machine, then what came from where.
-  merged.provenance = inputs[0].table.provenance;
-  for (const char *per_run : {"fit", "placement", "samples", "inputs", "refit_of", "merged_from"})
-    merged.provenance.erase(per_run);
-  json from = json::object(), sources = json::array(), fit = json::object(), placement = json::object(),
-       samples = json::object();
-  for (const MergeInput &in : inputs) {
-    json source = {{"file", in.name}, {"checksum", in.table.checksum}};
-    if (in.table.provenance.contains("source")) source["source"] = in.table.provenance["source"];
-    if (in.table.provenance.contains("date")) source["date"] = in.table.provenance["date"];
-    sources.push_back(source);
-  }
+// Per channel, the input that measured it with the largest group (ties: the earlier one): into
+// `merged`, with where each came from and its fit, placement and sample counts from that input's
+// provenance.
+struct ChannelOrigins {
+  json from = json::object(), fit = json::object(), placement = json::object(), samples = json::object();
+};
+ChannelOrigins take_channels(const std::vector<MergeInput> &inputs, CalibrationTable &merged) {
+  ChannelOrigins o;
   for (int c = 0; c < kChannels; ++c) {
     const MergeInput *best = nullptr;
     for (const MergeInput &in : inputs)
@@ -70,19 +56,24 @@ CalibrationTable merge_tables(const std::vector<MergeInput> &inputs) {
     if (!best) continue;
     const std::string name(kChannelNames[c]);
     merged.channels[c] = best->table.channels[c];
-    from[name] = best->name;
+    o.from[name] = best->name;
     const json &p = best->table.provenance;
-    if (p.contains("fit") && p["fit"].contains(name)) fit[name] = p["fit"][name];
+    if (p.contains("fit") && p["fit"].contains(name)) o.fit[name] = p["fit"][name];
     if (p.contains("/placement/channels"_json_pointer) && p["placement"]["channels"].contains(name))
-      placement[name] = p["placement"]["channels"][name];
+      o.placement[name] = p["placement"]["channels"][name];
     if (p.contains("samples"))
       for (const auto &[kind, per_channel] : p["samples"].items())
-        if (per_channel.is_object() && per_channel.contains(name)) samples[kind][name] = per_channel[name];
+        if (per_channel.is_object() && per_channel.contains(name)) o.samples[kind][name] = per_channel[name];
   }
-  if (from.empty()) throw FitError("--merge: none of the tables holds a channel");
+  if (o.from.empty()) throw FitError("--merge: none of the tables holds a channel");
+  return o;
+}
 
-  // Scalar costs: the first input that measured them (a calibrator run always measures the local
-  // reduction; OSU-based tables carry an estimate, which a measurement replaces).
+// Scalar costs: the first input that measured them (a calibrator run always measures the local
+// reduction; OSU-based tables carry an estimate, which a measurement replaces). Returns the inputs
+// the reduction and the fresh-memory costs came from.
+std::pair<const MergeInput *, const MergeInput *> take_local_costs(const std::vector<MergeInput> &inputs,
+                                                                   CalibrationTable &merged) {
   const MergeInput *reduce = &inputs[0];
   for (const MergeInput &in : inputs)
     if (in.table.reduce_source.rfind("measured", 0) == 0 || in.table.provenance.contains("reduce_local")) {
@@ -102,10 +93,13 @@ CalibrationTable merge_tables(const std::vector<MergeInput> &inputs) {
   merged.fresh_memory_one_buffer_us_per_byte = memory->table.fresh_memory_one_buffer_us_per_byte;
   if (reduce->table.provenance.contains("reduce_local"))
     merged.provenance["reduce_local"] = reduce->table.provenance["reduce_local"];
+  return {reduce, memory};
+}
 
-  // Checks: an input's hold where the merged table predicts what that input predicted, i.e. every
-  // channel it has came from it unchanged (and, for reduce, the same local costs); ranges of one
-  // key from several inputs are joined.
+// Checks: an input's hold where the merged table predicts what that input predicted, i.e. every
+// channel it has came from it unchanged (and, for reduce, the same local costs); ranges of one key
+// from several inputs are joined. Returns how many of each input's were kept.
+json take_checks(const std::vector<MergeInput> &inputs, CalibrationTable &merged) {
   std::map<std::tuple<std::string, std::string, uint32_t, int, std::string, std::string, std::string, double, int, int>,
            CheckResidual>
       checks;
@@ -137,16 +131,43 @@ CalibrationTable merge_tables(const std::vector<MergeInput> &inputs) {
   }
   for (auto &[key, r] : checks) merged.checks.push_back(r);
   merged.checks_source = checks_source;
+  return checks_from;
+}
+
+}  // namespace
+
+CalibrationTable merge_tables(const std::vector<MergeInput> &inputs) {
+  if (inputs.size() < 2) throw FitError("--merge needs at least two tables");
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    require_same(inputs[0], inputs[i], json::json_pointer("/hwloc/signature"), "node topologies", as_is);
+    require_same(inputs[0], inputs[i], json::json_pointer("/mpi_library"), "Open MPI versions", mpi_version_of);
+  }
+
+  CalibrationTable merged;
+  // The first input's description of the machine, then what came from where.
+  merged.provenance = inputs[0].table.provenance;
+  for (const char *per_run : {"fit", "placement", "samples", "inputs", "refit_of", "merged_from"})
+    merged.provenance.erase(per_run);
+  json sources = json::array();
+  for (const MergeInput &in : inputs) {
+    json source = {{"file", in.name}, {"checksum", in.table.checksum}};
+    if (in.table.provenance.contains("source")) source["source"] = in.table.provenance["source"];
+    if (in.table.provenance.contains("date")) source["date"] = in.table.provenance["date"];
+    sources.push_back(source);
+  }
+  const ChannelOrigins origins = take_channels(inputs, merged);
+  const auto [reduce, memory] = take_local_costs(inputs, merged);
+  const json checks_from = take_checks(inputs, merged);
   merged.provenance["merged_from"] = {{"tables", sources},
-                                      {"channels", from},
+                                      {"channels", origins.from},
                                       {"reduce", reduce->name},
                                       {"fresh_memory", memory->name},
                                       {"checks", checks_from},
                                       {"rule", "each channel from the table that measured it with the largest group "
                                                "(ties: the earlier table)"}};
-  merged.provenance["fit"] = fit;
-  if (!placement.empty()) merged.provenance["placement"] = {{"channels", placement}};
-  if (!samples.empty()) merged.provenance["samples"] = samples;
+  merged.provenance["fit"] = origins.fit;
+  if (!origins.placement.empty()) merged.provenance["placement"] = {{"channels", origins.placement}};
+  if (!origins.samples.empty()) merged.provenance["samples"] = origins.samples;
   update_checksum(merged);
   // What is written must load: the same validation as any table.
   try {

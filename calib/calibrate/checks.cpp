@@ -242,6 +242,156 @@ struct GroupRun {
 
 // Measures on `group` (the first ranks of MPI_COMM_WORLD; `placement` is theirs): the plan of its
 // rank 0, rounds until `deadline`; rank 0 adds the ranges and the measured rows.
+// The communicators a group's checks run on: one per configuration, forced through tuned (with
+// modeltuned's priority lowered while they are created, so they run tuned's forced algorithm),
+// and a control one for the go-on votes and the results.
+struct CheckComms {
+  std::vector<MPI_Comm> forced;
+  MPI_Comm control = MPI_COMM_NULL;
+  std::string radix_variable;  // bcast's k-nomial radix, read by tuned at each call
+  int radix0 = 4;              // its value outside the checks
+  ~CheckComms() {
+    for (MPI_Comm &c : forced)
+      if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+    if (control != MPI_COMM_NULL) MPI_Comm_free(&control);
+  }
+};
+
+// Creates them on every rank of `group`; empty, or why one rank could not (every rank learns it).
+std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm group, CheckComms &comms) {
+  const int disabled = -1;
+  const std::optional<int> modeltuned_priority = cvar_read_int("coll_modeltuned_priority");
+  if (modeltuned_priority) (void) cvar_write("coll_modeltuned_priority", &disabled);
+  TunedVariables vars[2] = {TunedVariables(Op::bcast), TunedVariables(Op::reduce)};
+  comms.forced.assign(configs.size(), MPI_COMM_NULL);
+  std::string problem;
+  for (size_t i = 0; i < configs.size() && problem.empty(); ++i)
+    problem = create_comm(configs[i], vars[configs[i].op == Op::reduce], group, comms.forced[i]);
+  restore(vars[0]);
+  restore(vars[1]);
+  MPI_Comm_dup(group, &comms.control);
+  if (modeltuned_priority) (void) cvar_write("coll_modeltuned_priority", &*modeltuned_priority);
+  comms.radix_variable = vars[0].knomial_radix;
+  comms.radix0 = vars[0].knomial_radix0;
+  int ok = problem.empty(), all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comms.control);
+  if (all) return {};
+  return problem.empty() ? "forcing an algorithm failed on another rank" : problem;
+}
+
+// Each rank's start and end of every call, round after round: entry k of round r at r * n + k.
+struct CallTimes {
+  std::vector<double> start, end;
+  int rounds = 0;
+  double began = 0;  // MPI_Wtime() after the warm-up
+};
+
+// A warm-up round, then rounds in an order shuffled per round, a barrier before each call, until
+// max_rounds or the deadline (at least kMinRounds when the first round fit in it); rank 0 decides.
+CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry> &entries, CheckComms &comms,
+                     uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress) {
+  int rank = 0;
+  MPI_Comm_rank(comms.control, &rank);
+  std::vector<char> send(max_bytes, 0), recv(max_bytes, 0);
+  int radix = comms.radix0;
+  auto run = [&](const Entry &e) {
+    const Config &c = configs[e.config];
+    if (takes_radix(c) && radix != c.fanout) {
+      radix = c.fanout;
+      (void) cvar_write(comms.radix_variable.c_str(), &radix);
+    }
+    MPI_Barrier(comms.forced[e.config]);
+    const double t0 = now_s();
+    if (c.op == Op::bcast)
+      MPI_Bcast(send.data(), static_cast<int>(e.bytes), MPI_BYTE, 0, comms.forced[e.config]);
+    else
+      MPI_Reduce(send.data(), recv.data(), static_cast<int>(e.bytes / 4), MPI_INT, MPI_SUM, 0, comms.forced[e.config]);
+    return std::pair(t0, now_s());
+  };
+  const size_t n = entries.size();
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(seed ^ 0xC0FFEEull);
+  for (size_t k : order) (void) run(entries[k]);  // warm-up: trees, connections, first touch
+  CallTimes t;
+  const double began = t.began = MPI_Wtime();
+  bool first_fit = true;
+  for (int go_on = 1; go_on;) {
+    std::shuffle(order.begin(), order.end(), rng);
+    t.start.resize(t.start.size() + n);
+    t.end.resize(t.end.size() + n);
+    for (size_t k : order) std::tie(t.start[t.rounds * n + k], t.end[t.rounds * n + k]) = run(entries[k]);
+    ++t.rounds;
+    if (rank == 0) {
+      const double now = MPI_Wtime(), per_round = (now - began) / t.rounds;
+      if (t.rounds == 1) first_fit = now <= deadline;
+      go_on = t.rounds < max_rounds &&
+              (now + per_round <= deadline || (first_fit && t.rounds < std::min(kMinRounds, max_rounds)));
+      progress.update(std::min(1.0, (now - began) / std::max(1e-9, deadline - began)));
+    }
+    MPI_Bcast(&go_on, 1, MPI_INT, 0, comms.control);
+  }
+  if (radix != comms.radix0) (void) cvar_write(comms.radix_variable.c_str(), &comms.radix0);
+  return t;
+}
+
+// Per call, on rank 0 (microseconds): completion, first start to last end when every rank reads
+// one clock (one node), else the slowest rank's own time; and the rank mean, each rank's own time
+// averaged over the group.
+struct CallObjectives {
+  std::vector<double> completion_us, rank_mean_us;
+};
+CallObjectives reduce_times(const CallTimes &t, const Placement &placement, MPI_Comm control, int size) {
+  bool one_node = true;
+  for (const RankPlace &r : placement.ranks()) one_node = one_node && r.node == placement.ranks().front().node;
+  const size_t total = t.start.size();
+  std::vector<double> own(total), first(total), last(total), slowest(total), own_sum(total);
+  for (size_t i = 0; i < total; ++i) own[i] = t.end[i] - t.start[i];
+  MPI_Reduce(t.start.data(), first.data(), int(total), MPI_DOUBLE, MPI_MIN, 0, control);
+  MPI_Reduce(t.end.data(), last.data(), int(total), MPI_DOUBLE, MPI_MAX, 0, control);
+  MPI_Reduce(own.data(), slowest.data(), int(total), MPI_DOUBLE, MPI_MAX, 0, control);
+  MPI_Reduce(own.data(), own_sum.data(), int(total), MPI_DOUBLE, MPI_SUM, 0, control);
+  CallObjectives o;
+  for (size_t i = 0; i < total; ++i) {
+    o.completion_us.push_back(1e6 * (one_node ? last[i] - first[i] : slowest[i]));
+    o.rank_mean_us.push_back(1e6 * own_sum[i] / size);
+  }
+  return o;
+}
+
+// The 95 % interval of the median (min..max below 6 rounds) over the prediction, per entry and
+// objective, into the ranges of its (configuration, objective, size band, shape, ranks), and every
+// median, interval and prediction into `measured`.
+void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> &entries, const CallObjectives &o,
+                   int rounds, const GroupRun &run, std::map<RangeKey, Range> &ranges, nlohmann::json &measured) {
+  const size_t n = entries.size();
+  for (size_t k = 0; k < n; ++k) {
+    const Entry &e = entries[k];
+    const Config &c = configs[e.config];
+    std::vector<double> us[kMetrics];
+    for (int r = 0; r < rounds; ++r) {
+      us[0].push_back(o.completion_us[r * n + k]);
+      us[1].push_back(o.rank_mean_us[r * n + k]);
+    }
+    nlohmann::json row = {{"ranks", run.ranks}, {"op", op_word(c.op)}, {"bytes", e.bytes}, {"algorithm", config_name(c)},
+                          {"segsize", c.segsize}, {"fanout", c.fanout}};
+    for (int m = 0; m < kMetrics; ++m) {
+      const MedianCi ci = median_ci(us[m]);
+      const double low = ci.low.value_or(*std::min_element(us[m].begin(), us[m].end()));
+      const double high = ci.high.value_or(*std::max_element(us[m].begin(), us[m].end()));
+      row[kObjectiveName[m]] = {{"predicted_us", e.predicted_us[m]}, {"median_us", ci.median}, {"low_us", low},
+                                {"high_us", high}};
+      if (!(e.predicted_us[m] > 0) || !(low > 0)) continue;
+      Range &range =
+          ranges[{int(c.op), c.algorithm, c.segsize, c.fanout, m, band_of(e.bytes).from, run.neighbors, run.widest, run.ranks}];
+      range.lo = std::min(range.lo, std::clamp(std::log(low / e.predicted_us[m]), -10.0, 10.0));
+      range.hi = std::max(range.hi, std::clamp(std::log(high / e.predicted_us[m]), -10.0, 10.0));
+      range.samples += rounds;
+    }
+    measured.push_back(std::move(row));
+  }
+}
+
 GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Placement &placement, OmpiVersion ompi,
                        uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress,
                        std::map<RangeKey, Range> &ranges, nlohmann::json &measured) {
@@ -261,129 +411,22 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
     result.problem = fmt::format("the fitted table predicts no configuration for {} ranks", size);
     return result;
   }
-
-  // One communicator per configuration; a control communicator for the go-on votes and results.
-  const int disabled = -1;
-  const std::optional<int> modeltuned_priority = cvar_read_int("coll_modeltuned_priority");
-  if (modeltuned_priority) (void) cvar_write("coll_modeltuned_priority", &disabled);
-  TunedVariables vars[2] = {TunedVariables(Op::bcast), TunedVariables(Op::reduce)};
-  std::vector<MPI_Comm> comms(configs.size(), MPI_COMM_NULL);
-  std::string problem;
-  for (size_t i = 0; i < configs.size() && problem.empty(); ++i)
-    problem = create_comm(configs[i], vars[configs[i].op == Op::reduce], group, comms[i]);
-  MPI_Comm control;
-  restore(vars[0]);
-  restore(vars[1]);
-  MPI_Comm_dup(group, &control);
-  if (modeltuned_priority) (void) cvar_write("coll_modeltuned_priority", &*modeltuned_priority);
-  int ok = problem.empty(), all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, control);
-  auto free_comms = [&] {
-    for (MPI_Comm &c : comms)
-      if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
-    MPI_Comm_free(&control);
-  };
-  if (!all) {
-    result.problem = problem.empty() ? "forcing an algorithm failed on another rank" : problem;
-    free_comms();
-    return result;
-  }
+  CheckComms comms;
+  result.problem = create_check_comms(configs, group, comms);
+  if (!result.problem.empty()) return result;
 
   progress.phase(fmt::format("checks {} ranks", size), deadline,
                  fmt::format("Open MPI's default, the model's {} best candidates and the best of every algorithm "
                              "per size, {} configurations at {} op x size points, forced through tuned",
                              kCheckedCandidates, configs.size(), entries.size()));
-  std::vector<char> send(max_bytes, 0), recv(max_bytes, 0);
-  const int radix_now = vars[0].knomial_radix0;
-  int radix = radix_now;
-  auto run = [&](const Entry &e) {
-    const Config &c = configs[e.config];
-    if (takes_radix(c) && radix != c.fanout) {
-      radix = c.fanout;
-      (void) cvar_write(vars[0].knomial_radix.c_str(), &radix);  // read by tuned at each call
-    }
-    MPI_Barrier(comms[e.config]);
-    const double t0 = now_s();
-    if (c.op == Op::bcast)
-      MPI_Bcast(send.data(), static_cast<int>(e.bytes), MPI_BYTE, 0, comms[e.config]);
-    else
-      MPI_Reduce(send.data(), recv.data(), static_cast<int>(e.bytes / 4), MPI_INT, MPI_SUM, 0, comms[e.config]);
-    return std::pair(t0, now_s());
-  };
-
-  const size_t n = entries.size();
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::mt19937_64 rng(seed ^ 0xC0FFEEull);
-  for (size_t k : order) (void) run(entries[k]);  // warm-up: trees, connections, first touch
-  std::vector<double> start, end;
-  int rounds = 0;
-  const double began = MPI_Wtime();
-  bool first_fit = true;
-  for (int go_on = 1; go_on;) {
-    std::shuffle(order.begin(), order.end(), rng);
-    start.resize(start.size() + n);
-    end.resize(end.size() + n);
-    for (size_t k : order) std::tie(start[rounds * n + k], end[rounds * n + k]) = run(entries[k]);
-    ++rounds;
-    if (rank == 0) {
-      const double t = MPI_Wtime(), per_round = (t - began) / rounds;
-      if (rounds == 1) first_fit = t <= deadline;
-      go_on = rounds < max_rounds && (t + per_round <= deadline || (first_fit && rounds < std::min(kMinRounds, max_rounds)));
-      progress.update(std::min(1.0, (t - began) / std::max(1e-9, deadline - began)));
-    }
-    MPI_Bcast(&go_on, 1, MPI_INT, 0, control);
-  }
-  if (radix != radix_now) (void) cvar_write(vars[0].knomial_radix.c_str(), &radix_now);
-
-  // Completion: first start to last end when every rank reads one clock (one node), else the
-  // slowest rank's own time; rank mean: each rank's own time, averaged.
-  bool one_node = true;
-  for (const RankPlace &r : placement.ranks()) one_node = one_node && r.node == placement.ranks().front().node;
-  const size_t total = start.size();
-  std::vector<double> own(total), first(total), last(total), slowest(total), own_sum(total);
-  for (size_t i = 0; i < total; ++i) own[i] = end[i] - start[i];
-  MPI_Reduce(start.data(), first.data(), int(total), MPI_DOUBLE, MPI_MIN, 0, control);
-  MPI_Reduce(end.data(), last.data(), int(total), MPI_DOUBLE, MPI_MAX, 0, control);
-  MPI_Reduce(own.data(), slowest.data(), int(total), MPI_DOUBLE, MPI_MAX, 0, control);
-  MPI_Reduce(own.data(), own_sum.data(), int(total), MPI_DOUBLE, MPI_SUM, 0, control);
-  free_comms();
+  const CallTimes times = run_rounds(configs, entries, comms, max_bytes, max_rounds, deadline, seed, progress);
+  const CallObjectives objectives = reduce_times(times, placement, comms.control, size);
   progress.end_phase();
-  if (rank != 0) {
-    result.rounds = rounds;
-    return result;
-  }
-
-  // The 95 % interval of the median (min..max below 6 rounds) over the prediction, per size.
-  for (size_t k = 0; k < n; ++k) {
-    const Entry &e = entries[k];
-    const Config &c = configs[e.config];
-    std::vector<double> us[kMetrics];
-    for (int r = 0; r < rounds; ++r) {
-      const size_t i = r * n + k;
-      us[0].push_back(1e6 * (one_node ? last[i] - first[i] : slowest[i]));
-      us[1].push_back(1e6 * own_sum[i] / size);
-    }
-    nlohmann::json row = {{"ranks", size}, {"op", op_word(c.op)}, {"bytes", e.bytes}, {"algorithm", config_name(c)},
-                          {"segsize", c.segsize}, {"fanout", c.fanout}};
-    for (int m = 0; m < kMetrics; ++m) {
-      const MedianCi ci = median_ci(us[m]);
-      const double low = ci.low.value_or(*std::min_element(us[m].begin(), us[m].end()));
-      const double high = ci.high.value_or(*std::max_element(us[m].begin(), us[m].end()));
-      row[kObjectiveName[m]] = {{"predicted_us", e.predicted_us[m]}, {"median_us", ci.median}, {"low_us", low},
-                                {"high_us", high}};
-      if (!(e.predicted_us[m] > 0) || !(low > 0)) continue;
-      Range &range =
-          ranges[{int(c.op), c.algorithm, c.segsize, c.fanout, m, band_of(e.bytes).from, result.neighbors, result.widest, size}];
-      range.lo = std::min(range.lo, std::clamp(std::log(low / e.predicted_us[m]), -10.0, 10.0));
-      range.hi = std::max(range.hi, std::clamp(std::log(high / e.predicted_us[m]), -10.0, 10.0));
-      range.samples += rounds;
-    }
-    measured.push_back(std::move(row));
-  }
-  result.rounds = rounds;
+  result.rounds = times.rounds;
+  if (rank != 0) return result;
+  record_ranges(configs, entries, objectives, times.rounds, result, ranges, measured);
   result.configurations = static_cast<int>(configs.size());
-  result.seconds = MPI_Wtime() - began;
+  result.seconds = MPI_Wtime() - times.began;
   return result;
 }
 

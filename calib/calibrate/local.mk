@@ -5,7 +5,7 @@ bin_PROGRAMS += calib/modeltuned-calibrate
 calib_modeltuned_calibrate_SOURCES = \
 	calib/calibrate/modeltuned_calibrate.cpp \
 	calib/calibrate/rank_placement.hpp calib/calibrate/rank_placement.cpp \
-	calib/calibrate/measurements.hpp calib/calibrate/measurements.cpp \
+	calib/calibrate/measurements.hpp calib/calibrate/measurements.cpp calib/calibrate/local_costs.cpp \
 	calib/calibrate/sample_store.hpp calib/calibrate/sample_store.cpp \
 	calib/calibrate/fit_input.hpp calib/calibrate/fit_input.cpp \
 	calib/calibrate/progress.hpp calib/calibrate/progress.cpp \

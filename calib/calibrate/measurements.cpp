@@ -9,10 +9,9 @@
 
 #include <unistd.h>
 
-#include <Eigen/Dense>
 #include <fmt/format.h>
 
-#include "calib/regression.hpp"
+#include "common/stats.hpp"
 
 namespace modeltuned::calibrate {
 namespace {
@@ -25,18 +24,6 @@ constexpr double kBatchSeconds = 0.05;
 constexpr int kBatchMax = 256;
 
 int log2_ceil(int p) { return p <= 1 ? 0 : static_cast<int>(std::ceil(std::log2(p))); }
-
-// Least-squares slope of y against x (us per byte), intercept absorbing the call overhead.
-double slope(const std::vector<double> &x, const std::vector<double> &y) {
-  Eigen::MatrixXd design(x.size(), 2);
-  Eigen::VectorXd rhs(y.size());
-  for (size_t i = 0; i < x.size(); ++i) {
-    design(i, 0) = 1;
-    design(i, 1) = x[i];
-    rhs(i) = y[i];
-  }
-  return design.colPivHouseholderQr().solve(rhs)(1);
-}
 
 constexpr int64_t kStop = 0;  // the command that ends a flat-tree phase (others: GroupRun)
 
@@ -84,15 +71,6 @@ double LatencyEstimate::at(double bytes) const {
   return small_us + per_byte * (bytes - small_bytes);
 }
 
-nlohmann::json ReduceLocalResult::to_json() const {
-  return {{"double_us_per_byte", double_us_per_byte}, {"double_method", double_method},
-          {"int_us_per_byte", int_us_per_byte},
-          {"samples", samples}, {"fresh_memory_us_per_byte", fresh_us_per_byte},
-          {"fresh_memory_one_buffer_us_per_byte", fresh_one_buffer_us_per_byte},
-          {"fresh_memory_two_buffers_us_per_byte", fresh_two_buffers_us_per_byte},
-          {"fresh_memory_samples", fresh_samples}};
-}
-
 std::vector<int> flat_tree_sizes(int max_p, int count) {
   std::vector<int> ps;
   if (max_p - 1 <= count) {
@@ -118,113 +96,6 @@ Calibrator::Calibrator(MeasureSettings settings, SampleStore *store, Progress &p
 }
 
 Calibrator::~Calibrator() = default;
-
-ReduceLocalResult Calibrator::reduce_local(double deadline) {
-  ReduceLocalResult result;
-  if (rank_ == 0) {
-    const std::vector<size_t> sizes = {4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20};
-    const size_t largest = sizes.back();
-    std::vector<double> din(largest / sizeof(double), 1.0), dinout(din.size(), 0.0);
-    std::vector<int> iin(largest / sizeof(int), 1), iinout(iin.size(), 0);
-    struct Case { MPI_Datatype type; size_t bytes; };
-    std::vector<Case> cases;
-    for (size_t bytes : sizes) {
-      cases.push_back({MPI_DOUBLE, bytes});
-      cases.push_back({MPI_INT, bytes});
-    }
-    auto reduce = [&](const Case &c) {
-      const double start = MPI_Wtime();
-      if (c.type == MPI_DOUBLE)
-        MPI_Reduce_local(din.data(), dinout.data(), static_cast<int>(c.bytes / sizeof(double)), MPI_DOUBLE, MPI_SUM);
-      else
-        MPI_Reduce_local(iin.data(), iinout.data(), static_cast<int>(c.bytes / sizeof(int)), MPI_INT, MPI_SUM);
-      return (MPI_Wtime() - start) * 1e6;
-    };
-    for (const Case &c : cases) reduce(c);  // warm-up: page faults, caches
-    std::vector<calib::Point> doubles, ints;
-    constexpr int kRounds = 10;
-    // At least one full round: without two sizes of each type there is no slope.
-    for (int round = 0; round < kRounds && (round == 0 || MPI_Wtime() < deadline); ++round) {
-      std::shuffle(cases.begin(), cases.end(), rng_);
-      for (const Case &c : cases) (c.type == MPI_DOUBLE ? doubles : ints).push_back({double(c.bytes), reduce(c)});
-      progress_.update((round + 1.0) / kRounds);
-    }
-    // A loaded machine can make the small sizes slower than the large ones: the fit never gives
-    // up on that, it takes an upper bound and says so (fit_per_byte_cost).
-    const calib::PerByteCost per_double = calib::fit_per_byte_cost(doubles), per_int = calib::fit_per_byte_cost(ints);
-    result.double_us_per_byte = per_double.us_per_byte;
-    result.double_method = per_double.method;
-    result.int_us_per_byte = per_int.us_per_byte;
-    result.samples = static_cast<int>(doubles.size() + ints.size());
-    fresh_memory(deadline, result);
-  }
-  idle_barrier(MPI_COMM_WORLD);
-  return result;
-}
-
-// Fresh memory: what this process's allocator makes a reduce's temporaries cost. Open MPI's
-// reduce mallocs message-sized buffers on every call (an accumulator and segment buffers), writes
-// them and frees them on return. glibc either keeps a freed block for the next call, which then
-// costs nothing beyond the writes, or gives it back to the system (mmap'd blocks; a heap top
-// above the trim threshold, which two blocks freed together can pass where one does not), and
-// then every page faults in again. So both patterns are timed in steady state, as the allocator
-// settles after a few calls of one size, minus writing as many pages of warm memory; the cost per
-// fresh byte is the least-squares slope of the costlier pattern, about 0 where blocks are kept.
-void Calibrator::fresh_memory(double deadline, ReduceLocalResult &result) {
-  const std::vector<size_t> sizes = {256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20};
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  constexpr int kWarmupCalls = 3, kTimedCalls = 5, kRounds = 5;
-  std::vector<char> warm(2 * sizes.back(), 1);
-  auto write_pages = [&](char *p, size_t bytes) {
-    auto *v = static_cast<volatile char *>(p);
-    for (size_t i = 0; i < bytes; i += page) v[i] = 1;
-  };
-  // One call of the pattern: malloc `buffers` blocks of `bytes`, write every page, free them all.
-  // Microseconds; negative when malloc fails.
-  auto allocate_write_free = [&](int buffers, size_t bytes) {
-    const double start = MPI_Wtime();
-    char *blocks[2] = {nullptr, nullptr};
-    bool allocated = true;
-    for (int k = 0; k < buffers; ++k) allocated &= (blocks[k] = static_cast<char *>(std::malloc(bytes))) != nullptr;
-    if (allocated)
-      for (int k = 0; k < buffers; ++k) write_pages(blocks[k], bytes);
-    for (int k = 0; k < buffers; ++k) std::free(blocks[k]);
-    return allocated ? (MPI_Wtime() - start) * 1e6 : -1.0;
-  };
-  auto median_of_calls = [&](auto &&call) {
-    std::vector<double> us(kTimedCalls);
-    for (double &t : us) t = call();
-    return upper_median(us);
-  };
-
-  struct Case { int buffers; size_t bytes; };
-  std::vector<Case> cases;
-  for (int buffers : {1, 2})
-    for (size_t bytes : sizes) cases.push_back({buffers, bytes});
-  std::vector<double> x[2], y[2];  // per pattern: fresh bytes per call, extra microseconds
-  // At least one full round: without two sizes of each pattern there is no slope.
-  for (int round = 0; round < kRounds && (round == 0 || MPI_Wtime() < deadline); ++round) {
-    std::shuffle(cases.begin(), cases.end(), rng_);
-    for (const Case &c : cases) {
-      const size_t fresh_bytes = c.buffers * c.bytes;
-      for (int i = 0; i < kWarmupCalls; ++i) allocate_write_free(c.buffers, c.bytes);
-      const double pattern_us = median_of_calls([&] { return allocate_write_free(c.buffers, c.bytes); });
-      if (pattern_us < 0) return;  // the allocator refused: leave it unmeasured
-      const double warm_us = median_of_calls([&] {
-        const double start = MPI_Wtime();
-        write_pages(warm.data(), fresh_bytes);
-        return (MPI_Wtime() - start) * 1e6;
-      });
-      x[c.buffers - 1].push_back(static_cast<double>(fresh_bytes));
-      y[c.buffers - 1].push_back(pattern_us - warm_us);
-    }
-  }
-  result.fresh_one_buffer_us_per_byte = slope(x[0], y[0]);
-  result.fresh_two_buffers_us_per_byte = slope(x[1], y[1]);
-  result.fresh_us_per_byte =
-      std::max({0.0, result.fresh_one_buffer_us_per_byte, result.fresh_two_buffers_us_per_byte});
-  result.fresh_samples = static_cast<int>(x[0].size() + x[1].size());
-}
 
 LatencyEstimate Calibrator::ping_pong(const ChannelPeers &channel, double deadline) {
   const int peer = channel.peers.front();
@@ -501,6 +372,45 @@ Calibrator::FlatPlan Calibrator::plan_flat_trees(const std::vector<int> &all_ps,
 
 // Rank 0: commands every group run of the plan, in random order per repetition, and stores the
 // times; then tells the peers to stop.
+// What the channel's flat-tree phase will measure, as notes under its progress line.
+void Calibrator::note_plan(const ChannelPeers &channel, const FlatPlan &plan, const std::vector<int> &all_ps,
+                           bool relay) {
+  std::string ps_text, pair_ps_text;
+  for (size_t g : plan.groups) ps_text += fmt::format("{}{}", ps_text.empty() ? "" : ",", all_ps[g]);
+  for (size_t g : plan.pair_groups)
+    pair_ps_text += fmt::format("{}{}", pair_ps_text.empty() ? "" : ",", pair_ranks(all_ps[g]));
+  progress_.note(fmt::format("  {} channel: fan-out/fan-in, P = {}; concurrent pairs/exchange, P = {}; "
+                             "{} sizes 1 B - {} B x {} reps",
+                             channel_name(channel.channel), ps_text, pair_ps_text, plan.sizes.size(), plan.cap,
+                             plan.reps));
+  if (relay)
+    progress_.note(fmt::format("  {} channel: relay ring 0 -> {} -> {} -> 0, {} sizes 1 B - {} B",
+                               channel_name(channel.channel), channel.relay[0], channel.relay[1],
+                               plan.relay_sizes.size(), plan.relay_sizes.empty() ? 0 : plan.relay_sizes.back()));
+}
+
+// One group run's time into the samples, under the kind it belongs to (`p`: the group's ranks).
+void Calibrator::record(Channel channel, GroupRun kind, int p, int bytes, int rep, double us,
+                        const RelayTimes &relay) {
+  switch (kind) {
+    case GroupRun::fanout:
+    case GroupRun::fanin:
+      store_->add_flat(channel, kind == GroupRun::fanout ? FlatTreeKind::fanout : FlatTreeKind::fanin, p, bytes, rep,
+                       us);
+      break;
+    case GroupRun::concurrent:
+    case GroupRun::exchange:
+      store_->add_contention(channel,
+                             kind == GroupRun::concurrent ? calib::ContentionKind::concurrent
+                                                          : calib::ContentionKind::exchange,
+                             pair_ranks(p), bytes, rep, us);
+      break;
+    case GroupRun::relay:
+      store_->add_relay(channel, bytes, rep, relay.ring_us, relay.hops_us);
+      break;
+  }
+}
+
 void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline,
                                   const std::vector<int> &all_ps, MPI_Comm channel_comm,
                                   const std::vector<MPI_Comm> &comms) {
@@ -526,18 +436,7 @@ void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEsti
     for (size_t g : plan.pair_groups)
       for (int m : plan.sizes) experiments.push_back({kind, g, m});
   for (int m : plan.relay_sizes) experiments.push_back({GroupRun::relay, relay_comm, m});
-  std::string ps_text, pair_ps_text;
-  for (size_t g : plan.groups) ps_text += fmt::format("{}{}", ps_text.empty() ? "" : ",", all_ps[g]);
-  for (size_t g : plan.pair_groups)
-    pair_ps_text += fmt::format("{}{}", pair_ps_text.empty() ? "" : ",", pair_ranks(all_ps[g]));
-  progress_.note(fmt::format("  {} channel: fan-out/fan-in, P = {}; concurrent pairs/exchange, P = {}; "
-                             "{} sizes 1 B - {} B x {} reps",
-                             channel_name(channel.channel), ps_text, pair_ps_text, plan.sizes.size(), plan.cap,
-                             plan.reps));
-  if (relay)
-    progress_.note(fmt::format("  {} channel: relay ring 0 -> {} -> {} -> 0, {} sizes 1 B - {} B",
-                               channel_name(channel.channel), channel.relay[0], channel.relay[1],
-                               plan.relay_sizes.size(), plan.relay_sizes.empty() ? 0 : plan.relay_sizes.back()));
+  note_plan(channel, plan, all_ps, relay);
 
   // Warm-up of every group and kind at both extreme sizes (the contention runs also open
   // connections between peers that the trees never use).
@@ -553,23 +452,7 @@ void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEsti
     for (const Experiment &e : experiments) {
       if ((out_of_time = MPI_Wtime() >= deadline)) break;
       const double us = run(e.group, e.kind, e.bytes);
-      switch (e.kind) {
-        case GroupRun::fanout:
-        case GroupRun::fanin:
-          store_->add_flat(channel.channel, e.kind == GroupRun::fanout ? FlatTreeKind::fanout : FlatTreeKind::fanin,
-                           all_ps[e.group], e.bytes, rep, us);
-          break;
-        case GroupRun::concurrent:
-        case GroupRun::exchange:
-          store_->add_contention(channel.channel,
-                                 e.kind == GroupRun::concurrent ? calib::ContentionKind::concurrent
-                                                                : calib::ContentionKind::exchange,
-                                 pair_ranks(all_ps[e.group]), e.bytes, rep, us);
-          break;
-        case GroupRun::relay:
-          store_->add_relay(channel.channel, e.bytes, rep, relay_times.ring_us, relay_times.hops_us);
-          break;
-      }
+      record(channel.channel, e.kind, e.kind == GroupRun::relay ? 3 : all_ps[e.group], e.bytes, rep, us, relay_times);
       ++done;
       if (MPI_Wtime() - last_flush > 0.25) {
         store_->flush();

@@ -83,6 +83,8 @@ class Calibrator {
   FlatPlan plan_flat_trees(const std::vector<int> &all_ps, const LatencyEstimate &estimate, bool relay,
                            double deadline) const;
   void serve_flat_trees(MPI_Comm channel_comm, const std::vector<MPI_Comm> &comms);
+  void note_plan(const ChannelPeers &channel, const FlatPlan &plan, const std::vector<int> &all_ps, bool relay);
+  void record(Channel channel, GroupRun kind, int p, int bytes, int rep, double us, const RelayTimes &relay);
   void drive_flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline,
                         const std::vector<int> &all_ps, MPI_Comm channel_comm, const std::vector<MPI_Comm> &comms);
 

@@ -378,6 +378,42 @@ void announce(const mc::WorldPlacement &world, const std::vector<mc::ChannelPeer
         {"seed", seed}}}};
 }
 
+// MPI_Reduce_local and fresh memory on rank 0, a few seconds at most.
+void measure_local_costs(int rank, mc::Calibrator &calibrator, mc::Progress &progress) {
+  double deadline = MPI_Wtime() + std::min(2.0, 0.03 * g_run.options.budget_s);
+  MPI_Bcast(&deadline, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  progress.phase("local costs", deadline, "MPI_Reduce_local and fresh memory on rank 0");
+  const mc::ReduceLocalResult reduce = calibrator.reduce_local(deadline);
+  if (rank == 0) {
+    std::lock_guard lock(g_run.mutex);
+    g_run.reduce = reduce;
+    g_run.provenance["reduce_local"] = reduce.to_json();
+  }
+}
+
+// The checks of the table fitted so far (the last checkpoint's), under this library's decision
+// rules, until `deadline`.
+void measure_checks_phase(int rank, const mc::WorldPlacement &world, uint64_t seed, double deadline,
+                          mc::Progress &progress) {
+  std::optional<modeltuned::CalibrationTable> fitted;
+  if (rank == 0) {
+    std::lock_guard lock(g_run.mutex);
+    fitted = g_run.fitted;
+  }
+  // "Open MPI v4.1.4" (calib/merge.hpp reads the same string); another library: 4.1's rules.
+  const std::string version = modeltuned::calib::mpi_version_of(mpi_library_version());
+  const modeltuned::OmpiVersion ompi =
+      modeltuned::parse_ompi_version(version.empty() ? "" : version.substr(std::string("Open MPI v").size()))
+          .value_or(modeltuned::OmpiVersion::v4_1);
+  mc::ChecksResult checks = mc::measure_checks(fitted ? &*fitted : nullptr, world.placement, ompi,
+                                               g_run.options.max_bytes, g_run.options.reps, deadline, seed, progress);
+  if (!checks.problem.empty()) progress.note(fmt::format("note: no checks measured: {}", checks.problem));
+  if (rank == 0) {
+    std::lock_guard lock(g_run.mutex);
+    g_run.checks = std::move(checks);
+  }
+}
+
 // The measurements, phase by phase. Time plan: measurements end early enough for the fit and
 // MPI_Finalize to fit in the budget. The point-to-point phases get 25% of the time, flat trees
 // 45% (they have many more combinations), split evenly between channels, and the checks of the
@@ -402,17 +438,7 @@ void measure(int rank, const mc::WorldPlacement &world, const std::vector<mc::Ch
   const std::string checks_problem = mc::checks_unavailable();
   const double fit_share = checks_problem.empty() ? 0.70 : 1.0;
 
-  {
-    double deadline = MPI_Wtime() + std::min(2.0, 0.03 * options.budget_s);
-    MPI_Bcast(&deadline, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    progress.phase("local costs", deadline, "MPI_Reduce_local and fresh memory on rank 0");
-    const mc::ReduceLocalResult reduce = calibrator.reduce_local(deadline);
-    if (rank == 0) {
-      std::lock_guard lock(g_run.mutex);
-      g_run.reduce = reduce;
-      g_run.provenance["reduce_local"] = reduce.to_json();
-    }
-  }
+  measure_local_costs(rank, calibrator, progress);
 
   std::vector<mc::LatencyEstimate> estimates;
   for (const auto &c : channels) {
@@ -446,24 +472,7 @@ void measure(int rank, const mc::WorldPlacement &world, const std::vector<mc::Ch
     }
     return;
   }
-  const double deadline = deadline_for(remaining_weight);
-  std::optional<modeltuned::CalibrationTable> fitted;
-  if (rank == 0) {
-    std::lock_guard lock(g_run.mutex);
-    fitted = g_run.fitted;
-  }
-  // "Open MPI v4.1.4" (calib/merge.hpp reads the same string); another library: 4.1's rules.
-  const std::string version = modeltuned::calib::mpi_version_of(mpi_library_version());
-  const modeltuned::OmpiVersion ompi =
-      modeltuned::parse_ompi_version(version.empty() ? "" : version.substr(std::string("Open MPI v").size()))
-          .value_or(modeltuned::OmpiVersion::v4_1);
-  mc::ChecksResult checks = mc::measure_checks(fitted ? &*fitted : nullptr, world.placement, ompi, options.max_bytes,
-                                               options.reps, deadline, seed, progress);
-  if (!checks.problem.empty()) progress.note(fmt::format("note: no checks measured: {}", checks.problem));
-  if (rank == 0) {
-    std::lock_guard lock(g_run.mutex);
-    g_run.checks = std::move(checks);
-  }
+  measure_checks_phase(rank, world, seed, deadline_for(remaining_weight), progress);
 }
 
 int run(int rank, int size) {
