@@ -33,7 +33,7 @@
 #include "common/stats.hpp"
 
 // Last: check.h defines a fail() macro that breaks the standard headers.
-#include <check.h>
+#include "tests/support/run_suite.h"
 
 namespace fs = std::filesystem;
 using modeltuned::Op;
@@ -378,9 +378,5 @@ int main() {
   tcase_set_timeout(cli, 4 * run_timeout_seconds(kRunTimeoutSeconds));
   tcase_add_test(cli, bad_flag_exits_2);
   suite_add_tcase(s, cli);
-  SRunner *runner = srunner_create(s);
-  srunner_run_all(runner, CK_VERBOSE);
-  const int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return modeltuned_run_suite(s, CK_VERBOSE);
 }

@@ -29,7 +29,7 @@
 #include "tests/support/mpi_launch.hpp"
 
 // Last: check.h defines macros (fail, ...) that clash with the standard library.
-#include <check.h>
+#include "tests/support/run_suite.h"
 
 using json = nlohmann::json;
 using namespace modeltuned;
@@ -1332,9 +1332,5 @@ int main() {
   tcase_add_test(calibrate_run, calibrator_measures_checks);
   tcase_add_test(calibrate_run, calibrator_without_forcing_writes_no_checks);
   suite_add_tcase(suite, calibrate_run);
-  SRunner *runner = srunner_create(suite);
-  srunner_run_all(runner, CK_NORMAL);
-  const int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? 0 : 1;
+  return modeltuned_run_suite(suite, CK_NORMAL);
 }

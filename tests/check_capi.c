@@ -1,6 +1,6 @@
 /* The C API the component calls (model/capi/modeltuned_model.h), from C and without MPI: every
  * failure is a return value and one line, never an exception or a crash. */
-#include <check.h>
+#include "tests/support/run_suite.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,9 +203,5 @@ int main(void)
     tcase_add_test(tc, algorithm_listing);
     tcase_add_test(tc, topology_signature);
     suite_add_tcase(s, tc);
-    SRunner *runner = srunner_create(s);
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? 0 : 1;
+    return modeltuned_run_suite(s, CK_NORMAL);
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -19,7 +20,7 @@
 #include "tools/lib/stage_sum.hpp"
 
 // Last: check.h defines a `fail` macro that breaks the standard streams.
-#include <check.h>
+#include "tests/support/run_suite.h"
 
 using namespace modeltuned;
 
@@ -838,40 +839,25 @@ END_TEST
 
 int main() {
   Suite *s = suite_create("model");
-  TCase *tc = tcase_create("model");
-  tcase_add_test(tc, channel_rules);
-  tcase_add_test(tc, p2p_pieces);
-  tcase_add_test(tc, relays_charge_forwarding_ranks);
-  tcase_add_test(tc, gamma_from_flat_tree_fits);
-  tcase_add_test(tc, multi_channel_eq11);
-  tcase_add_test(tc, segmentation_matches_open_mpi);
-  tcase_add_test(tc, pipeline_stage_sum_eq2);
-  tcase_add_test(tc, binary_tree_stage_sum_eq3);
-  tcase_add_test(tc, linear_is_one_flat_tree);
-  tcase_add_test(tc, in_order_binary_sends_to_root);
-  tcase_add_test(tc, rank_mean_metric);
-  tcase_add_test(tc, fresh_memory_charges);
-  tcase_add_test(tc, scatter_allgather_non_power_of_two);
-  tcase_add_test(tc, rabenseifner_odd_root_hop);
-  tcase_add_test(tc, selector_rules);
-  tcase_add_test(tc, checks_decide_only_what_they_cover);
-  tcase_add_test(tc, checks_hold_near_their_ranks);
-  tcase_add_test(tc, default_checks_follow_the_fixed_rule);
-  tcase_add_test(tc, uncovered_communicators_never_leave_the_default);
-  tcase_add_test(tc, candidates_cover_parameters);
-  tcase_add_test(tc, algorithm_lists);
-  tcase_add_test(tc, schedule_reduces_to_stage_sum);
-  tcase_add_test(tc, schedule_follows_paths);
-  tcase_add_test(tc, fallbacks_are_never_predicted);
-  tcase_add_test(tc, tuned_fixed_rules);
-  tcase_add_test(tc, ompi_versions);
-  tcase_add_test(tc, registry_matches_tuned);
-  tcase_add_test(tc, registry_refuses_clashes);
-  tcase_add_test(tc, emulated_orfeo_placements);
-  suite_add_tcase(s, tc);
-  SRunner *runner = srunner_create(s);
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? 0 : 1;
+  // One test case per layer of model/ (and the placements tools/lib/emulate makes for it).
+  const std::vector<std::pair<const char *, std::vector<const TTest *>>> cases = {
+      {"topology", {channel_rules}},
+      {"cost", {p2p_pieces, gamma_from_flat_tree_fits, multi_channel_eq11, fresh_memory_charges}},
+      {"schedule", {segmentation_matches_open_mpi, schedule_reduces_to_stage_sum, schedule_follows_paths,
+                    ompi_versions}},
+      {"simulate", {pipeline_stage_sum_eq2, binary_tree_stage_sum_eq3, linear_is_one_flat_tree,
+                    in_order_binary_sends_to_root, rank_mean_metric, scatter_allgather_non_power_of_two,
+                    rabenseifner_odd_root_hop, relays_charge_forwarding_ranks, fallbacks_are_never_predicted}},
+      {"select", {selector_rules, checks_decide_only_what_they_cover, checks_hold_near_their_ranks,
+                  default_checks_follow_the_fixed_rule, uncovered_communicators_never_leave_the_default,
+                  candidates_cover_parameters, algorithm_lists, tuned_fixed_rules}},
+      {"registry", {registry_matches_tuned, registry_refuses_clashes}},
+      {"emulate", {emulated_orfeo_placements}},
+  };
+  for (const auto &[name, tests] : cases) {
+    TCase *tc = tcase_create(name);
+    for (const TTest *test : tests) tcase_add_test(tc, test);
+    suite_add_tcase(s, tc);
+  }
+  return modeltuned_run_suite(s, CK_NORMAL);
 }

@@ -16,7 +16,7 @@
 #include "tools/lib/explain.hpp"
 
 // Last: check.h defines a `fail` macro that breaks the standard streams.
-#include <check.h>
+#include "tests/support/run_suite.h"
 
 using namespace modeltuned;
 
@@ -170,9 +170,5 @@ int main() {
   tcase_add_test(tc, explain_shows_it);
   tcase_add_test(tc, c_api_lists_and_decides_it);
   suite_add_tcase(s, tc);
-  SRunner *runner = srunner_create(s);
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? 0 : 1;
+  return modeltuned_run_suite(s, CK_NORMAL);
 }

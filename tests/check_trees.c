@@ -8,7 +8,7 @@
  * give nonsense trees and fail the comparison. */
 #include "ompi_config.h"
 
-#include <check.h>
+#include "tests/support/run_suite.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,8 +272,5 @@ int main(void) {
     suite_add_tcase(suite, crash);
   }
 #endif
-  srunner_run_all(runner, CK_NORMAL);
-  const int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return modeltuned_run(runner, CK_NORMAL);
 }

@@ -36,7 +36,7 @@
 #include "tests/support/mpi_checks.hpp"
 
 // Last: check.h defines a fail() macro that breaks the standard headers.
-#include <check.h>
+#include "tests/support/run_suite.h"
 
 namespace fs = std::filesystem;
 using modeltuned::Op;
@@ -853,9 +853,5 @@ int main() {
     std::fprintf(stderr, "check_mpi: the algorithm registry lists too few algorithms\n");
     return EXIT_FAILURE;
   }
-  SRunner *runner = srunner_create(mpi_suite());
-  srunner_run_all(runner, CK_VERBOSE);
-  const int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return modeltuned_run_suite(mpi_suite(), CK_VERBOSE);
 }

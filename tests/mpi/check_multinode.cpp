@@ -19,7 +19,7 @@
 #include "tests/support/mpi_checks.hpp"
 
 // Last: check.h defines a fail() macro that breaks the standard headers.
-#include <check.h>
+#include "tests/support/run_suite.h"
 
 namespace fs = std::filesystem;
 using modeltuned::Op;
@@ -307,9 +307,5 @@ int main() {
                  ompi_series().c_str());
     return 77;
   }
-  SRunner *runner = srunner_create(multinode_suite());
-  srunner_run_all(runner, CK_VERBOSE);
-  const int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return modeltuned_run_suite(multinode_suite(), CK_VERBOSE);
 }

@@ -16,7 +16,7 @@
 #include "tests/support/mpi_launch.hpp"
 
 // Last: check.h defines a fail() macro that breaks the standard headers.
-#include <check.h>
+#include "tests/support/run_suite.h"
 
 namespace {
 
@@ -151,9 +151,5 @@ int main() {
     tcase_add_test(tc, test);
     suite_add_tcase(s, tc);
   }
-  SRunner *runner = srunner_create(s);
-  srunner_run_all(runner, CK_VERBOSE);
-  const int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return modeltuned_run_suite(s, CK_VERBOSE);
 }
