@@ -21,8 +21,8 @@ class CsvReader {
   double number(const std::string &column) const;
   int integer(const std::string &column) const;
   double positive(const std::string &column) const;  // > 0 and finite
-  Channel channel(const std::string &column) const;   // a channel name
-  std::string where() const;                          // "file:line" for messages
+  Channel channel(const std::string &column) const;  // a channel name
+  std::string where() const;                         // "file:line" for messages
 
  private:
   bool next_line(std::string &text);

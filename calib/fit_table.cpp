@@ -141,8 +141,7 @@ PiecewiseFit positive_single_piece(const std::vector<Point> &points) {
 // programming, regression.hpp), which a slow repeat cannot move; each piece is then refitted by
 // median regression (IRLS) on the raw samples of its sizes, so the table reflects every
 // measurement and half of them may be outliers without moving the line.
-std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::vector<double>> &by_size,
-                                  json &report) {
+std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::vector<double>> &by_size, json &report) {
   const std::string name(channel_name(channel));
   if (by_size.size() < 2)
     throw FitError("channel " + name + ": point-to-point samples at " + std::to_string(by_size.size()) +
@@ -152,8 +151,9 @@ std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::v
   std::string refit;
   if (!segmented) {
     segmented = positive_single_piece(points);
-    refit = "no piecewise Hockney fit starts above 0 us (the smallest sizes measured as fast as the line through "
-            "the larger ones, noise); one piece from the smallest per-size median, slope >= 0 above it";
+    refit =
+        "no piecewise Hockney fit starts above 0 us (the smallest sizes measured as fast as the line through "
+        "the larger ones, noise); one piece from the smallest per-size median, slope >= 0 above it";
   }
 
   std::vector<HockneyPiece> pieces;
@@ -224,9 +224,15 @@ std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::v
 // run flat trees of 2-8 peers, where the line over all P misses most: on ORFEO's node channel at
 // 1 B, P = 4..7 cost 1.4-2.6 us but the line says 4.4-5.5 us (docs/calibration-format.md).
 std::vector<std::pair<int, double>> isotonic_knots(const std::map<double, std::vector<double>> &by_p) {
-  struct Block { double sum, weight; size_t first, last; };
+  struct Block {
+    double sum, weight;
+    size_t first, last;
+  };
   std::vector<double> ps, ts;
-  for (const auto &[p, v] : by_p) { ps.push_back(p); ts.push_back(median(v)); }
+  for (const auto &[p, v] : by_p) {
+    ps.push_back(p);
+    ts.push_back(median(v));
+  }
   std::vector<Block> blocks;
   for (size_t i = 0; i < ps.size(); ++i) {
     blocks.push_back({ts[i], 1, i, i});
@@ -244,13 +250,15 @@ std::vector<std::pair<int, double>> isotonic_knots(const std::map<double, std::v
     for (size_t i = b.first; i <= b.last; ++i) fitted[i] = b.sum / b.weight;
   std::vector<std::pair<int, double>> knots;
   auto add = [&](size_t i) {
-    if (knots.empty() || knots.back().first != static_cast<int>(ps[i])) knots.emplace_back(static_cast<int>(ps[i]), fitted[i]);
+    if (knots.empty() || knots.back().first != static_cast<int>(ps[i]))
+      knots.emplace_back(static_cast<int>(ps[i]), fitted[i]);
   };
   size_t next_grid = 2;
   for (size_t i = 0; i < ps.size(); ++i) {
     if (ps[i] >= static_cast<double>(next_grid) || i + 1 == ps.size()) {
       add(i);
-      while (static_cast<double>(next_grid) <= ps[i]) next_grid = next_grid < 8 ? next_grid + 1 : next_grid + next_grid / 4;
+      while (static_cast<double>(next_grid) <= ps[i])
+        next_grid = next_grid < 8 ? next_grid + 1 : next_grid + next_grid / 4;
     }
   }
   return knots;
@@ -342,8 +350,8 @@ std::vector<std::pair<double, double>> fit_relay(const std::map<double, std::arr
     const double ring_us = median(ring), hops_us = median(hops);
     const double relay = std::max(0.0, (ring_us - hops_us) / 2);
     points.emplace_back(bytes, relay);
-    sizes.push_back({{"bytes", bytes}, {"ring_us", ring_us}, {"hops_us", hops_us}, {"relay_us", relay},
-                     {"runs", ring.size()}});
+    sizes.push_back(
+        {{"bytes", bytes}, {"ring_us", ring_us}, {"hops_us", hops_us}, {"relay_us", relay}, {"runs", ring.size()}});
   }
   std::vector<std::pair<double, double>> smoothed = points;
   for (size_t i = 0; i < points.size(); ++i) {
@@ -355,8 +363,9 @@ std::vector<std::pair<double, double>> fit_relay(const std::map<double, std::arr
     sizes[i]["smoothed_us"] = smoothed[i].second;
   }
   points = std::move(smoothed);
-  report = {{"method", "(median ring - median of its hops as half round trips) / 2, at least 0; "
-                       "median with the neighbouring sizes"},
+  report = {{"method",
+             "(median ring - median of its hops as half round trips) / 2, at least 0; "
+             "median with the neighbouring sizes"},
             {"samples", samples},
             {"sizes", sizes}};
   return points;
@@ -390,9 +399,9 @@ Grouped group_samples(const Samples &samples) {
   for (const auto &s : samples.flat) {
     check_channel(s.channel);
     if (!positive(s.latency_us) || !positive(s.bytes) || s.p < 2)
-      throw FitError("channel " + std::string(channel_name(s.channel)) + ": flat-tree sample P = " +
-                     std::to_string(s.p) + ", " + json(s.bytes).dump() + " B, " + json(s.latency_us).dump() +
-                     " us; P must be >= 2 and sizes and times positive");
+      throw FitError("channel " + std::string(channel_name(s.channel)) +
+                     ": flat-tree sample P = " + std::to_string(s.p) + ", " + json(s.bytes).dump() + " B, " +
+                     json(s.latency_us).dump() + " us; P must be >= 2 and sizes and times positive");
     g.flat[static_cast<int>(s.channel)][s.kind == FlatTreeKind::fanin][s.bytes][s.p].push_back(s.latency_us);
   }
   for (const auto &s : samples.contention) {
@@ -449,7 +458,9 @@ bool fit_channel(const Grouped &g, int c, ChannelTable &ch, json &quality_report
   if (!has_p2p && !has_fanout && !has_fanin && !has_contention && !has_relay) return false;
   if (!has_p2p)
     throw FitError("channel " + name + ": " +
-                   (has_fanout || has_fanin ? "flat-tree" : has_contention ? "contention" : "relay") +
+                   (has_fanout || has_fanin ? "flat-tree"
+                    : has_contention        ? "contention"
+                                            : "relay") +
                    " samples but no point-to-point samples; measure both");
   if (!has_fanout)
     throw FitError("channel " + name + ": point-to-point samples but no fanout (linear bcast) samples; measure both");

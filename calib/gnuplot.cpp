@@ -93,7 +93,8 @@ std::string gnuplot_program() {
 std::string gnuplot_missing() {
   const std::string program = gnuplot_program();
   if (executable(program)) return "";
-  return "gnuplot ('" + program + "') was not found; install it (apt-get install gnuplot-nox) or set GNUPLOT=/path/to/gnuplot";
+  return "gnuplot ('" + program +
+         "') was not found; install it (apt-get install gnuplot-nox) or set GNUPLOT=/path/to/gnuplot";
 }
 
 std::string gnuplot_quoted(const std::string &text) {

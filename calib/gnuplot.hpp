@@ -12,7 +12,9 @@
 
 namespace modeltuned::calib {
 
-class PlotError : public std::runtime_error { using runtime_error::runtime_error; };
+class PlotError : public std::runtime_error {
+  using runtime_error::runtime_error;
+};
 
 struct Figure {
   std::string name;    // the script is NAME.gp

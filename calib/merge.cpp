@@ -51,7 +51,8 @@ ChannelOrigins take_channels(const std::vector<MergeInput> &inputs, CalibrationT
   for (int c = 0; c < kChannels; ++c) {
     const MergeInput *best = nullptr;
     for (const MergeInput &in : inputs)
-      if (in.table.channels[c].present && (!best || largest_group(in.table.channels[c]) > largest_group(best->table.channels[c])))
+      if (in.table.channels[c].present &&
+          (!best || largest_group(in.table.channels[c]) > largest_group(best->table.channels[c])))
         best = &in;
     if (!best) continue;
     const std::string name(kChannelNames[c]);
@@ -117,9 +118,9 @@ json take_checks(const std::vector<MergeInput> &inputs, CalibrationTable &merged
     for (const CheckResidual &r : in.table.checks) {
       if (!channels_same || (r.op == "reduce" && !reduce_same)) continue;
       ++kept;
-      auto [it, added] = checks.try_emplace(
-          std::tuple(r.op, r.algorithm, r.segsize, r.fanout, r.objective, r.neighbors, r.widest, r.from_bytes,
-                     r.from_ranks, r.below_ranks), r);
+      auto [it, added] = checks.try_emplace(std::tuple(r.op, r.algorithm, r.segsize, r.fanout, r.objective, r.neighbors,
+                                                       r.widest, r.from_bytes, r.from_ranks, r.below_ranks),
+                                            r);
       if (!added) {
         it->second.log_lo = std::min(it->second.log_lo, r.log_lo);
         it->second.log_hi = std::max(it->second.log_hi, r.log_hi);
@@ -163,8 +164,9 @@ CalibrationTable merge_tables(const std::vector<MergeInput> &inputs) {
                                       {"reduce", reduce->name},
                                       {"fresh_memory", memory->name},
                                       {"checks", checks_from},
-                                      {"rule", "each channel from the table that measured it with the largest group "
-                                               "(ties: the earlier table)"}};
+                                      {"rule",
+                                       "each channel from the table that measured it with the largest group "
+                                       "(ties: the earlier table)"}};
   merged.provenance["fit"] = origins.fit;
   if (!origins.placement.empty()) merged.provenance["placement"] = {{"channels", origins.placement}};
   if (!origins.samples.empty()) merged.provenance["samples"] = origins.samples;

@@ -49,7 +49,8 @@ void read_samples_csv(const std::string &path, Samples &out) {
       if (p != 2) throw FitError(csv.where() + ": column 'p': " + std::to_string(p) + "; p2p rows have p = 2");
       out.p2p.push_back({channel, bytes, latency});
     } else if (kind == "fanout" || kind == "fanin") {
-      if (p < 2) throw FitError(csv.where() + ": column 'p': " + std::to_string(p) + " ranks; a flat tree needs P >= 2");
+      if (p < 2)
+        throw FitError(csv.where() + ": column 'p': " + std::to_string(p) + " ranks; a flat tree needs P >= 2");
       out.flat.push_back({channel, kind == "fanout" ? FlatTreeKind::fanout : FlatTreeKind::fanin, p, bytes, latency});
     } else if (kind == "concurrent" || kind == "exchange") {
       if (p < 2 || p % 2 != 0)

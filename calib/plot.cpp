@@ -53,8 +53,9 @@ Figure p2p_figure(const ChannelTable &ch, int c, const std::string &name, const 
   gp << "set terminal pngcairo size 1000,700 noenhanced\nset output 'p2p_" << name << ".png'\n"
      << "set title 'point-to-point, " << name << " channel: raw samples, fitted pieces (dashed: breakpoints)'\n"
      << "set logscale xy\nset xlabel 'message size (bytes)'\nset ylabel 'one-way latency (us)'\n"
-     << "set key top left\nset grid\n" << arrows
-     << "plot 'p2p_" << name << ".dat' using 1:2 with points pt 7 ps 0.4 lc rgb '#80336699' title 'samples', \\\n"
+     << "set key top left\nset grid\n"
+     << arrows << "plot 'p2p_" << name
+     << ".dat' using 1:2 with points pt 7 ps 0.4 lc rgb '#80336699' title 'samples', \\\n"
      << "     'p2p_" << name << "_fit.dat' using 1:2 with lines lw 2 lc rgb '#cc2200' title 'fit'\n";
   fig.script = gp.str();
   return fig;
@@ -65,7 +66,8 @@ Figure gamma_figure(const ChannelTable &ch, int c, const std::string &name, cons
   Figure fig{"gamma_" + name, "gamma_" + name + ".png", "", {}};
   std::map<std::pair<int, double>, std::map<int, std::vector<double>>> measured;  // (kind, bytes) -> P -> times
   for (const auto &smp : samples.flat)
-    if (static_cast<int>(smp.channel) == c) measured[{static_cast<int>(smp.kind), smp.bytes}][smp.p].push_back(smp.latency_us);
+    if (static_cast<int>(smp.channel) == c)
+      measured[{static_cast<int>(smp.kind), smp.bytes}][smp.p].push_back(smp.latency_us);
   std::string plots;
   const char *colors[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a"};
   for (FlatTreeKind kind : {FlatTreeKind::fanout, FlatTreeKind::fanin}) {
@@ -91,9 +93,8 @@ Figure gamma_figure(const ChannelTable &ch, int c, const std::string &name, cons
       plots += (plots.empty() ? "plot " : ", \\\n     ") + std::string("'") + stem + ".dat' using 1:2 with points pt " +
                (kind == FlatTreeKind::fanout ? "7" : "5") + " lc rgb '" + color + "' title '" + label +
                " measured', '" + stem + "_fit.dat' using 1:($3 > 0 ? $2 : 1/0) with lines lw 2 dt " +
-               (kind == FlatTreeKind::fanout ? "1" : "4") + " lc rgb '" + color + "' title '" + label +
-               " fit', '" + stem + "_fit.dat' using 1:($3 > 0 ? 1/0 : $2) with lines lw 1 dt 3 lc rgb '" + color +
-               "' notitle";
+               (kind == FlatTreeKind::fanout ? "1" : "4") + " lc rgb '" + color + "' title '" + label + " fit', '" +
+               stem + "_fit.dat' using 1:($3 > 0 ? 1/0 : $2) with lines lw 1 dt 3 lc rgb '" + color + "' notitle";
     }
   }
   std::ostringstream gg;
@@ -101,7 +102,8 @@ Figure gamma_figure(const ChannelTable &ch, int c, const std::string &name, cons
      << "set title 'gamma = T_flat(P) / T_p2p, " << name
      << " channel (dotted: beyond max_p, extrapolated; the model clamps gamma >= 1)'\n"
      << "set xlabel 'P (root + peers)'\nset ylabel 'gamma'\nset key top left\nset grid\n"
-     << "set yrange [0:*]\n" << plots << "\n";
+     << "set yrange [0:*]\n"
+     << plots << "\n";
   fig.script = gg.str();
   return fig;
 }
@@ -111,7 +113,8 @@ Figure relay_figure(const ChannelTable &ch, int c, const std::string &name, cons
   Figure fig{"relay_" + name, "relay_" + name + ".png", "", {}};
   std::map<double, std::vector<double>> ring, hops;
   for (const auto &smp : samples.relay)
-    if (static_cast<int>(smp.channel) == c) (smp.kind == RelayKind::ring ? ring : hops)[smp.bytes].push_back(smp.latency_us);
+    if (static_cast<int>(smp.channel) == c)
+      (smp.kind == RelayKind::ring ? ring : hops)[smp.bytes].push_back(smp.latency_us);
   std::ostringstream runs, fit;
   runs << "# bytes (ring - hops) / 2 per run, us (runs paired in order)\n";
   for (const auto &[bytes, rings] : ring) {
@@ -124,7 +127,8 @@ Figure relay_figure(const ChannelTable &ch, int c, const std::string &name, cons
   fig.data.emplace_back("relay_" + name + "_fit.dat", fit.str());
   std::ostringstream gp;
   gp << "set terminal pngcairo size 1000,700 noenhanced\nset output 'relay_" << name << ".png'\n"
-     << "set title 'relay, " << name << " channel: (3-rank ring - its hops as half round trips) / 2 per run, and the table'\n"
+     << "set title 'relay, " << name
+     << " channel: (3-rank ring - its hops as half round trips) / 2 per run, and the table'\n"
      << "set logscale x\nset xlabel 'message size (bytes)'\nset ylabel 'forwarding cost beyond a message (us)'\n"
      << "set key top left\nset grid\n"
      << "plot 'relay_" << name << ".dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#80336699' title 'runs', \\\n"
@@ -135,8 +139,7 @@ Figure relay_figure(const ChannelTable &ch, int c, const std::string &name, cons
 
 }  // namespace
 
-void write_plots(const CalibrationTable &table, const Samples &samples, const std::string &dir,
-                 std::ostream &out) {
+void write_plots(const CalibrationTable &table, const Samples &samples, const std::string &dir, std::ostream &out) {
   std::vector<Figure> figures;
   for (int c = 0; c < kChannels; ++c) {
     const ChannelTable &ch = table.channels[c];

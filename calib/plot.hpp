@@ -11,7 +11,6 @@
 
 namespace modeltuned::calib {
 
-void write_plots(const CalibrationTable &table, const Samples &samples, const std::string &dir,
-                 std::ostream &out);
+void write_plots(const CalibrationTable &table, const Samples &samples, const std::string &dir, std::ostream &out);
 
 }  // namespace modeltuned::calib

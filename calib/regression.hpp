@@ -12,7 +12,10 @@
 
 namespace modeltuned::calib {
 
-struct Point { double x; double y; };
+struct Point {
+  double x;
+  double y;
+};
 
 struct LineFit {
   double intercept = 0;
@@ -98,6 +101,5 @@ struct PerByteCost {
   bool fallback = false;  // noise decided: the upper bound (or 0 when even that is not positive)
 };
 PerByteCost fit_per_byte_cost(std::span<const Point> samples);
-
 
 }  // namespace modeltuned::calib

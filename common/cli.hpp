@@ -21,8 +21,8 @@ constexpr int kUsageError = 2;
 // "--np: '-4' is not a whole number >= 2" (its own Range would print the type's limits in full).
 template <class T>
 CLI::Validator whole_number(T lo, T hi = std::numeric_limits<T>::max()) {
-  const std::string range = hi == std::numeric_limits<T>::max() ? fmt::format(">= {}", lo)
-                                                                  : fmt::format("in {}..{}", lo, hi);
+  const std::string range =
+      hi == std::numeric_limits<T>::max() ? fmt::format(">= {}", lo) : fmt::format("in {}..{}", lo, hi);
   return CLI::Validator(
       [lo, hi, range](std::string &value) -> std::string {
         T v{};
@@ -55,8 +55,8 @@ inline CLI::Validator number(double lo, double hi = std::numeric_limits<double>:
 inline std::string one_line(const CLI::Error &e) {
   std::string text = e.what();
   // ArgumentMismatch: "--np: 1 required INT:>= 2 missing", an option given without its value.
-  if (const auto colon = text.find(": "); dynamic_cast<const CLI::ArgumentMismatch *>(&e) &&
-                                          colon != std::string::npos && text.ends_with(" missing"))
+  if (const auto colon = text.find(": ");
+      dynamic_cast<const CLI::ArgumentMismatch *>(&e) && colon != std::string::npos && text.ends_with(" missing"))
     return text.substr(0, colon) + " needs a value";
   for (char &c : text)
     if (c == '\n') c = ' ';

@@ -44,7 +44,6 @@ using namespace modeltuned::test;
 
 constexpr int kRunTimeoutSeconds = 40;  // one mpirun of the bench (MODELTUNED_TEST_RUN_TIMEOUT overrides)
 
-
 std::vector<std::string> split(const std::string &text, char sep) {
   std::vector<std::string> out;
   std::string item;
@@ -60,7 +59,8 @@ struct Run : LaunchResult {
     std::string d = "command: " + command + "\nexit status: " + std::to_string(exit_status) +
                     (timed_out ? " (killed after timeout)" : "") + "\nmpirun output:\n" +
                     launcher_output.substr(0, 3000);
-    for (const auto &[rank, text] : rank_stderr) d += "\nrank " + std::to_string(rank) + " stderr:\n" + text.substr(0, 1500);
+    for (const auto &[rank, text] : rank_stderr)
+      d += "\nrank " + std::to_string(rank) + " stderr:\n" + text.substr(0, 1500);
     if (rank_stdout.count(0)) d += "\nrank 0 stdout:\n" + rank_stdout.at(0).substr(0, 6000);
     return d;
   }
@@ -128,9 +128,18 @@ using Key = std::tuple<std::string, long, std::string>;  // op, bytes, variant
 START_TEST(tiny_run_is_consistent) {
   Scratch scratch("modeltuned-bench-test");
   const fs::path csv = scratch.dir / "raw.csv", png = scratch.dir / "ab.png";
-  std::vector<std::string> args = {"--sizes", "1,100,4K,64K", "--reps", std::to_string(kReps), "--warmup",
-                                   std::to_string(kWarmup), "--seed", "7", "--rotate-buffers", "2",
-                                   "--csv", csv.string()};
+  std::vector<std::string> args = {"--sizes",
+                                   "1,100,4K,64K",
+                                   "--reps",
+                                   std::to_string(kReps),
+                                   "--warmup",
+                                   std::to_string(kWarmup),
+                                   "--seed",
+                                   "7",
+                                   "--rotate-buffers",
+                                   "2",
+                                   "--csv",
+                                   csv.string()};
   const bool plotting = *MODELTUNED_TEST_GNUPLOT != '\0';
   if (plotting) args.insert(args.end(), {"--plot", png.string()});
   Run r = run_bench(scratch.dir, kRanks, {"--mca", "coll_modeltuned_verbose", "20"}, args);
@@ -139,7 +148,8 @@ START_TEST(tiny_run_is_consistent) {
 
   // CSV: the exact header, every (op, size, variant, rep) once, positive times.
   const auto lines = split(read_text(csv), '\n');
-  expect(!lines.empty() && lines[0] == "op,size,variant,rep,time_us,rank_mean_us", r, "CSV header is not op,size,variant,rep,time_us,rank_mean_us");
+  expect(!lines.empty() && lines[0] == "op,size,variant,rep,time_us,rank_mean_us", r,
+         "CSV header is not op,size,variant,rep,time_us,rank_mean_us");
   std::map<Key, std::vector<double>> times;
   std::set<std::tuple<std::string, long, std::string, int>> seen;
   for (size_t i = 1; i < lines.size(); ++i) {
@@ -149,7 +159,8 @@ START_TEST(tiny_run_is_consistent) {
     const int rep = std::stoi(f[3]);
     const double t = std::stod(f[4]);
     expect(t > 0 && std::isfinite(t), r, "CSV line " + std::to_string(i + 1) + ": time is not positive: " + lines[i]);
-    expect(seen.insert({f[0], bytes, f[2], rep}).second, r, "CSV line " + std::to_string(i + 1) + " repeats: " + lines[i]);
+    expect(seen.insert({f[0], bytes, f[2], rep}).second, r,
+           "CSV line " + std::to_string(i + 1) + " repeats: " + lines[i]);
     times[{f[0], bytes, f[2]}].push_back(t);
   }
   size_t expected_rows = 0;
@@ -163,7 +174,8 @@ START_TEST(tiny_run_is_consistent) {
                  "CSV lacks " + name + " " + std::to_string(bytes) + " " + v + " rep " + std::to_string(rep));
       }
   }
-  expect(seen.size() == expected_rows, r, "CSV has " + std::to_string(seen.size()) + " rows, expected " + std::to_string(expected_rows));
+  expect(seen.size() == expected_rows, r,
+         "CSV has " + std::to_string(seen.size()) + " rows, expected " + std::to_string(expected_rows));
 
   // Summary table and notes, from rank 0's stdout.
   const std::string out = r.rank_stdout[0];
@@ -198,7 +210,8 @@ START_TEST(tiny_run_is_consistent) {
     row.versus_default = std::stod(vd);
     rows[{op, bytes}] = row;
   }
-  expect(rows.size() == kBcastSizes.size() + kReduceSizes.size(), r, "summary has " + std::to_string(rows.size()) + " rows");
+  expect(rows.size() == kBcastSizes.size() + kReduceSizes.size(), r,
+         "summary has " + std::to_string(rows.size()) + " rows");
 
   // Printed to 2 decimals from unrounded times; the CSV holds 3 decimals.
   auto close = [](double printed, double exact) { return std::fabs(printed - exact) <= 0.006 + 1e-9; };
@@ -219,7 +232,8 @@ START_TEST(tiny_run_is_consistent) {
     for (const auto &v : variants_of(op == "bcast" ? Op::bcast : Op::reduce))
       if (v != "default" && v != "modeltuned" && !handed_back.count({op, bytes, v})) best = std::min(best, med(v));
     expect(!handed_back.count({op, bytes, row.best_name}) && close(row.best_us, med(row.best_name)) &&
-               close(row.best_us, best), r, at + "best forced (" + row.best_name + ") is not the fastest forced median of the CSV");
+               close(row.best_us, best),
+           r, at + "best forced (" + row.best_name + ") is not the fastest forced median of the CSV");
     expect(std::fabs(row.versus_default - row.modeltuned_us / row.default_us) <= 0.006 + 0.01 * row.versus_default, r,
            at + "modeltuned/default ratio disagrees with the medians");
     expect(std::fabs(row.versus_best - row.modeltuned_us / row.best_us) <= 0.006 + 0.01 * row.versus_best, r,
@@ -259,8 +273,9 @@ START_TEST(tiny_run_is_consistent) {
           expect(algs.empty(), r, at + "modeltuned traced calls on the default variant");
           continue;
         }
-        const std::string want = v == "modeltuned" ? rows[{name, bytes}].ran
-                                 : handed_back.count({name, bytes, v}) ? "fallback" : v;
+        const std::string want = v == "modeltuned"                     ? rows[{name, bytes}].ran
+                                 : handed_back.count({name, bytes, v}) ? "fallback"
+                                                                       : v;
         expect(algs.size() == 1 && algs.begin()->first == want && algs.begin()->second == kRanks * calls_per_rank, r,
                at + "modeltuned's trace shows other calls than the bench reported (" + want + " on every call)");
       }
@@ -278,7 +293,8 @@ END_TEST
 START_TEST(quick_measures_default_and_modeltuned_only) {
   Scratch scratch("modeltuned-bench-test");
   const fs::path csv = scratch.dir / "quick.csv";
-  Run r = run_bench(scratch.dir, 2, {}, {"--quick", "--max-bytes", "64", "--reps", "3", "--seed", "1", "--csv", csv.string()});
+  Run r = run_bench(scratch.dir, 2, {},
+                    {"--quick", "--max-bytes", "64", "--reps", "3", "--seed", "1", "--csv", csv.string()});
   expect(!r.timed_out && r.exit_status == 0, r, "--quick did not finish cleanly");
   std::map<std::pair<std::string, std::string>, std::set<long>> sizes;  // (op, variant) -> sizes
   size_t rows = 0;
@@ -289,8 +305,10 @@ START_TEST(quick_measures_default_and_modeltuned_only) {
     ++rows;
   }
   const std::set<long> bcast = {1, 4, 16, 64}, reduce = {4, 16, 64};
-  const decltype(sizes) want = {{{"bcast", "default"}, bcast}, {{"bcast", "modeltuned"}, bcast},
-                                {{"reduce", "default"}, reduce}, {{"reduce", "modeltuned"}, reduce}};
+  const decltype(sizes) want = {{{"bcast", "default"}, bcast},
+                                {{"bcast", "modeltuned"}, bcast},
+                                {{"reduce", "default"}, reduce},
+                                {{"reduce", "modeltuned"}, reduce}};
   expect(sizes == want && rows == 3 * (2 * bcast.size() + 2 * reduce.size()), r,
          "--quick measured other variants or sizes than default and modeltuned at 1, 4, 16, 64 B");
   size_t summary_rows = 0;

@@ -44,8 +44,8 @@ using namespace modeltuned;
 namespace {
 
 std::string temp_path(const std::string &name) {
-  return (std::filesystem::temp_directory_path() /
-          ("check_calibration_" + std::to_string(getpid()) + "_" + name)).string();
+  return (std::filesystem::temp_directory_path() / ("check_calibration_" + std::to_string(getpid()) + "_" + name))
+      .string();
 }
 
 void write_file(const std::string &path, const std::string &text) {
@@ -118,7 +118,8 @@ START_TEST(round_trip) {
 END_TEST
 
 // `text` with its first `from` replaced by `to` is refused in one line containing `expect`.
-static void expect_refused_edit(const std::string &text, const std::string &from, const std::string &to, const char *expect) {
+static void expect_refused_edit(const std::string &text, const std::string &from, const std::string &to,
+                                const char *expect) {
   std::string bad = text;
   const size_t at = bad.find(from);
   ck_assert_msg(at != std::string::npos, "%s not in the table", from.c_str());
@@ -127,7 +128,8 @@ static void expect_refused_edit(const std::string &text, const std::string &from
     parse_calibration(bad, "t");
     ck_abort_msg("accepted %s", to.c_str());
   } catch (const CalibrationError &e) {
-    ck_assert_msg(std::string(e.what()).find(expect) != std::string::npos && !std::strchr(e.what(), '\n'), "%s", e.what());
+    ck_assert_msg(std::string(e.what()).find(expect) != std::string::npos && !std::strchr(e.what(), '\n'), "%s",
+                  e.what());
   }
 }
 
@@ -249,7 +251,8 @@ std::string edited(const std::function<void(json &)> &edit) {
 
 START_TEST(malformed_inputs_are_rejected) {
   const std::vector<Malformed> cases = {
-      {"not JSON", [] { return std::string("{\"format\": \"modeltuned-calibration\",\n  \"version\": }"); },
+      {"not JSON",
+       [] { return std::string("{\"format\": \"modeltuned-calibration\",\n  \"version\": }"); },
        {"not JSON", "line 2"}},
       {"top level array", [] { return std::string("[1, 2]"); }, {"top level", "object"}},
       {"negative noise spread",
@@ -260,15 +263,27 @@ START_TEST(malformed_inputs_are_rejected) {
        {"channels.cache.p2p[1].noise_rel_p95", "number"}},
       {"wrong format", [] { return edited([](json &d) { d["format"] = "osu-latency"; }); }, {"format", "osu-latency"}},
       {"missing format", [] { return edited([](json &d) { d.erase("format"); }); }, {"format", "missing"}},
-      {"missing version", [] { return edited([](json &d) { d.erase("version"); }); },
+      {"missing version",
+       [] { return edited([](json &d) { d.erase("version"); }); },
        {"version", "supported versions: 1 to 4"}},
-      {"unsupported version", [] { return edited([](json &d) { d["version"] = 5; }); },
+      {"unsupported version",
+       [] { return edited([](json &d) { d["version"] = 5; }); },
        {"version", "5", "supported versions: 1 to 4"}},
       {"relay in a version 3 table",
-       [] { return edited([](json &d) { d["version"] = 3; d["channels"]["cache"]["relay"] = {{{"bytes", 1}, {"us", 0.2}}}; }); },
+       [] {
+         return edited([](json &d) {
+           d["version"] = 3;
+           d["channels"]["cache"]["relay"] = {{{"bytes", 1}, {"us", 0.2}}};
+         });
+       },
        {"channels.cache.relay", "version\": 4"}},
       {"empty relay",
-       [] { return edited([](json &d) { d["version"] = 4; d["channels"]["cache"]["relay"] = json::array(); }); },
+       [] {
+         return edited([](json &d) {
+           d["version"] = 4;
+           d["channels"]["cache"]["relay"] = json::array();
+         });
+       },
        {"channels.cache.relay", "non-empty"}},
       {"relay sizes not increasing",
        [] {
@@ -279,32 +294,52 @@ START_TEST(malformed_inputs_are_rejected) {
        },
        {"channels.cache.relay[1].bytes", "increasing"}},
       {"negative relay",
-       [] { return edited([](json &d) { d["version"] = 4; d["channels"]["cache"]["relay"] = {{{"bytes", 1}, {"us", -0.1}}}; }); },
+       [] {
+         return edited([](json &d) {
+           d["version"] = 4;
+           d["channels"]["cache"]["relay"] = {{{"bytes", 1}, {"us", -0.1}}};
+         });
+       },
        {"channels.cache.relay[0].us", "negative"}},
       {"relay point without us",
-       [] { return edited([](json &d) { d["version"] = 4; d["channels"]["cache"]["relay"] = {{{"bytes", 1}}}; }); },
+       [] {
+         return edited([](json &d) {
+           d["version"] = 4;
+           d["channels"]["cache"]["relay"] = {{{"bytes", 1}}};
+         });
+       },
        {"channels.cache.relay[0].us", "missing"}},
       {"contention curve in a version 1 table",
        [] { return edited([](json &d) { d["channels"]["cache"]["exchange"] = d["channels"]["cache"]["fanout"]; }); },
        {"channels.cache.exchange", "version\": 2"}},
       {"empty contention curve",
-       [] { return edited([](json &d) { d["version"] = 2; d["channels"]["cache"]["concurrent"] = json::array(); }); },
+       [] {
+         return edited([](json &d) {
+           d["version"] = 2;
+           d["channels"]["cache"]["concurrent"] = json::array();
+         });
+       },
        {"channels.cache.concurrent", "non-empty"}},
       {"version as string", [] { return edited([](json &d) { d["version"] = "1"; }); }, {"version"}},
       {"no channels key", [] { return edited([](json &d) { d.erase("channels"); }); }, {"channels", "missing"}},
       {"empty channels", [] { return edited([](json &d) { d["channels"] = json::object(); }); }, {"channels", "empty"}},
-      {"unknown channel", [] { return edited([](json &d) { d["channels"]["numa"] = d["channels"]["cache"]; }); },
+      {"unknown channel",
+       [] { return edited([](json &d) { d["channels"]["numa"] = d["channels"]["cache"]; }); },
        {"channels.numa", "unknown channel"}},
-      {"channel without p2p", [] { return edited([](json &d) { d["channels"]["cache"].erase("p2p"); }); },
+      {"channel without p2p",
+       [] { return edited([](json &d) { d["channels"]["cache"].erase("p2p"); }); },
        {"channels.cache.p2p", "missing"}},
-      {"channel with empty p2p", [] { return edited([](json &d) { d["channels"]["cache"]["p2p"] = json::array(); }); },
+      {"channel with empty p2p",
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"] = json::array(); }); },
        {"channels.cache.p2p", "empty"}},
-      {"channel without fanout", [] { return edited([](json &d) { d["channels"]["node"].erase("fanout"); }); },
+      {"channel without fanout",
+       [] { return edited([](json &d) { d["channels"]["node"].erase("fanout"); }); },
        {"channels.node.fanout", "missing"}},
       {"channel with empty fanout",
        [] { return edited([](json &d) { d["channels"]["node"]["fanout"] = json::array(); }); },
        {"channels.node.fanout", "empty"}},
-      {"empty fanin", [] { return edited([](json &d) { d["channels"]["node"]["fanin"] = json::array(); }); },
+      {"empty fanin",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanin"] = json::array(); }); },
        {"channels.node.fanin"}},
       {"p2p not increasing",
        [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][1]["upto_bytes"] = 1024; }); },
@@ -315,7 +350,8 @@ START_TEST(malformed_inputs_are_rejected) {
       {"bounded last piece",
        [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][2]["upto_bytes"] = 1 << 30; }); },
        {"channels.cache.p2p[2].upto_bytes", "unbounded"}},
-      {"unbounded middle piece", [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][0].erase("upto_bytes"); }); },
+      {"unbounded middle piece",
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][0].erase("upto_bytes"); }); },
        {"channels.cache.p2p[0].upto_bytes", "missing"}},
       {"misspelt field",
        [] {
@@ -326,23 +362,29 @@ START_TEST(malformed_inputs_are_rejected) {
          });
        },
        {"channels.cache.p2p[0].upto_byte", "unknown field"}},
-      {"negative beta", [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][0]["beta_us_per_byte"] = -1e-5; }); },
+      {"negative beta",
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][0]["beta_us_per_byte"] = -1e-5; }); },
        {"channels.cache.p2p[0].beta_us_per_byte", "negative"}},
-      {"negative upto", [] { return edited([](json &d) { d["channels"]["node"]["p2p"][0]["upto_bytes"] = -128; }); },
+      {"negative upto",
+       [] { return edited([](json &d) { d["channels"]["node"]["p2p"][0]["upto_bytes"] = -128; }); },
        {"channels.node.p2p[0].upto_bytes"}},
       {"null alpha (NaN once written)",
        [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][1]["alpha_us"] = nullptr; }); },
        {"channels.cache.p2p[1].alpha_us", "number", "null"}},
-      {"string alpha", [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][1]["alpha_us"] = "0.3"; }); },
+      {"string alpha",
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][1]["alpha_us"] = "0.3"; }); },
        {"channels.cache.p2p[1].alpha_us", "number", "string"}},
-      {"boolean beta", [] { return edited([](json &d) { d["channels"]["node"]["p2p"][1]["beta_us_per_byte"] = true; }); },
+      {"boolean beta",
+       [] { return edited([](json &d) { d["channels"]["node"]["p2p"][1]["beta_us_per_byte"] = true; }); },
        {"channels.node.p2p[1].beta_us_per_byte", "number"}},
-      {"infinite alpha", [] { return edited([](json &d) { d["channels"]["node"]["p2p"][1]["alpha_us"] = "@1e999@"; }); },
+      {"infinite alpha",
+       [] { return edited([](json &d) { d["channels"]["node"]["p2p"][1]["alpha_us"] = "@1e999@"; }); },
        {"1e999", "line ", "column ", "finite"}},
       {"minus infinite fanout alpha",
        [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["alpha_us"] = "@-1e999@"; }); },
        {"-1e999", "line ", "finite"}},
-      {"infinite reduce", [] { return edited([](json &d) { d["reduce"]["us_per_byte"] = "@1e400@"; }); },
+      {"infinite reduce",
+       [] { return edited([](json &d) { d["reduce"]["us_per_byte"] = "@1e400@"; }); },
        {"1e400", "line ", "finite"}},
       {"p2p time not positive at the start of its range",
        [] {
@@ -352,22 +394,22 @@ START_TEST(malformed_inputs_are_rejected) {
        },
        {"channels.node.p2p[1]", "non-positive", "128"}},
       {"first piece zero at 0 bytes",
-       [] {
-         return edited([](json &d) {
-           d["channels"]["cache"]["p2p"][0]["alpha_us"] = 0.0;
-         });
-       },
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][0]["alpha_us"] = 0.0; }); },
        {"channels.cache.p2p[0]", "non-positive"}},
-      {"max_p below 2", [] { return edited([](json &d) { d["channels"]["node"]["fanout"][1]["max_p"] = 1; }); },
+      {"max_p below 2",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][1]["max_p"] = 1; }); },
        {"channels.node.fanout[1].max_p", "at least 2"}},
-      {"max_p not an integer", [] { return edited([](json &d) { d["channels"]["node"]["fanout"][1]["max_p"] = 60.5; }); },
+      {"max_p not an integer",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][1]["max_p"] = 60.5; }); },
        {"channels.node.fanout[1].max_p", "integer"}},
       {"fanout sizes not increasing",
        [] { return edited([](json &d) { d["channels"]["node"]["fanout"][2]["bytes"] = 65536; }); },
        {"channels.node.fanout[2].bytes", "increasing"}},
-      {"fanin sizes bad", [] { return edited([](json &d) { d["channels"]["node"]["fanin"][0]["bytes"] = 0; }); },
+      {"fanin sizes bad",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanin"][0]["bytes"] = 0; }); },
        {"channels.node.fanin[0].bytes", "positive"}},
-      {"negative fanout beta", [] { return edited([](json &d) { d["channels"]["cache"]["fanout"][0]["beta_us"] = -0.5; }); },
+      {"negative fanout beta",
+       [] { return edited([](json &d) { d["channels"]["cache"]["fanout"][0]["beta_us"] = -0.5; }); },
        {"channels.cache.fanout[0].beta_us", "negative"}},
       {"fanout never positive",
        [] {
@@ -386,33 +428,42 @@ START_TEST(malformed_inputs_are_rejected) {
        [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["curve"][1][0] = 2; }); },
        {"channels.node.fanout[0].curve[1]", "increasing P"}},
       {"curve point not a pair",
-       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["curve"][0] = json::array({2.5, 1.0}); }); },
+       [] { return edited([](json &d) {
+              d["channels"]["node"]["fanout"][0]["curve"][0] = json::array({2.5, 1.0});
+            }); },
        {"channels.node.fanout[0].curve[0]", "integer P"}},
-      {"curve empty", [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["curve"] = json::array(); }); },
+      {"curve empty",
+       [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["curve"] = json::array(); }); },
        {"channels.node.fanout[0].curve", "empty"}},
       {"curve time not positive",
        [] { return edited([](json &d) { d["channels"]["node"]["fanout"][0]["curve"][0][1] = 0.0; }); },
        {"channels.node.fanout[0].curve[0][1]", "positive"}},
-      {"negative fresh memory", [] { return edited([](json &d) { d["memory"]["fresh_us_per_byte"] = -1e-4; }); },
+      {"negative fresh memory",
+       [] { return edited([](json &d) { d["memory"]["fresh_us_per_byte"] = -1e-4; }); },
        {"memory.fresh_us_per_byte", "negative"}},
-      {"fresh memory without source", [] { return edited([](json &d) { d["memory"].erase("source"); }); },
+      {"fresh memory without source",
+       [] { return edited([](json &d) { d["memory"].erase("source"); }); },
        {"memory.source", "missing"}},
-      {"fresh memory unknown key", [] { return edited([](json &d) { d["memory"]["us_per_page"] = 1; }); },
+      {"fresh memory unknown key",
+       [] { return edited([](json &d) { d["memory"]["us_per_page"] = 1; }); },
        {"memory", "us_per_page"}},
       {"negative one-buffer fresh memory",
        [] { return edited([](json &d) { d["memory"]["one_buffer_us_per_byte"] = -1e-4; }); },
        {"memory.one_buffer_us_per_byte", "negative"}},
       {"missing reduce", [] { return edited([](json &d) { d.erase("reduce"); }); }, {"reduce", "missing"}},
-      {"missing reduce cost", [] { return edited([](json &d) { d["reduce"].erase("us_per_byte"); }); },
+      {"missing reduce cost",
+       [] { return edited([](json &d) { d["reduce"].erase("us_per_byte"); }); },
        {"reduce.us_per_byte", "missing"}},
-      {"negative reduce cost", [] { return edited([](json &d) { d["reduce"]["us_per_byte"] = -1e-5; }); },
+      {"negative reduce cost",
+       [] { return edited([](json &d) { d["reduce"]["us_per_byte"] = -1e-5; }); },
        {"reduce.us_per_byte", "negative"}},
-      {"missing reduce source", [] { return edited([](json &d) { d["reduce"].erase("source"); }); },
-       {"reduce.source"}},
-      {"provenance not an object", [] { return edited([](json &d) { d["provenance"] = "today"; }); },
+      {"missing reduce source", [] { return edited([](json &d) { d["reduce"].erase("source"); }); }, {"reduce.source"}},
+      {"provenance not an object",
+       [] { return edited([](json &d) { d["provenance"] = "today"; }); },
        {"provenance", "object"}},
       // Beyond physical bounds: finite, well-formed, and nonsense (1e300 us predictions).
-      {"latency 1e300", [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][0]["alpha_us"] = 1e300; }); },
+      {"latency 1e300",
+       [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][0]["alpha_us"] = 1e300; }); },
        {"channels.cache.p2p[0].alpha_us", "beyond", "recalibrate"}},
       {"bandwidth 1e-300",
        [] { return edited([](json &d) { d["channels"]["cache"]["p2p"][1]["beta_us_per_byte"] = 1e300; }); },
@@ -423,9 +474,11 @@ START_TEST(malformed_inputs_are_rejected) {
       {"message of 1e20 bytes",
        [] { return edited([](json &d) { d["channels"]["node"]["fanout"][1]["bytes"] = 1e20; }); },
        {"channels.node.fanout[1].bytes", "beyond"}},
-      {"reduce cost 5 us/B", [] { return edited([](json &d) { d["reduce"]["us_per_byte"] = 5.0; }); },
+      {"reduce cost 5 us/B",
+       [] { return edited([](json &d) { d["reduce"]["us_per_byte"] = 5.0; }); },
        {"reduce.us_per_byte", "beyond"}},
-      {"fresh memory 1e10 us/B", [] { return edited([](json &d) { d["memory"]["fresh_us_per_byte"] = 1e10; }); },
+      {"fresh memory 1e10 us/B",
+       [] { return edited([](json &d) { d["memory"]["fresh_us_per_byte"] = 1e10; }); },
        {"memory.fresh_us_per_byte", "beyond"}},
   };
   const std::string valid = parse_error(to_json_text(sample_table()));
@@ -436,8 +489,8 @@ START_TEST(malformed_inputs_are_rejected) {
     ck_assert_msg(message.find('\n') == std::string::npos, "case '%s': message is not one line: %s", c.what,
                   message.c_str());
     for (const auto &needle : c.must_mention)
-      ck_assert_msg(message.find(needle) != std::string::npos, "case '%s': message '%s' does not mention '%s'",
-                    c.what, message.c_str(), needle.c_str());
+      ck_assert_msg(message.find(needle) != std::string::npos, "case '%s': message '%s' does not mention '%s'", c.what,
+                    message.c_str(), needle.c_str());
   }
 }
 END_TEST
@@ -460,7 +513,8 @@ START_TEST(only_regular_files_of_bounded_size_are_read) {
   std::string message = error_for(fifo);  // no writer: a blocking open would never return
   ck_assert_msg(std::chrono::steady_clock::now() - began < std::chrono::seconds(5), "reading a FIFO blocked");
   ck_assert_msg(message.find(fifo) != std::string::npos && message.find("FIFO") != std::string::npos &&
-                    message.find('\n') == std::string::npos, "FIFO: %s", message.c_str());
+                    message.find('\n') == std::string::npos,
+                "FIFO: %s", message.c_str());
   ::unlink(fifo.c_str());
   message = error_for("/dev/zero");
   ck_assert_msg(message.find("/dev/zero") != std::string::npos && message.find("character device") != std::string::npos,
@@ -552,8 +606,8 @@ START_TEST(fit_flat_curve_is_monotone_and_used_in_range) {
   calib::Samples s = synthetic_samples(Channel::node);
   for (auto &f : s.flat)
     if (f.bytes == 1) {
-      if (f.p == 3) f.latency_us = 3.0;               // a bump...
-      if (f.p >= 4) f.latency_us = 1.0 + 0.1 * f.p;   // ...then cheaper than the line
+      if (f.p == 3) f.latency_us = 3.0;              // a bump...
+      if (f.p >= 4) f.latency_us = 1.0 + 0.1 * f.p;  // ...then cheaper than the line
     }
   for (int p = 10; p <= 64; ++p) s.flat.push_back({Channel::node, FlatTreeKind::fanout, p, 1, 1.0 + 0.1 * p});
   const CalibrationTable t = calib::fit_table(s, fit_options());
@@ -586,7 +640,8 @@ START_TEST(fit_rejects_bad_samples) {
   one_size.p2p = {{Channel::core, 8, 0.4}, {Channel::core, 8, 0.41}};
   one_size.flat = {{Channel::core, FlatTreeKind::fanout, 2, 8, 0.4}, {Channel::core, FlatTreeKind::fanout, 3, 8, 0.6}};
   std::string m = fit_error(one_size);
-  ck_assert_msg(m.find("core") != std::string::npos && m.find("2 distinct sizes") != std::string::npos, "%s", m.c_str());
+  ck_assert_msg(m.find("core") != std::string::npos && m.find("2 distinct sizes") != std::string::npos, "%s",
+                m.c_str());
 
   calib::Samples negative = synthetic_samples(Channel::node);
   negative.p2p[5].latency_us = -1;
@@ -620,8 +675,9 @@ START_TEST(fit_never_gives_up_on_noise) {
   const calib::PerByteCost bounded = calib::fit_per_byte_cost(noisy);
   ck_assert(bounded.fallback);
   ck_assert_double_eq_tol(bounded.us_per_byte, (1 + 5e-5 * 4194304) / 4194304, 1e-12);
-  ck_assert_msg(bounded.method.find("noise") != std::string::npos && bounded.method.find("upper bound") != std::string::npos,
-                "%s", bounded.method.c_str());
+  ck_assert_msg(
+      bounded.method.find("noise") != std::string::npos && bounded.method.find("upper bound") != std::string::npos,
+      "%s", bounded.method.c_str());
   const std::vector<calib::Point> one_size = {{4096, 2}, {4096, 3}};
   ck_assert_double_eq_tol(calib::fit_per_byte_cost(one_size).us_per_byte, 2.5 / 4096, 1e-15);
   ck_assert_double_eq(calib::fit_per_byte_cost({}).us_per_byte, 0);
@@ -775,7 +831,8 @@ START_TEST(fit_recovers_piecewise_model_under_heavy_tailed_noise) {
     }
   }
   for (int p = 2; p <= 6; ++p)
-    for (double m : {1.0, 1024.0, 1048576.0}) s.flat.push_back({Channel::node, FlatTreeKind::fanout, p, m, p * truth(m)});
+    for (double m : {1.0, 1024.0, 1048576.0})
+      s.flat.push_back({Channel::node, FlatTreeKind::fanout, p, m, p * truth(m)});
   const CalibrationTable t = calib::fit_table(s, fit_options());
   const auto &p2p = t[Channel::node].p2p;
   ck_assert_msg(p2p.size() == 2, "expected 2 pieces, got %zu", p2p.size());
@@ -817,9 +874,10 @@ START_TEST(samples_csv_round_trip_and_errors) {
     return std::string();
   };
   const std::string header = "kind,channel,p,bytes,rep,latency_us\n";
-  write_file(path, header + "p2p,cache,2,9,0,0.5110\nfanout,core,5,4096,3,2.3170\nfanin,core,5,4096,3,1.9040\n"
-                            "concurrent,core,4,4096,3,2.5000\nexchange,core,2,64,0,1.2500\n"
-                            "relay,cache,3,8,0,2.0000\nrelay_hops,cache,3,8,0,1.5000\n");
+  write_file(path, header +
+                       "p2p,cache,2,9,0,0.5110\nfanout,core,5,4096,3,2.3170\nfanin,core,5,4096,3,1.9040\n"
+                       "concurrent,core,4,4096,3,2.5000\nexchange,core,2,64,0,1.2500\n"
+                       "relay,cache,3,8,0,2.0000\nrelay_hops,cache,3,8,0,1.5000\n");
   calib::Samples s;
   calib::read_samples_csv(path, s);
   ck_assert_uint_eq(s.p2p.size(), 1);
@@ -866,8 +924,10 @@ START_TEST(csv_errors_name_file_line_and_column) {
     write_file(path, text);
     calib::Samples s;
     try {
-      if (flat) calib::read_osu_flat_csv(path, FlatTreeKind::fanout, s);
-      else calib::read_osu_p2p_csv(path, s);
+      if (flat)
+        calib::read_osu_flat_csv(path, FlatTreeKind::fanout, s);
+      else
+        calib::read_osu_p2p_csv(path, s);
     } catch (const calib::FitError &e) {
       return std::string(e.what());
     }
@@ -875,10 +935,11 @@ START_TEST(csv_errors_name_file_line_and_column) {
   };
   std::string m = read_error("mapby,size,latency\ncore,1,0.4\ncore,2,zero\n", false);
   ck_assert_msg(m.find(path + ":3") != std::string::npos && m.find("'latency'") != std::string::npos &&
-                    m.find("zero") != std::string::npos, "%s", m.c_str());
-  m = read_error("mapby,size,latency\nl2,1,0.4\n", false);
-  ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("unknown channel 'l2'") != std::string::npos,
+                    m.find("zero") != std::string::npos,
                 "%s", m.c_str());
+  m = read_error("mapby,size,latency\nl2,1,0.4\n", false);
+  ck_assert_msg(m.find(path + ":2") != std::string::npos && m.find("unknown channel 'l2'") != std::string::npos, "%s",
+                m.c_str());
   m = read_error("mapby,size,lat\ncore,1,0.4\n", false);
   ck_assert_msg(m.find(path + ":1") != std::string::npos && m.find("missing column 'latency'") != std::string::npos,
                 "%s", m.c_str());
@@ -1093,8 +1154,8 @@ START_TEST(calibrate_measures_contention_and_refits) {
   test::Scratch scratch("modeltuned-calibrate");
   // A fixed plan ends in a few seconds; the budget is only slack for a loaded machine, where a
   // cut would leave sizes without their larger groups.
-  const fs::path table_path = calibrate(scratch.dir, 4, {"--budget", "60", "--max-bytes", "16KiB", "--reps", "3",
-                                                         "--seed", "7", "--idle", "sleep"});
+  const fs::path table_path = calibrate(
+      scratch.dir, 4, {"--budget", "60", "--max-bytes", "16KiB", "--reps", "3", "--seed", "7", "--idle", "sleep"});
   const fs::path samples_path = table_path.string() + ".samples.csv";
   const json doc = json::parse(test::read_text(table_path));
   const CalibrationTable table = load_calibration(table_path.string());
@@ -1201,8 +1262,8 @@ START_TEST(fresh_memory_follows_the_allocator) {
   auto measure = [](const std::string &tunables) {
     test::Scratch scratch("modeltuned-calibrate");
     setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
-    const fs::path table = calibrate(scratch.dir, 2, {"--budget", "8", "--max-bytes", "4KiB", "--reps", "3"},
-                                     {"GLIBC_TUNABLES"});
+    const fs::path table =
+        calibrate(scratch.dir, 2, {"--budget", "8", "--max-bytes", "4KiB", "--reps", "3"}, {"GLIBC_TUNABLES"});
     unsetenv("GLIBC_TUNABLES");
     return json::parse(test::read_text(table))["provenance"]["reduce_local"];
   };
@@ -1225,8 +1286,8 @@ END_TEST
 START_TEST(calibrator_measures_checks) {
   test::Scratch scratch("modeltuned-calibrate");
   std::string output;
-  const fs::path path = calibrate(scratch.dir, 2, {"--budget", "10", "--max-bytes", "4KiB", "--reps", "4", "--seed", "3"},
-                                  {}, &output);
+  const fs::path path =
+      calibrate(scratch.dir, 2, {"--budget", "10", "--max-bytes", "4KiB", "--reps", "4", "--seed", "3"}, {}, &output);
   const CalibrationTable table = load_calibration(path.string());
   const json doc = json::parse(test::read_text(path));
   const json &checks = doc["provenance"]["checks"];
@@ -1238,7 +1299,8 @@ START_TEST(calibrator_measures_checks) {
   const std::string run_neighbors = run["neighbors"].get<std::string>(), run_widest = run["widest"].get<std::string>();
   ck_assert_int_eq(run["ranks"].get<int>(), 2);
   ck_assert_int_eq(run["rounds"].get<int>(), 4);
-  ck_assert_msg(table.checks_source.find("forced through tuned") != std::string::npos, "%s", table.checks_source.c_str());
+  ck_assert_msg(table.checks_source.find("forced through tuned") != std::string::npos, "%s",
+                table.checks_source.c_str());
 
   // Every size measured lies in one band [4^k, 4^(k+1)), two sizes per band but the last (4 KiB).
   std::set<std::tuple<std::string, std::string, double>> defaults;
@@ -1253,8 +1315,10 @@ START_TEST(calibrator_measures_checks) {
     const int sizes = r.from_bytes == 4096 || (r.op == "reduce" && r.from_bytes == 1) ? 1 : 2;
     ck_assert_msg(r.samples % 4 == 0 && r.samples / 4 <= sizes, "%s %s from %g: %d samples", r.op.c_str(),
                   r.algorithm.c_str(), r.from_bytes, r.samples);
-    if (r.algorithm == "default") defaults.insert({r.op, r.objective, r.from_bytes});
-    else ck_assert_msg(find_algorithm(r.op == "bcast" ? Op::bcast : Op::reduce, r.algorithm), "%s", r.algorithm.c_str());
+    if (r.algorithm == "default")
+      defaults.insert({r.op, r.objective, r.from_bytes});
+    else
+      ck_assert_msg(find_algorithm(r.op == "bcast" ? Op::bcast : Op::reduce, r.algorithm), "%s", r.algorithm.c_str());
   }
   // Open MPI's default at every band (bcast from 1 B, reduce from 4 B) for both objectives.
   ck_assert_int_eq(defaults.size(), 2 * (7 + 6));
@@ -1262,7 +1326,8 @@ START_TEST(calibrator_measures_checks) {
     for (const char *objective : {"completion", "rank_mean"}) {
       const json &m = row[objective];
       ck_assert_msg(m["low_us"].get<double>() <= m["median_us"].get<double>() &&
-                        m["median_us"].get<double>() <= m["high_us"].get<double>() && m["predicted_us"].get<double>() > 0,
+                        m["median_us"].get<double>() <= m["high_us"].get<double>() &&
+                        m["predicted_us"].get<double>() > 0,
                     "%s", row.dump().c_str());
     }
 
@@ -1288,11 +1353,12 @@ START_TEST(calibrator_without_forcing_writes_no_checks) {
   const CalibrationTable table = load_calibration(path.string());
   ck_assert(table.checks.empty());
   const json doc = json::parse(test::read_text(path));
-  ck_assert_msg(doc["provenance"]["checks"].value("not_measured", "").find("coll_tuned_use_dynamic_rules") !=
-                    std::string::npos,
-                "%s", doc["provenance"].dump().substr(0, 400).c_str());
+  ck_assert_msg(
+      doc["provenance"]["checks"].value("not_measured", "").find("coll_tuned_use_dynamic_rules") != std::string::npos,
+      "%s", doc["provenance"].dump().substr(0, 400).c_str());
   int said = 0;
-  for (const std::string &line : test::split_lines(output)) said += line.find("no checks measured") != std::string::npos;
+  for (const std::string &line : test::split_lines(output))
+    said += line.find("no checks measured") != std::string::npos;
   ck_assert_msg(said == 1, "%d lines about the checks in:\n%s", said, output.c_str());
 }
 END_TEST

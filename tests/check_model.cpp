@@ -77,7 +77,8 @@ START_TEST(channel_rules) {
     }
     unsigned pairs = 0;
     for (size_t i = 0; i < ranks.size(); ++i)
-      for (size_t j = i + 1; j < ranks.size(); ++j) pairs |= 1u << static_cast<int>(channel_between(ranks[i], ranks[j]));
+      for (size_t j = i + 1; j < ranks.size(); ++j)
+        pairs |= 1u << static_cast<int>(channel_between(ranks[i], ranks[j]));
     ck_assert_uint_eq(Placement(ranks).channels_used(), pairs);
   }
 }
@@ -118,8 +119,7 @@ START_TEST(multi_channel_eq11) {
   ck_assert(near(multi_channel_flat_tree_us(t, FlatTreeKind::fanout, peers, 1), expected));
   // Fewer cheap peers than Q: they vanish.
   std::array<int, kChannels> few{9, 0, 0, 1};
-  ck_assert(near(multi_channel_flat_tree_us(t, FlatTreeKind::fanout, few, 1),
-                 p2p_us(t[Channel::node], 1)));
+  ck_assert(near(multi_channel_flat_tree_us(t, FlatTreeKind::fanout, few, 1), p2p_us(t[Channel::node], 1)));
   // Up to the shared-memory eager limit the root sends every message itself: on-node peers fold
   // into the node channel (the slowest at 1 KiB: 2.31 us against socket's 1.41 us).
   std::array<int, kChannels> mixed{0, 0, 2, 2};
@@ -138,9 +138,9 @@ START_TEST(multi_channel_eq11) {
   // On-node channels alone still fold by eq. 11 at any size.
   std::array<int, kChannels> on_node{0, 3, 2, 0};
   const double q_core = p2p_us(t[Channel::socket], big) / p2p_us(t[Channel::core], big);
-  ck_assert(near(multi_channel_flat_tree_us(t, FlatTreeKind::fanout, on_node, big),
-                 flat_tree_us(t[Channel::socket], FlatTreeKind::fanout,
-                              2 + static_cast<int>(std::floor(3 / q_core)) + 1, big)));
+  ck_assert(near(
+      multi_channel_flat_tree_us(t, FlatTreeKind::fanout, on_node, big),
+      flat_tree_us(t[Channel::socket], FlatTreeKind::fanout, 2 + static_cast<int>(std::floor(3 / q_core)) + 1, big)));
   ck_assert(kSharedMemoryEagerLimitBytes == 4096);
 }
 END_TEST
@@ -379,7 +379,8 @@ START_TEST(relays_charge_forwarding_ranks) {
   node_relay.channels[static_cast<int>(Channel::node)].relay = {{1, 5.0}};
   const Candidate bintree{Op::bcast, id(Op::bcast, "bintree"), 0, 0};
   const CallShape call{Op::bcast, 25, 4, 0, true};
-  ck_assert(near(*predict_us(node_relay, Placement(ranks), bintree, call), *predict_us(t, Placement(ranks), bintree, call)));
+  ck_assert(
+      near(*predict_us(node_relay, Placement(ranks), bintree, call), *predict_us(t, Placement(ranks), bintree, call)));
   // Step algorithms pay it on every step after their first.
   ck_assert(diff(Op::bcast, "scatter_allgather", one_cache(8), 1024, 0) > 0);
   // Rabenseifner, 8 ranks, 4 KiB: halving windows 2048 (first), 1024, 512 B; gather 512-2048 B.
@@ -400,8 +401,7 @@ START_TEST(selector_rules) {
     ck_assert_msg(a == 1 || a == 6, "non-commutative reduce got algorithm %d", a);
   }
   // Predictions are sorted and the pick is the first; deciding again gives the same answer.
-  for (size_t i = 1; i < d->predictions.size(); ++i)
-    ck_assert(d->predictions[i - 1].us <= d->predictions[i].us);
+  for (size_t i = 1; i < d->predictions.size(); ++i) ck_assert(d->predictions[i - 1].us <= d->predictions[i].us);
   auto again = decide(t, p, call, kAllAlgorithms);
   ck_assert(again->pick == d->pick);
   // The mask restricts candidates.
@@ -474,8 +474,8 @@ START_TEST(uncovered_communicators_never_leave_the_default) {
   ck_assert(may(t, Op::bcast) && may(t, Op::reduce));  // no checks: the held-out factor rule decides
   auto with_check = [&](const char *op, const char *neighbors, int from_ranks, int below_ranks) {
     CalibrationTable c = t;
-    c.checks.push_back({op, "default", 0, 0, "completion", neighbors, "cache", 1024, 4096, -0.1, 0.1, 4, from_ranks,
-                        below_ranks});
+    c.checks.push_back(
+        {op, "default", 0, 0, "completion", neighbors, "cache", 1024, 4096, -0.1, 0.1, 4, from_ranks, below_ranks});
     return c;
   };
   const CalibrationTable bcast_here = with_check("bcast", "cache", 8, 16);
@@ -499,8 +499,8 @@ END_TEST
 START_TEST(checks_hold_near_their_ranks) {
   CalibrationTable t;
   auto add = [&](double lo, double hi, int from_ranks, int below_ranks) {
-    t.checks.push_back({"bcast", "binomial", 0, 0, "completion", "core", "node", 1024, 4096, lo, hi, 4, from_ranks,
-                        below_ranks});
+    t.checks.push_back(
+        {"bcast", "binomial", 0, 0, "completion", "core", "node", 1024, 4096, lo, hi, 4, from_ranks, below_ranks});
   };
   add(-0.1, 0.1, 64, 128);
   add(-0.5, 0.5, 16, 17);
@@ -508,13 +508,13 @@ START_TEST(checks_hold_near_their_ranks) {
   auto range = [&](int ranks) {
     return check_range(t, Op::bcast, "binomial", 0, 0, 2048, Metric::completion, Channel::core, Channel::node, ranks);
   };
-  ck_assert_double_eq(range(100)->hi, 0.1);   // inside [64, 128)
-  ck_assert_double_eq(range(200)->hi, 0.1);   // within 2 x 127
-  ck_assert_double_eq(range(40)->hi, 0.1);    // 64 / 40 = 1.6 beats 40 / 16 = 2.5 (out of reach anyway)
-  ck_assert_double_eq(range(24)->hi, 0.5);    // 24 / 16 = 1.5 beats 64 / 24 = 2.7
-  ck_assert_double_eq(range(8)->hi, 0.5);     // 16 / 8 = 2: still within reach
-  ck_assert_double_eq(range(7)->hi, 2.0);     // no sized check holds: the unsized one
-  ck_assert_double_eq(range(256)->hi, 2.0);   // 256 >= 2 x 128
+  ck_assert_double_eq(range(100)->hi, 0.1);  // inside [64, 128)
+  ck_assert_double_eq(range(200)->hi, 0.1);  // within 2 x 127
+  ck_assert_double_eq(range(40)->hi, 0.1);   // 64 / 40 = 1.6 beats 40 / 16 = 2.5 (out of reach anyway)
+  ck_assert_double_eq(range(24)->hi, 0.5);   // 24 / 16 = 1.5 beats 64 / 24 = 2.7
+  ck_assert_double_eq(range(8)->hi, 0.5);    // 16 / 8 = 2: still within reach
+  ck_assert_double_eq(range(7)->hi, 2.0);    // no sized check holds: the unsized one
+  ck_assert_double_eq(range(256)->hi, 2.0);  // 256 >= 2 x 128
   ck_assert(std::isinf(ranks_distance(t.checks[0], 256)) && ranks_distance(t.checks[0], 100) == 0 &&
             ranks_distance(t.checks[2], 100) < 0);
   t.checks.pop_back();
@@ -527,8 +527,8 @@ END_TEST
 START_TEST(default_checks_follow_the_fixed_rule) {
   CalibrationTable t;
   auto add = [&](const char *algorithm, double hi, int from_ranks, int below_ranks) {
-    t.checks.push_back({"bcast", algorithm, 0, 0, "completion", "core", "node", 1024, 4096, -hi, hi, 4, from_ranks,
-                        below_ranks});
+    t.checks.push_back(
+        {"bcast", algorithm, 0, 0, "completion", "core", "node", 1024, 4096, -hi, hi, 4, from_ranks, below_ranks});
   };
   add("default", 0.1, 64, 128);
   add("binomial", 0.3, 64, 128);
@@ -541,8 +541,8 @@ START_TEST(default_checks_follow_the_fixed_rule) {
   ck_assert_double_eq(range(100)->hi, 0.1);  // measured where the default ran k-nomial too
   ck_assert_double_eq(range(200)->hi, 0.3);  // it runs binomial at 200: forced binomial's check
   t.checks.pop_back();
-  ck_assert(!range(200).has_value());        // neither: unchecked, the default is kept
-  add("default", 0.7, 0, 0);                 // a check without sizes agrees with any size
+  ck_assert(!range(200).has_value());  // neither: unchecked, the default is kept
+  add("default", 0.7, 0, 0);           // a check without sizes agrees with any size
   ck_assert_double_eq(range(200)->hi, 0.7);
   ck_assert_double_eq(range(100)->hi, 0.1);  // the sized one that agrees still comes first
   // What the default runs, also measured forced: the same code twice, so the range covers both.
@@ -560,7 +560,7 @@ START_TEST(default_checks_follow_the_fixed_rule) {
   const auto reduce_runs_at = [&](int, double bytes) { return bytes < 8 ? linear : binary; };
   const auto held = checks_for(r, Op::reduce, 8, Metric::completion, Channel::core, Channel::core, 2);
   ck_assert_double_eq(default_range_in(held, Op::reduce, binary, 2, reduce_runs_at)->hi, 0.3);  // forced binary's
-  ck_assert(!default_range_in(held, Op::reduce, linear, 2, reduce_runs_at).has_value());      // no forced linear
+  ck_assert(!default_range_in(held, Op::reduce, linear, 2, reduce_runs_at).has_value());        // no forced linear
   const auto always_binary = [&](int, double) { return binary; };
   // One configuration over the band: the default's own check holds, and with forced binary's
   // (the same code) the range covers both.
@@ -587,8 +587,7 @@ START_TEST(candidates_cover_parameters) {
   ck_assert_int_eq(chains, 5 * 9);  // fan-outs 2..32 x segment sizes {0, 1 KiB .. 128 KiB}
   // A small message gets no segment sizes beyond the message itself.
   call.count = 2000;
-  for (const Candidate &c : enumerate_candidates(call, 64, kAllAlgorithms))
-    ck_assert(c.segsize < 2000);
+  for (const Candidate &c : enumerate_candidates(call, 64, kAllAlgorithms)) ck_assert(c.segsize < 2000);
 }
 END_TEST
 
@@ -597,7 +596,9 @@ START_TEST(algorithm_lists) {
   ck_assert_uint_eq(parse_algorithm_list(Op::bcast, "all"), kAllAlgorithms);
   ck_assert_uint_eq(parse_algorithm_list(Op::bcast, "linear, 6"), (1u << 1) | (1u << 6));
   bool threw = false;
-  try { parse_algorithm_list(Op::bcast, "linear,bogus"); } catch (const std::invalid_argument &e) {
+  try {
+    parse_algorithm_list(Op::bcast, "linear,bogus");
+  } catch (const std::invalid_argument &e) {
     threw = std::string(e.what()).find("bogus") != std::string::npos;
   }
   ck_assert(threw);
@@ -668,7 +669,11 @@ START_TEST(ompi_versions) {
   for (const char *bad : {"", "4", "4.0", "5.1", "5.01", "4.1x"}) ck_assert_msg(!parse_ompi_version(bad), "%s", bad);
   ck_assert(ompi_version_name(OmpiVersion::v5_0) == "5.0");
   bool threw = false;
-  try { (void) build_kary_tree(1, 5, 0); } catch (const std::invalid_argument &) { threw = true; }
+  try {
+    (void)build_kary_tree(1, 5, 0);
+  } catch (const std::invalid_argument &) {
+    threw = true;
+  }
   ck_assert(threw);
   const Tree pipeline = build_kary_tree(1, 5, 2, OmpiVersion::v5_0), chain = build_chain(1, 5, 2);
   ck_assert(pipeline.children == chain.children);
@@ -717,11 +722,12 @@ END_TEST
 // decision.c) and base functions, modeltuned's own names, and every spec's plan is one its
 // evaluator reads.
 START_TEST(registry_matches_tuned) {
-  const std::pair<int, const char *> bcast[] = {{1, "basic_linear"}, {2, "chain"}, {3, "pipeline"},
-                                                {4, "split_binary_tree"}, {5, "binary_tree"}, {6, "binomial"},
-                                                {7, "knomial"}, {8, "scatter_allgather"}, {9, "scatter_allgather_ring"}};
-  const std::pair<int, const char *> reduce[] = {{1, "linear"}, {2, "chain"}, {3, "pipeline"}, {4, "binary"},
-                                                 {5, "binomial"}, {6, "in-order_binary"}, {7, "rabenseifner"}};
+  const std::pair<int, const char *> bcast[] = {
+      {1, "basic_linear"}, {2, "chain"},   {3, "pipeline"},          {4, "split_binary_tree"},     {5, "binary_tree"},
+      {6, "binomial"},     {7, "knomial"}, {8, "scatter_allgather"}, {9, "scatter_allgather_ring"}};
+  const std::pair<int, const char *> reduce[] = {{1, "linear"},      {2, "chain"},    {3, "pipeline"},
+                                                 {4, "binary"},      {5, "binomial"}, {6, "in-order_binary"},
+                                                 {7, "rabenseifner"}};
   for (auto [number, name] : bcast) ck_assert_int_eq(find_algorithm(Op::bcast, name)->id, number);
   for (auto [number, name] : reduce) ck_assert_int_eq(find_algorithm(Op::reduce, name)->id, number);
   ck_assert_int_eq(find_algorithm(Op::bcast, "bintree")->id, 5);
@@ -771,8 +777,8 @@ START_TEST(emulated_orfeo_placements) {
   // Channels of data/orfeo-epyc/README.md under Open MPI 4.1's mapping and binding.
   const MachineShape orfeo = orfeo_epyc(2);
   Placement by_core = emulate_placement(orfeo, 256, MapBy::core);
-  ck_assert(by_core.channel(0, 3) == Channel::cache);    // same CCX (cores 0-3)
-  ck_assert(by_core.channel(0, 4) == Channel::core);     // same socket
+  ck_assert(by_core.channel(0, 3) == Channel::cache);  // same CCX (cores 0-3)
+  ck_assert(by_core.channel(0, 4) == Channel::core);   // same socket
   ck_assert(by_core.channel(0, 63) == Channel::core);
   ck_assert(by_core.channel(0, 64) == Channel::socket);  // other socket
   ck_assert(by_core.channel(0, 128) == Channel::node);   // the second node starts at 128
@@ -781,9 +787,9 @@ START_TEST(emulated_orfeo_placements) {
   ck_assert(by_socket.channel(0, 2) == Channel::core);    // bound to a socket: no shared L3 known
   ck_assert(by_socket.channel(0, 128) == Channel::node);
   Placement by_node = emulate_placement(orfeo, 16, MapBy::node);
-  ck_assert(by_node.channel(0, 1) == Channel::node);      // alternating nodes
-  ck_assert(by_node.channel(0, 2) == Channel::core);      // NUMA 0 and 1 of socket 0
-  ck_assert(by_node.channel(0, 8) == Channel::socket);    // fifth rank on node 0: NUMA 4, socket 1
+  ck_assert(by_node.channel(0, 1) == Channel::node);    // alternating nodes
+  ck_assert(by_node.channel(0, 2) == Channel::core);    // NUMA 0 and 1 of socket 0
+  ck_assert(by_node.channel(0, 8) == Channel::socket);  // fifth rank on node 0: NUMA 4, socket 1
   // Two ranks bind to cores whatever the mapping (but map-by socket still alternates sockets).
   Placement two = emulate_placement(orfeo, 2, MapBy::socket);
   ck_assert(two[0].core >= 0 && two[1].core >= 0);
@@ -792,10 +798,16 @@ START_TEST(emulated_orfeo_placements) {
   // Descriptions and errors.
   ck_assert(parse_machine("node:2 pack:2 numa:4 l3:4 core:4") == orfeo);
   bool threw = false;
-  try { emulate_placement(orfeo, 513, MapBy::core); } catch (const std::invalid_argument &) { threw = true; }
+  try {
+    emulate_placement(orfeo, 513, MapBy::core);
+  } catch (const std::invalid_argument &) {
+    threw = true;
+  }
   ck_assert(threw);
   threw = false;
-  try { parse_machine("node:2 socks:2"); } catch (const std::invalid_argument &e) {
+  try {
+    parse_machine("node:2 socks:2");
+  } catch (const std::invalid_argument &e) {
     threw = std::string(e.what()).find("socks") != std::string::npos;
   }
   ck_assert(threw);
@@ -820,17 +832,22 @@ START_TEST(emulated_orfeo_placements) {
   const Placement spread = emulate_placement(hosts, 32, "core", BindTo::core);
   ck_assert(spread.channel(0, 3) == Channel::cache && spread.channel(3, 4) == Channel::node);
   // Without slots the mapping is unchanged.
-  ck_assert(nodes_of(emulate_placement(orfeo, 16, MapBy::node)) == nodes_of(emulate_placement(orfeo_epyc(2), 16, "node")));
+  ck_assert(nodes_of(emulate_placement(orfeo, 16, MapBy::node)) ==
+            nodes_of(emulate_placement(orfeo_epyc(2), 16, "node")));
   for (const char *bad : {"a:2,b", "a:0", "8x", "a:129"}) {
     threw = false;
-    try { apply_hosts(hosts, bad); } catch (const std::invalid_argument &e) {
+    try {
+      apply_hosts(hosts, bad);
+    } catch (const std::invalid_argument &e) {
       threw = std::string(e.what()).find("--hosts") != std::string::npos;
     }
     ck_assert_msg(threw, "--hosts %s accepted", bad);
   }
   apply_hosts(hosts, "a:1,b:1");
   threw = false;
-  try { emulate_placement(hosts, 3, "slot"); } catch (const std::invalid_argument &e) {
+  try {
+    emulate_placement(hosts, 3, "slot");
+  } catch (const std::invalid_argument &e) {
     threw = std::string(e.what()).find("2 slots") != std::string::npos;
   }
   ck_assert(threw);
@@ -843,14 +860,16 @@ int main() {
   const std::vector<std::pair<const char *, std::vector<const TTest *>>> cases = {
       {"topology", {channel_rules}},
       {"cost", {p2p_pieces, gamma_from_flat_tree_fits, multi_channel_eq11, fresh_memory_charges}},
-      {"schedule", {segmentation_matches_open_mpi, schedule_reduces_to_stage_sum, schedule_follows_paths,
-                    ompi_versions}},
-      {"simulate", {pipeline_stage_sum_eq2, binary_tree_stage_sum_eq3, linear_is_one_flat_tree,
-                    in_order_binary_sends_to_root, rank_mean_metric, scatter_allgather_non_power_of_two,
-                    rabenseifner_odd_root_hop, relays_charge_forwarding_ranks, fallbacks_are_never_predicted}},
-      {"select", {selector_rules, checks_decide_only_what_they_cover, checks_hold_near_their_ranks,
-                  default_checks_follow_the_fixed_rule, uncovered_communicators_never_leave_the_default,
-                  candidates_cover_parameters, algorithm_lists, tuned_fixed_rules}},
+      {"schedule",
+       {segmentation_matches_open_mpi, schedule_reduces_to_stage_sum, schedule_follows_paths, ompi_versions}},
+      {"simulate",
+       {pipeline_stage_sum_eq2, binary_tree_stage_sum_eq3, linear_is_one_flat_tree, in_order_binary_sends_to_root,
+        rank_mean_metric, scatter_allgather_non_power_of_two, rabenseifner_odd_root_hop, relays_charge_forwarding_ranks,
+        fallbacks_are_never_predicted}},
+      {"select",
+       {selector_rules, checks_decide_only_what_they_cover, checks_hold_near_their_ranks,
+        default_checks_follow_the_fixed_rule, uncovered_communicators_never_leave_the_default,
+        candidates_cover_parameters, algorithm_lists, tuned_fixed_rules}},
       {"registry", {registry_matches_tuned, registry_refuses_clashes}},
       {"emulate", {emulated_orfeo_placements}},
   };

@@ -38,7 +38,7 @@ std::optional<Candidate> dummy_runs_instead(const Candidate &c, const CallShape 
 
 // Registered once per process (check forks each test; without forking this keeps one copy).
 const AlgorithmSpec &dummy() {
-  static const AlgorithmSpec &registered = [] () -> const AlgorithmSpec & {
+  static const AlgorithmSpec &registered = []() -> const AlgorithmSpec & {
     AlgorithmSpec s;
     s.op = Op::bcast;
     s.id = kDummyId;

@@ -24,8 +24,8 @@
 
 /* ck_assert_msg reports every passing check to the parent process (a syscall each); the sweeps
  * make millions of checks, so only a failure talks to Check. */
-#define EXPECT(cond, ...)                  \
-  do {                                     \
+#define EXPECT(cond, ...)                   \
+  do {                                      \
     if (!(cond)) ck_abort_msg(__VA_ARGS__); \
   } while (0)
 
@@ -33,7 +33,7 @@ static ompi_communicator_t fake_comm;
 static ompi_group_t fake_group;
 
 static void fake_init(void) {
-  mt_tree_set_ompi_major(OMPI_MAJOR_VERSION);  /* ours follow the libmpi linked here */
+  mt_tree_set_ompi_major(OMPI_MAJOR_VERSION); /* ours follow the libmpi linked here */
   memset(&fake_comm, 0xA5, sizeof fake_comm);
   memset(&fake_group, 0xA5, sizeof fake_group);
   fake_comm.c_local_group = &fake_group;
@@ -47,12 +47,18 @@ static ompi_communicator_t *fake(int size, int rank) {
 
 static const char *kind_name(enum mt_tree_kind kind) {
   switch (kind) {
-    case MT_KARY: return "k-ary tree";
-    case MT_IN_ORDER_BINTREE: return "in-order bintree";
-    case MT_BMTREE: return "bmtree";
-    case MT_IN_ORDER_BMTREE: return "in-order bmtree";
-    case MT_KMTREE: return "kmtree";
-    case MT_CHAIN: return "chain";
+    case MT_KARY:
+      return "k-ary tree";
+    case MT_IN_ORDER_BINTREE:
+      return "in-order bintree";
+    case MT_BMTREE:
+      return "bmtree";
+    case MT_IN_ORDER_BMTREE:
+      return "in-order bmtree";
+    case MT_KMTREE:
+      return "kmtree";
+    case MT_CHAIN:
+      return "chain";
   }
   return "?";
 }
@@ -60,12 +66,18 @@ static const char *kind_name(enum mt_tree_kind kind) {
 static ompi_coll_tree_t *libmpi_tree(enum mt_tree_kind kind, int arg, int size, int root, int rank) {
   ompi_communicator_t *comm = fake(size, rank);
   switch (kind) {
-    case MT_KARY: return ompi_coll_base_topo_build_tree(arg, comm, root);
-    case MT_IN_ORDER_BINTREE: return ompi_coll_base_topo_build_in_order_bintree(comm);
-    case MT_BMTREE: return ompi_coll_base_topo_build_bmtree(comm, root);
-    case MT_IN_ORDER_BMTREE: return ompi_coll_base_topo_build_in_order_bmtree(comm, root);
-    case MT_KMTREE: return ompi_coll_base_topo_build_kmtree(comm, root, arg);
-    case MT_CHAIN: return ompi_coll_base_topo_build_chain(arg, comm, root);
+    case MT_KARY:
+      return ompi_coll_base_topo_build_tree(arg, comm, root);
+    case MT_IN_ORDER_BINTREE:
+      return ompi_coll_base_topo_build_in_order_bintree(comm);
+    case MT_BMTREE:
+      return ompi_coll_base_topo_build_bmtree(comm, root);
+    case MT_IN_ORDER_BMTREE:
+      return ompi_coll_base_topo_build_in_order_bmtree(comm, root);
+    case MT_KMTREE:
+      return ompi_coll_base_topo_build_kmtree(comm, root, arg);
+    case MT_CHAIN:
+      return ompi_coll_base_topo_build_chain(arg, comm, root);
   }
   return NULL;
 }
@@ -73,12 +85,16 @@ static ompi_coll_tree_t *libmpi_tree(enum mt_tree_kind kind, int arg, int size, 
 /* What libmpi leaves in the root's tree_prev; our trees normalise it to -1. */
 static int libmpi_root_prev(enum mt_tree_kind kind, int size, int root) {
   switch (kind) {
-    case MT_KARY: return size < 2 ? -1 : root;
+    case MT_KARY:
+      return size < 2 ? -1 : root;
     case MT_BMTREE:
-    case MT_IN_ORDER_BMTREE: return root;
-    case MT_KMTREE: return MPI_PROC_NULL;
+    case MT_IN_ORDER_BMTREE:
+      return root;
+    case MT_KMTREE:
+      return MPI_PROC_NULL;
     case MT_IN_ORDER_BINTREE:
-    case MT_CHAIN: return -1;
+    case MT_CHAIN:
+      return -1;
   }
   return -3;
 }
@@ -88,49 +104,46 @@ static int libmpi_root_prev(enum mt_tree_kind kind, int size, int root) {
 static void compare(enum mt_tree_kind kind, int arg, int size, int root, const int *ranks, int nranks) {
   char err[512] = "";
   mt_tree *ours = mt_tree_build(kind, arg, size, root, err, sizeof err);
-  EXPECT(ours != NULL, "%s arg %d P %d root %d: our builder failed: %s", kind_name(kind), arg,
-                size, root, err);
+  EXPECT(ours != NULL, "%s arg %d P %d root %d: our builder failed: %s", kind_name(kind), arg, size, root, err);
   const int tree_root = kind == MT_IN_ORDER_BINTREE ? size - 1 : root;
-  EXPECT(mt_tree_root(ours) == tree_root, "%s arg %d P %d root %d: our root %d, libmpi %d",
-                kind_name(kind), arg, size, root, mt_tree_root(ours), tree_root);
+  EXPECT(mt_tree_root(ours) == tree_root, "%s arg %d P %d root %d: our root %d, libmpi %d", kind_name(kind), arg, size,
+         root, mt_tree_root(ours), tree_root);
   const int all = ranks == NULL;
   int *lib_parent = all ? malloc(sizeof(int) * size) : NULL;
   if (all) nranks = size;
   for (int k = 0; k < nranks; ++k) {
     const int rank = all ? k : ranks[k];
     ompi_coll_tree_t *lib = libmpi_tree(kind, arg, size, root, rank);
-    EXPECT(lib != NULL, "%s arg %d P %d root %d rank %d: libmpi returned NULL", kind_name(kind),
-                  arg, size, root, rank);
-    EXPECT(lib->tree_root == tree_root, "%s arg %d P %d root %d rank %d: libmpi tree_root %d",
-                  kind_name(kind), arg, size, root, rank, lib->tree_root);
+    EXPECT(lib != NULL, "%s arg %d P %d root %d rank %d: libmpi returned NULL", kind_name(kind), arg, size, root, rank);
+    EXPECT(lib->tree_root == tree_root, "%s arg %d P %d root %d rank %d: libmpi tree_root %d", kind_name(kind), arg,
+           size, root, rank, lib->tree_root);
     const int our_parent = mt_tree_parent(ours, rank);
     if (rank == tree_root) {
       EXPECT(lib->tree_prev == libmpi_root_prev(kind, size, root) && our_parent == -1,
-                    "%s arg %d P %d root %d: root's parent ours %d (want -1), libmpi %d (want %d)",
-                    kind_name(kind), arg, size, root, our_parent, lib->tree_prev,
-                    libmpi_root_prev(kind, size, root));
+             "%s arg %d P %d root %d: root's parent ours %d (want -1), libmpi %d (want %d)", kind_name(kind), arg, size,
+             root, our_parent, lib->tree_prev, libmpi_root_prev(kind, size, root));
     } else {
-      EXPECT(our_parent == lib->tree_prev, "%s arg %d P %d root %d rank %d: parent ours %d, libmpi %d",
-                    kind_name(kind), arg, size, root, rank, our_parent, lib->tree_prev);
+      EXPECT(our_parent == lib->tree_prev, "%s arg %d P %d root %d rank %d: parent ours %d, libmpi %d", kind_name(kind),
+             arg, size, root, rank, our_parent, lib->tree_prev);
     }
     if (all) lib_parent[rank] = rank == tree_root ? -1 : lib->tree_prev;
     EXPECT(mt_tree_nchildren(ours, rank) == lib->tree_nextsize,
-                  "%s arg %d P %d root %d rank %d: %d children ours, %d libmpi", kind_name(kind), arg,
-                  size, root, rank, mt_tree_nchildren(ours, rank), lib->tree_nextsize);
+           "%s arg %d P %d root %d rank %d: %d children ours, %d libmpi", kind_name(kind), arg, size, root, rank,
+           mt_tree_nchildren(ours, rank), lib->tree_nextsize);
     for (int i = 0; i < lib->tree_nextsize; ++i)
       EXPECT(mt_tree_child(ours, rank, i) == lib->tree_next[i],
-                    "%s arg %d P %d root %d rank %d: child[%d] ours %d, libmpi %d", kind_name(kind), arg,
-                    size, root, rank, i, mt_tree_child(ours, rank, i), lib->tree_next[i]);
+             "%s arg %d P %d root %d rank %d: child[%d] ours %d, libmpi %d", kind_name(kind), arg, size, root, rank, i,
+             mt_tree_child(ours, rank, i), lib->tree_next[i]);
     free(lib);
   }
-  EXPECT(mt_tree_depth_error(ours) == NULL, "%s arg %d P %d root %d: depths() failed: %s",
-                kind_name(kind), arg, size, root, mt_tree_depth_error(ours));
+  EXPECT(mt_tree_depth_error(ours) == NULL, "%s arg %d P %d root %d: depths() failed: %s", kind_name(kind), arg, size,
+         root, mt_tree_depth_error(ours));
   if (all) {
     for (int rank = 0; rank < size; ++rank) {
       int depth = 0;
       for (int r = rank; lib_parent[r] != -1 && depth <= size; r = lib_parent[r]) ++depth;
       EXPECT(mt_tree_depth(ours, rank) == depth, "%s arg %d P %d root %d rank %d: depth ours %d, libmpi %d",
-                    kind_name(kind), arg, size, root, rank, mt_tree_depth(ours, rank), depth);
+             kind_name(kind), arg, size, root, rank, mt_tree_depth(ours, rank), depth);
     }
     free(lib_parent);
   }
@@ -202,8 +215,8 @@ START_TEST(invalid_inputs_are_rejected) {
   for (int i = 0; i < 3; ++i) {
     ompi_coll_tree_t *lib = ompi_coll_base_topo_build_tree(bad_fanouts[i], fake(8, 0), 0);
     EXPECT(lib == NULL, "libmpi accepted k-ary fanout %d", bad_fanouts[i]);
-    EXPECT(mt_tree_build(MT_KARY, bad_fanouts[i], 8, 0, err, sizeof err) == NULL,
-                  "we accepted k-ary fanout %d", bad_fanouts[i]);
+    EXPECT(mt_tree_build(MT_KARY, bad_fanouts[i], 8, 0, err, sizeof err) == NULL, "we accepted k-ary fanout %d",
+           bad_fanouts[i]);
   }
 #if OMPI_MAJOR_VERSION < 5
   ck_assert(mt_tree_build(MT_KARY, 1, 2, 0, err, sizeof err) == NULL);
@@ -231,12 +244,16 @@ END_TEST
 START_TEST(large_communicator) {
   enum { P = (1 << 20) + 3, NSAMPLE = 1100 };
   static int sample[NSAMPLE];
-  for (int i = 0; i < NSAMPLE; ++i) sample[i] = i < 50 ? i : i < 100 ? P - 1 - (i - 50) : (int)((long)(i - 100) * 1048 % P);
+  for (int i = 0; i < NSAMPLE; ++i)
+    sample[i] = i < 50 ? i : i < 100 ? P - 1 - (i - 50) : (int)((long)(i - 100) * 1048 % P);
   fake_init();
   const int root = P / 3;
-  struct { enum mt_tree_kind kind; int arg; } cases[] = {
-      {MT_KARY, 2}, {MT_KARY, 32}, {MT_IN_ORDER_BINTREE, 0}, {MT_BMTREE, 0}, {MT_IN_ORDER_BMTREE, 0},
-      {MT_KMTREE, 2}, {MT_KMTREE, 8}, {MT_CHAIN, 1}, {MT_CHAIN, 7}};
+  struct {
+    enum mt_tree_kind kind;
+    int arg;
+  } cases[] = {{MT_KARY, 2},   {MT_KARY, 32},           {MT_IN_ORDER_BINTREE, 0},
+               {MT_BMTREE, 0}, {MT_IN_ORDER_BMTREE, 0}, {MT_KMTREE, 2},
+               {MT_KMTREE, 8}, {MT_CHAIN, 1},           {MT_CHAIN, 7}};
   /* compare() also requires depths() to succeed, i.e. a spanning tree over all P ranks. */
   for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c)
     compare(cases[c].kind, cases[c].arg, P, root, sample, NSAMPLE);

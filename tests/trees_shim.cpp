@@ -19,12 +19,18 @@ modeltuned::OmpiVersion ompi = modeltuned::OmpiVersion::v4_1;
 
 modeltuned::Tree build(mt_tree_kind kind, int arg, int size, int root) {
   switch (kind) {
-    case MT_KARY: return modeltuned::build_kary_tree(arg, size, root, ompi);
-    case MT_IN_ORDER_BINTREE: return modeltuned::build_in_order_bintree(size);
-    case MT_BMTREE: return modeltuned::build_bmtree(size, root);
-    case MT_IN_ORDER_BMTREE: return modeltuned::build_in_order_bmtree(size, root);
-    case MT_KMTREE: return modeltuned::build_kmtree(size, root, arg);
-    case MT_CHAIN: return modeltuned::build_chain(arg, size, root);
+    case MT_KARY:
+      return modeltuned::build_kary_tree(arg, size, root, ompi);
+    case MT_IN_ORDER_BINTREE:
+      return modeltuned::build_in_order_bintree(size);
+    case MT_BMTREE:
+      return modeltuned::build_bmtree(size, root);
+    case MT_IN_ORDER_BMTREE:
+      return modeltuned::build_in_order_bmtree(size, root);
+    case MT_KMTREE:
+      return modeltuned::build_kmtree(size, root, arg);
+    case MT_CHAIN:
+      return modeltuned::build_chain(arg, size, root);
   }
   throw std::invalid_argument("trees_shim: unknown tree kind " + std::to_string(kind));
 }
@@ -58,9 +64,7 @@ mt_tree *mt_tree_build(mt_tree_kind kind, int arg, int size, int root, char *err
 void mt_tree_free(mt_tree *tree) { delete tree; }
 int mt_tree_root(const mt_tree *tree) { return tree->tree.root; }
 int mt_tree_parent(const mt_tree *tree, int rank) { return tree->tree.parent.at(rank); }
-int mt_tree_nchildren(const mt_tree *tree, int rank) {
-  return static_cast<int>(tree->tree.children.at(rank).size());
-}
+int mt_tree_nchildren(const mt_tree *tree, int rank) { return static_cast<int>(tree->tree.children.at(rank).size()); }
 int mt_tree_child(const mt_tree *tree, int rank, int i) { return tree->tree.children.at(rank).at(i); }
 int mt_tree_depth(const mt_tree *tree, int rank) { return tree->depth.at(rank); }
 const char *mt_tree_depth_error(const mt_tree *tree) {

@@ -8,12 +8,12 @@ extern "C" {
 #endif
 
 enum mt_tree_kind {
-  MT_KARY,              /* arg = fanout */
-  MT_IN_ORDER_BINTREE,  /* arg and root ignored: the root is size-1 */
+  MT_KARY,             /* arg = fanout */
+  MT_IN_ORDER_BINTREE, /* arg and root ignored: the root is size-1 */
   MT_BMTREE,
   MT_IN_ORDER_BMTREE,
-  MT_KMTREE,            /* arg = radix */
-  MT_CHAIN              /* arg = fanout */
+  MT_KMTREE, /* arg = radix */
+  MT_CHAIN   /* arg = fanout */
 };
 
 typedef struct mt_tree mt_tree;

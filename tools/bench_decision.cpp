@@ -80,9 +80,14 @@ static void BM_DecideNewSizeClass(benchmark::State &state) {
 }
 BENCHMARK(BM_DecideNewSizeClass)
     ->ArgNames({"P", "reduce", "bytes", "first"})
-    ->Args({256, 0, 1, 0})->Args({256, 0, 1 << 16, 0})->Args({256, 0, 1 << 20, 0})
-    ->Args({256, 1, 1 << 20, 0})->Args({256, 0, 1 << 20, 1})
-    ->Args({1024, 0, 1 << 20, 0})->Args({4096, 0, 1 << 20, 0})->Args({16384, 0, 1 << 20, 0})
+    ->Args({256, 0, 1, 0})
+    ->Args({256, 0, 1 << 16, 0})
+    ->Args({256, 0, 1 << 20, 0})
+    ->Args({256, 1, 1 << 20, 0})
+    ->Args({256, 0, 1 << 20, 1})
+    ->Args({1024, 0, 1 << 20, 0})
+    ->Args({4096, 0, 1 << 20, 0})
+    ->Args({16384, 0, 1 << 20, 0})
     ->Args({16384, 0, 1 << 20, 1})
     ->Unit(benchmark::kMicrosecond);
 

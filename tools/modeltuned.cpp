@@ -26,8 +26,9 @@ std::string no_command(int argc, char **argv) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  CLI::App app{"modeltuned: calibration tables and model-based bcast/reduce algorithm selection "
-               "for Open MPI (" PACKAGE_VERSION ")"};
+  CLI::App app{
+      "modeltuned: calibration tables and model-based bcast/reduce algorithm selection "
+      "for Open MPI (" PACKAGE_VERSION ")"};
   app.set_version_flag("--version", PACKAGE_VERSION);
   app.require_subcommand(1);
   modeltuned::tools::add_fit_command(app);

@@ -45,7 +45,7 @@ struct ExplainOptions {
   std::string variant = "schedule";
   int top = 0;
   bool json = false;
-  std::string decisions;  // a real run's decision file instead of an emulated job
+  std::string decisions;     // a real run's decision file instead of an emulated job
   std::string ompi = "4.1";  // the Open MPI line whose default is shown
 };
 
@@ -59,10 +59,11 @@ size_t parse_size(const std::string &text) {
     throw std::invalid_argument(fmt::format("--sizes: '{}' is not a size (e.g. 1, 64K, 1M)", text));
   }
   std::string suffix = text.substr(pos);
-  double scale = suffix.empty() || suffix == "B" ? 1
+  double scale = suffix.empty() || suffix == "B"                     ? 1
                  : suffix == "K" || suffix == "KiB" || suffix == "k" ? 1024.0
-                 : suffix == "M" || suffix == "MiB" ? 1024.0 * 1024
-                 : suffix == "G" || suffix == "GiB" ? 1024.0 * 1024 * 1024 : -1;
+                 : suffix == "M" || suffix == "MiB"                  ? 1024.0 * 1024
+                 : suffix == "G" || suffix == "GiB"                  ? 1024.0 * 1024 * 1024
+                                                                     : -1;
   if (scale < 0 || value < 0 || std::floor(value * scale) != value * scale)
     throw std::invalid_argument(fmt::format("--sizes: '{}' is not a whole number of bytes (suffixes K, M, G)", text));
   return static_cast<size_t>(value * scale);
@@ -88,25 +89,32 @@ MachineShape machine_from_xml(const std::string &path, int nodes) {
   hwloc_topology_init(&topo);
   if (hwloc_topology_set_xml(topo, path.c_str()) != 0 || hwloc_topology_load(topo) != 0) {
     hwloc_topology_destroy(topo);
-    throw std::invalid_argument(fmt::format("--topology {}: not a readable hwloc XML (make one with lstopo --of xml)", path));
+    throw std::invalid_argument(
+        fmt::format("--topology {}: not a readable hwloc XML (make one with lstopo --of xml)", path));
   }
   auto count = [&](hwloc_obj_type_t type) { return std::max(1, hwloc_get_nbobjs_by_type(topo, type)); };
-  const int packages = count(HWLOC_OBJ_PACKAGE), numa = count(HWLOC_OBJ_NUMANODE),
-            l3 = count(HWLOC_OBJ_L3CACHE), cores = count(HWLOC_OBJ_CORE);
+  const int packages = count(HWLOC_OBJ_PACKAGE), numa = count(HWLOC_OBJ_NUMANODE), l3 = count(HWLOC_OBJ_L3CACHE),
+            cores = count(HWLOC_OBJ_CORE);
   hwloc_topology_destroy(topo);
-  MachineShape m{nodes > 0 ? nodes : 1, packages, std::max(1, numa / packages),
-                 std::max(1, l3 / std::max(numa, packages)), std::max(1, cores / std::max(l3, 1)), {}};
+  MachineShape m{nodes > 0 ? nodes : 1,
+                 packages,
+                 std::max(1, numa / packages),
+                 std::max(1, l3 / std::max(numa, packages)),
+                 std::max(1, cores / std::max(l3, 1)),
+                 {}};
   if (m.cores_per_node() != cores)
-    throw std::invalid_argument(fmt::format(
-        "--topology {}: {} cores do not split evenly into {} packages, {} NUMA nodes, {} L3 caches; "
-        "describe the node with --synthetic instead", path, cores, packages, numa, l3));
+    throw std::invalid_argument(
+        fmt::format("--topology {}: {} cores do not split evenly into {} packages, {} NUMA nodes, {} L3 caches; "
+                    "describe the node with --synthetic instead",
+                    path, cores, packages, numa, l3));
   return m;
 }
 
 MachineShape node_shape(const ExplainOptions &o) {
   int given = !o.machine.empty() + !o.synthetic.empty() + !o.topology.empty();
   if (given != 1)
-    throw std::invalid_argument("give exactly one of --machine orfeo-epyc, --synthetic \"node:2 pack:2 ...\" or --topology FILE.xml");
+    throw std::invalid_argument(
+        "give exactly one of --machine orfeo-epyc, --synthetic \"node:2 pack:2 ...\" or --topology FILE.xml");
   if (!o.machine.empty()) {
     if (o.machine != "orfeo-epyc")
       throw std::invalid_argument(fmt::format("--machine '{}': known machines: orfeo-epyc", o.machine));
@@ -136,11 +144,13 @@ std::string default_table(const ExplainOptions &o) {
   const char *xdg = std::getenv("XDG_CONFIG_HOME");
   const char *home = std::getenv("HOME");
   const std::string user = xdg && *xdg ? std::string(xdg) + "/modeltuned/calibration.json"
-                           : home ? std::string(home) + "/.config/modeltuned/calibration.json" : "";
+                           : home      ? std::string(home) + "/.config/modeltuned/calibration.json"
+                                       : "";
   for (const std::string &candidate : {user, std::string(MODELTUNED_SYSCONFDIR "/modeltuned/calibration.json")})
     if (!candidate.empty() && std::ifstream(candidate).good()) return candidate;
-  throw std::invalid_argument("--table FILE: no table given and none in ~/.config/modeltuned/calibration.json or "
-                              MODELTUNED_SYSCONFDIR "/modeltuned/calibration.json (calibrate with modeltuned-calibrate)");
+  throw std::invalid_argument(
+      "--table FILE: no table given and none in ~/.config/modeltuned/calibration.json or " MODELTUNED_SYSCONFDIR
+      "/modeltuned/calibration.json (calibrate with modeltuned-calibrate)");
 }
 
 // `--decisions FILE`: a real run's decisions (coll_modeltuned_decision_file), printed like a what-if.
@@ -159,8 +169,10 @@ int print_decision_file(const std::string &path, int top, bool json) {
       if (!d.contains("op") || !d.contains("candidates") || !d.contains("pick"))
         throw std::invalid_argument("missing op, pick or candidates");
     } catch (const std::exception &e) {
-      throw std::invalid_argument(fmt::format("--decisions {}:{}: not a decision record ({}); the file must come "
-                                              "from coll_modeltuned_decision_file", path, line_number, e.what()));
+      throw std::invalid_argument(
+          fmt::format("--decisions {}:{}: not a decision record ({}); the file must come "
+                      "from coll_modeltuned_decision_file",
+                      path, line_number, e.what()));
     }
     ++n;
     if (json) {
@@ -168,7 +180,8 @@ int print_decision_file(const std::string &path, int top, bool json) {
       continue;
     }
     fmt::print("communicator {} (cid {}, {} ranks, channels {}), world rank {}:\n", d.value("comm", std::string("?")),
-               d.value("cid", -1), d.value("comm_size", 0), d.value("channels", std::string("?")), d.value("world_rank", -1));
+               d.value("cid", -1), d.value("comm_size", 0), d.value("channels", std::string("?")),
+               d.value("world_rank", -1));
     fmt::print("{}", format_decision(d, top));
   }
   if (json) std::cout << all.dump(2) << "\n";
@@ -183,24 +196,33 @@ int run_explain(const ExplainOptions &o) {
   const Placement placement = emulate_placement(machine, o.np, o.map_by, parse_bind_to(o.bind_to));
   const std::string table_path = default_table(o);
   const CalibrationTable table = load_calibration(table_path);
-  const Op op = o.op == "bcast" ? Op::bcast : o.op == "reduce" ? Op::reduce
-      : throw std::invalid_argument(fmt::format("--op '{}': use bcast or reduce", o.op));
+  const Op op = o.op == "bcast"    ? Op::bcast
+                : o.op == "reduce" ? Op::reduce
+                                   : throw std::invalid_argument(fmt::format("--op '{}': use bcast or reduce", o.op));
   if (o.type_size < 1) throw std::invalid_argument("--type-size must be at least 1");
-  if (o.root < 0 || o.root >= o.np) throw std::invalid_argument(fmt::format("--root {}: must be in 0..{}", o.root, o.np - 1));
-  const TreeSchedule schedule = o.variant == "schedule" ? TreeSchedule{nullptr}
-      : o.variant == "stage_sum" ? stage_sum_us
-      : throw std::invalid_argument(fmt::format("--variant '{}': use schedule or stage_sum", o.variant));
+  if (o.root < 0 || o.root >= o.np)
+    throw std::invalid_argument(fmt::format("--root {}: must be in 0..{}", o.root, o.np - 1));
+  const TreeSchedule schedule =
+      o.variant == "schedule" ? TreeSchedule{nullptr}
+      : o.variant == "stage_sum"
+          ? stage_sum_us
+          : throw std::invalid_argument(fmt::format("--variant '{}': use schedule or stage_sum", o.variant));
   const AlgorithmMask allowed = parse_algorithm_list(op, o.algorithms);
   for (int c = 0; c < kChannels; ++c)
     if ((placement.channels_used() & (1u << c)) && !table.channels[c].present)
-      throw std::invalid_argument(fmt::format("{}: the placement uses the '{}' channel, which this table does not calibrate "
-                                              "(the component would step aside)", table_path, kChannelNames[c]));
+      throw std::invalid_argument(
+          fmt::format("{}: the placement uses the '{}' channel, which this table does not calibrate "
+                      "(the component would step aside)",
+                      table_path, kChannelNames[c]));
 
   WhatIf what_if{op, parse_sizes(o.sizes), o.type_size, o.root, !o.noncommutative, allowed, schedule};
-  if (auto v = parse_ompi_version(o.ompi)) what_if.ompi = *v;
-  else throw std::invalid_argument(fmt::format("--ompi '{}': use 4.1 or 5.0", o.ompi));
+  if (auto v = parse_ompi_version(o.ompi))
+    what_if.ompi = *v;
+  else
+    throw std::invalid_argument(fmt::format("--ompi '{}': use 4.1 or 5.0", o.ompi));
   const nlohmann::json decisions = explain_what_if(table, placement, what_if);
-  if (o.json) std::cout << decisions.dump(2) << "\n";
+  if (o.json)
+    std::cout << decisions.dump(2) << "\n";
   else
     for (const nlohmann::json &d : decisions) fmt::print("{}", format_decision(d, o.top));
   return 0;
@@ -211,11 +233,13 @@ int run_explain(const ExplainOptions &o) {
 void add_explain_command(CLI::App &app) {
   auto o = std::make_shared<ExplainOptions>();
   CLI::App *cmd = app.add_subcommand(
-      "explain", "Show every candidate's predicted latency, modeltuned's pick and Open MPI's default for an emulated job");
-  cmd->footer("Examples:\n"
-              "  modeltuned explain --machine orfeo-epyc --map-by core -n 256 --op bcast --sizes 1,64K,1M\n"
-              "  modeltuned explain --machine orfeo-epyc --nodes 8 -n 1024 --op reduce    (8 full nodes of 128 cores)\n"
-              "  modeltuned explain --machine orfeo-epyc --hosts 8x4 --map-by node -n 32  (4 ranks on each of 8 nodes)");
+      "explain",
+      "Show every candidate's predicted latency, modeltuned's pick and Open MPI's default for an emulated job");
+  cmd->footer(
+      "Examples:\n"
+      "  modeltuned explain --machine orfeo-epyc --map-by core -n 256 --op bcast --sizes 1,64K,1M\n"
+      "  modeltuned explain --machine orfeo-epyc --nodes 8 -n 1024 --op reduce    (8 full nodes of 128 cores)\n"
+      "  modeltuned explain --machine orfeo-epyc --hosts 8x4 --map-by node -n 32  (4 ranks on each of 8 nodes)");
   auto machine = cmd->add_option("--machine", o->machine, "a known machine: orfeo-epyc (2 x AMD EPYC 7H12 per node)");
   auto synthetic = cmd->add_option("--synthetic", o->synthetic, "machine as \"node:2 pack:2 numa:4 l3:4 core:4\"");
   auto topology = cmd->add_option("--topology", o->topology, "one node's hwloc XML (lstopo --of xml); see --nodes")
@@ -229,8 +253,10 @@ void add_explain_command(CLI::App &app) {
                   "modeltuned-emulate-nodes takes them) or COUNTxSLOTS (8x4: 8 nodes, 4 ranks each); each node is "
                   "one --machine/--synthetic/--topology node")
       ->excludes("--nodes");
-  cmd->add_option("--map-by", o->map_by, "mpirun --map-by: core (slot), l3cache, numa, socket, node, or ppr:N:OBJ")->capture_default_str();
-  cmd->add_option("--bind-to", o->bind_to, "mpirun --bind-to: auto (Open MPI 4.1's default), core, l3cache, numa, socket, none")
+  cmd->add_option("--map-by", o->map_by, "mpirun --map-by: core (slot), l3cache, numa, socket, node, or ppr:N:OBJ")
+      ->capture_default_str();
+  cmd->add_option("--bind-to", o->bind_to,
+                  "mpirun --bind-to: auto (Open MPI 4.1's default), core, l3cache, numa, socket, none")
       ->capture_default_str();
   cmd->add_option("-n,--np", o->np, "number of ranks")->check(cli::whole_number(2));
   cmd->add_option("--decisions", o->decisions,
@@ -239,20 +265,27 @@ void add_explain_command(CLI::App &app) {
                   "calibration table (default: the shipped one for --machine orfeo-epyc, else the one the "
                   "component would use: $XDG_CONFIG_HOME/modeltuned/calibration.json, then SYSCONFDIR's)");
   cmd->add_option("--op", o->op, "bcast or reduce")->capture_default_str();
-  cmd->add_option("--sizes", o->sizes, "message sizes in bytes, comma-separated; K, M, G suffixes")->capture_default_str();
+  cmd->add_option("--sizes", o->sizes, "message sizes in bytes, comma-separated; K, M, G suffixes")
+      ->capture_default_str();
   cmd->add_option("--type-size", o->type_size, "datatype size in bytes (segment counts depend on it)")
-      ->check(cli::whole_number<size_t>(1))->capture_default_str();
+      ->check(cli::whole_number<size_t>(1))
+      ->capture_default_str();
   cmd->add_option("--root", o->root, "root rank")->check(cli::whole_number(0))->capture_default_str();
   cmd->add_flag("--noncommutative", o->noncommutative, "the reduction operation is not commutative");
-  cmd->add_option("--algorithms", o->algorithms,
-                  fmt::format("restrict candidates, like coll_modeltuned_{{bcast,reduce}}_algorithms: bcast {}; reduce {}",
-                              algorithm_names(Op::bcast), algorithm_names(Op::reduce)));
-  cmd->add_option("--variant", o->variant, "cost model: schedule (default, the component's) or stage_sum (the report's eq. 2-3)")
+  cmd->add_option(
+      "--algorithms", o->algorithms,
+      fmt::format("restrict candidates, like coll_modeltuned_{{bcast,reduce}}_algorithms: bcast {}; reduce {}",
+                  algorithm_names(Op::bcast), algorithm_names(Op::reduce)));
+  cmd->add_option("--variant", o->variant,
+                  "cost model: schedule (default, the component's) or stage_sum (the report's eq. 2-3)")
       ->capture_default_str();
   cmd->add_option("--top", o->top, "show only the N best candidates per size (0: all)")
-      ->check(cli::whole_number(0))->capture_default_str();
-  cmd->add_option("--ompi", o->ompi, "the Open MPI line the component runs under (4.1 or 5.0): its default decision "
-                  "is shown and weighed, as the component does")->capture_default_str();
+      ->check(cli::whole_number(0))
+      ->capture_default_str();
+  cmd->add_option("--ompi", o->ompi,
+                  "the Open MPI line the component runs under (4.1 or 5.0): its default decision "
+                  "is shown and weighed, as the component does")
+      ->capture_default_str();
   cmd->add_flag("--json", o->json, "machine-readable output");
   cmd->callback([o]() {
     try {

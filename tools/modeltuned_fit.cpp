@@ -67,12 +67,14 @@ void print_summary(const CalibrationTable &table, std::ostream &out) {
     if (!ch.present) continue;
     const json &q = table.provenance["fit"][std::string(kChannelNames[c])];
     out << kChannelNames[c] << ": p2p " << ch.p2p.size() << " piece(s), median |error| "
-        << q["p2p"]["median_abs_pct_error"].get<double>() << " %, max "
-        << q["p2p"]["max_abs_pct_error"].get<double>() << " %";
+        << q["p2p"]["median_abs_pct_error"].get<double>() << " %, max " << q["p2p"]["max_abs_pct_error"].get<double>()
+        << " %";
     for (const auto &p : ch.p2p) {
       out << "; ";
-      if (std::isfinite(p.upto_bytes)) out << "<= " << p.upto_bytes << " B: ";
-      else out << "above: ";
+      if (std::isfinite(p.upto_bytes))
+        out << "<= " << p.upto_bytes << " B: ";
+      else
+        out << "above: ";
       out << p.alpha_us << " us + " << p.beta_us_per_byte * 1e3 << " ns/B";
     }
     out << "\n  fanout " << ch.fanout.size() << " sizes, median |error| "
@@ -107,11 +109,14 @@ void print_summary(const CalibrationTable &table, std::ostream &out) {
 // so that a missing file is what the user hears about.
 void check_inputs(const FitCommandOptions &o) {
   if (o.samples_csv.empty() && (o.p2p_csv.empty() || o.fanout_csv.empty()))
-    throw calib::FitError("give --samples FILE.csv (modeltuned-calibrate's raw samples) or both --osu-p2p and "
-                          "--osu-fanout");
+    throw calib::FitError(
+        "give --samples FILE.csv (modeltuned-calibrate's raw samples) or both --osu-p2p and "
+        "--osu-fanout");
   for (const auto &[option, path] : {std::pair<const char *, const std::string &>{"--samples", o.samples_csv},
-                                     {"--osu-p2p", o.p2p_csv}, {"--osu-fanout", o.fanout_csv},
-                                     {"--osu-fanin", o.fanin_csv}, {"--like", o.like_table}}) {
+                                     {"--osu-p2p", o.p2p_csv},
+                                     {"--osu-fanout", o.fanout_csv},
+                                     {"--osu-fanin", o.fanin_csv},
+                                     {"--like", o.like_table}}) {
     if (path.empty()) continue;
     std::ifstream in(path);
     if (!in) throw calib::FitError(std::string(option) + " " + path + ": cannot open: " + std::strerror(errno));
@@ -144,8 +149,9 @@ Recorded recorded_costs(const FitCommandOptions &o) {
     r.fresh_memory_one_buffer_us_per_byte = like.fresh_memory_one_buffer_us_per_byte;
   }
   if (!(r.reduce_us_per_byte >= 0) || !std::isfinite(r.reduce_us_per_byte))
-    throw calib::FitError("--reduce-us-per-byte is needed: the local reduction cost in microseconds per byte "
-                          "(or give --like TABLE to take it from a table)");
+    throw calib::FitError(
+        "--reduce-us-per-byte is needed: the local reduction cost in microseconds per byte "
+        "(or give --like TABLE to take it from a table)");
   if (r.reduce_source.empty())
     throw calib::FitError("--reduce-source is needed: \"measured\" or \"estimate: <why>\" (or give --like TABLE)");
   return r;
@@ -177,7 +183,8 @@ void complete_provenance(const FitCommandOptions &o, const calib::Samples &sampl
   json &provenance = r.provenance;
   size_t fanout_rows = 0;
   for (const auto &f : samples.flat) fanout_rows += f.kind == FlatTreeKind::fanout;
-  if (!o.source_name.empty()) provenance["source"] = o.source_name;
+  if (!o.source_name.empty())
+    provenance["source"] = o.source_name;
   else if (!provenance.contains("source") && provenance.contains("host"))
     provenance["source"] = "modeltuned-calibrate run on " + provenance["host"].get<std::string>();
   if (!provenance.contains("source"))
@@ -188,7 +195,8 @@ void complete_provenance(const FitCommandOptions &o, const calib::Samples &sampl
   json options = {{"reduce_us_per_byte", r.reduce_us_per_byte}, {"reduce_source", r.reduce_source}};
   if (provenance.contains("options")) options = {{"fit", options}, {"run", provenance["options"]}};
   provenance["options"] = options;
-  provenance["samples"] = {{"p2p", samples.p2p.size()}, {"fanout", fanout_rows}, {"fanin", samples.flat.size() - fanout_rows}};
+  provenance["samples"] = {
+      {"p2p", samples.p2p.size()}, {"fanout", fanout_rows}, {"fanin", samples.flat.size() - fanout_rows}};
   // Only when measured: a table without them stays what it was (version 1, same checksum).
   for (calib::ContentionKind kind : {calib::ContentionKind::concurrent, calib::ContentionKind::exchange}) {
     const size_t rows = std::count_if(samples.contention.begin(), samples.contention.end(),
@@ -221,12 +229,16 @@ void run_merge(const FitCommandOptions &o) {
   // Checks hold only where the merged table predicts what their own table did (calib/merge.cpp).
   for (const auto &[name, counts] : table.provenance["merged_from"]["checks"].items())
     if (counts["dropped"].get<int>() > 0)
-      std::printf("note: %d of the %d checks of %s are not carried over: the merged table takes %s from another "
-                  "table, so its predictions differ from those they were measured against\n",
-                  counts["dropped"].get<int>(), counts["kept"].get<int>() + counts["dropped"].get<int>(), name.c_str(),
-                  counts["kept"].get<int>() > 0 ? "the local reduction costs" : "some of its channels");
+      std::printf(
+          "note: %d of the %d checks of %s are not carried over: the merged table takes %s from another "
+          "table, so its predictions differ from those they were measured against\n",
+          counts["dropped"].get<int>(), counts["kept"].get<int>() + counts["dropped"].get<int>(), name.c_str(),
+          counts["kept"].get<int>() > 0 ? "the local reduction costs" : "some of its channels");
   if (!table.checks.empty())
-    std::printf("checks: %zu ranges; communicators of other shapes, or more than 2x off the sizes measured, keep Open MPI's default\n", table.checks.size());
+    std::printf(
+        "checks: %zu ranges; communicators of other shapes, or more than 2x off the sizes measured, keep Open MPI's "
+        "default\n",
+        table.checks.size());
   else
     std::printf("checks: none; the merged table's margin is its held-out point-to-point error\n");
   std::printf("wrote %s (checksum %016llx)\n", o.output.c_str(), static_cast<unsigned long long>(table.checksum));
@@ -254,10 +266,10 @@ void run_fit(const FitCommandOptions &o) {
   json inputs = read_inputs(o, samples);
   Recorded recorded = recorded_costs(o);
   complete_provenance(o, samples, std::move(inputs), recorded);
-  CalibrationTable table = calib::fit_table(
-      samples, {recorded.reduce_us_per_byte, recorded.reduce_source, recorded.provenance,
-                recorded.fresh_memory_us_per_byte, recorded.fresh_memory_source,
-                recorded.fresh_memory_one_buffer_us_per_byte});
+  CalibrationTable table =
+      calib::fit_table(samples, {recorded.reduce_us_per_byte, recorded.reduce_source, recorded.provenance,
+                                 recorded.fresh_memory_us_per_byte, recorded.fresh_memory_source,
+                                 recorded.fresh_memory_one_buffer_us_per_byte});
   if (!o.checks_json.empty()) table = with_checks(table, o.checks_json);
   save_calibration(table, o.output);
   print_summary(table, std::cout);

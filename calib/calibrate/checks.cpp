@@ -99,10 +99,10 @@ std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm group, M
 }
 
 void restore(TunedVariables &vars) {
-  (void) cvar_write(vars.algorithm.c_str(), &vars.algorithm0);
-  (void) cvar_write(vars.segsize.c_str(), &vars.segsize0);
-  (void) cvar_write(vars.chain_fanout.c_str(), &vars.chain_fanout0);
-  if (!vars.knomial_radix.empty()) (void) cvar_write(vars.knomial_radix.c_str(), &vars.knomial_radix0);
+  (void)cvar_write(vars.algorithm.c_str(), &vars.algorithm0);
+  (void)cvar_write(vars.segsize.c_str(), &vars.segsize0);
+  (void)cvar_write(vars.chain_fanout.c_str(), &vars.chain_fanout0);
+  if (!vars.knomial_radix.empty()) (void)cvar_write(vars.knomial_radix.c_str(), &vars.knomial_radix0);
 }
 
 // Rank 0: what to measure. Per op and size: the default, what it runs forced, and for each
@@ -139,9 +139,10 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
       // What the default runs, forced as well: the same code measured twice. How far the two
       // measurements differ is the measurement's own noise, which the default's range takes in
       // (default_range_in, model/select/margin.hpp).
-      entries.push_back(Entry{config_index(Config{op, runs_by_default.algorithm, runs_by_default.segsize,
-                                                  runs_by_default.fanout}),
-                              bytes, {def.predicted_us[0], def.predicted_us[1]}});
+      entries.push_back(
+          Entry{config_index(Config{op, runs_by_default.algorithm, runs_by_default.segsize, runs_by_default.fanout}),
+                bytes,
+                {def.predicted_us[0], def.predicted_us[1]}});
       // Per objective the best few overall, and the best of every other algorithm: where the
       // model ranks the algorithms wrongly, the one that is really faster still gets measured.
       std::vector<Candidate> chosen;
@@ -150,8 +151,8 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
         std::vector<int> algorithms_seen;
         for (const Prediction &p : d[m]->predictions) {
           if (p.candidate == runs_by_default) continue;
-          const bool new_algorithm = std::find(algorithms_seen.begin(), algorithms_seen.end(), p.candidate.algorithm) ==
-                                     algorithms_seen.end();
+          const bool new_algorithm =
+              std::find(algorithms_seen.begin(), algorithms_seen.end(), p.candidate.algorithm) == algorithms_seen.end();
           if (taken >= kCheckedCandidates && !new_algorithm) continue;
           ++taken;
           if (new_algorithm) algorithms_seen.push_back(p.candidate.algorithm);
@@ -261,7 +262,7 @@ struct CheckComms {
 std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm group, CheckComms &comms) {
   const int disabled = -1;
   const std::optional<int> modeltuned_priority = cvar_read_int("coll_modeltuned_priority");
-  if (modeltuned_priority) (void) cvar_write("coll_modeltuned_priority", &disabled);
+  if (modeltuned_priority) (void)cvar_write("coll_modeltuned_priority", &disabled);
   TunedVariables vars[2] = {TunedVariables(Op::bcast), TunedVariables(Op::reduce)};
   comms.forced.assign(configs.size(), MPI_COMM_NULL);
   std::string problem;
@@ -270,7 +271,7 @@ std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm grou
   restore(vars[0]);
   restore(vars[1]);
   MPI_Comm_dup(group, &comms.control);
-  if (modeltuned_priority) (void) cvar_write("coll_modeltuned_priority", &*modeltuned_priority);
+  if (modeltuned_priority) (void)cvar_write("coll_modeltuned_priority", &*modeltuned_priority);
   comms.radix_variable = vars[0].knomial_radix;
   comms.radix0 = vars[0].knomial_radix0;
   int ok = problem.empty(), all = 0;
@@ -298,7 +299,7 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
     const Config &c = configs[e.config];
     if (takes_radix(c) && radix != c.fanout) {
       radix = c.fanout;
-      (void) cvar_write(comms.radix_variable.c_str(), &radix);
+      (void)cvar_write(comms.radix_variable.c_str(), &radix);
     }
     MPI_Barrier(comms.forced[e.config]);
     const double t0 = now_s();
@@ -312,7 +313,7 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 rng(seed ^ 0xC0FFEEull);
-  for (size_t k : order) (void) run(entries[k]);  // warm-up: trees, connections, first touch
+  for (size_t k : order) (void)run(entries[k]);  // warm-up: trees, connections, first touch
   CallTimes t;
   const double began = t.began = MPI_Wtime();
   bool first_fit = true;
@@ -331,7 +332,7 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
     }
     MPI_Bcast(&go_on, 1, MPI_INT, 0, comms.control);
   }
-  if (radix != comms.radix0) (void) cvar_write(comms.radix_variable.c_str(), &comms.radix0);
+  if (radix != comms.radix0) (void)cvar_write(comms.radix_variable.c_str(), &comms.radix0);
   return t;
 }
 
@@ -373,17 +374,17 @@ void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> 
       us[0].push_back(o.completion_us[r * n + k]);
       us[1].push_back(o.rank_mean_us[r * n + k]);
     }
-    nlohmann::json row = {{"ranks", run.ranks}, {"op", op_word(c.op)}, {"bytes", e.bytes}, {"algorithm", config_name(c)},
-                          {"segsize", c.segsize}, {"fanout", c.fanout}};
+    nlohmann::json row = {{"ranks", run.ranks},          {"op", op_word(c.op)},  {"bytes", e.bytes},
+                          {"algorithm", config_name(c)}, {"segsize", c.segsize}, {"fanout", c.fanout}};
     for (int m = 0; m < kMetrics; ++m) {
       const MedianCi ci = median_ci(us[m]);
       const double low = ci.low.value_or(*std::min_element(us[m].begin(), us[m].end()));
       const double high = ci.high.value_or(*std::max_element(us[m].begin(), us[m].end()));
-      row[kObjectiveName[m]] = {{"predicted_us", e.predicted_us[m]}, {"median_us", ci.median}, {"low_us", low},
-                                {"high_us", high}};
+      row[kObjectiveName[m]] = {
+          {"predicted_us", e.predicted_us[m]}, {"median_us", ci.median}, {"low_us", low}, {"high_us", high}};
       if (!(e.predicted_us[m] > 0) || !(low > 0)) continue;
-      Range &range =
-          ranges[{int(c.op), c.algorithm, c.segsize, c.fanout, m, band_of(e.bytes).from, run.neighbors, run.widest, run.ranks}];
+      Range &range = ranges[{int(c.op), c.algorithm, c.segsize, c.fanout, m, band_of(e.bytes).from, run.neighbors,
+                             run.widest, run.ranks}];
       range.lo = std::min(range.lo, std::clamp(std::log(low / e.predicted_us[m]), -10.0, 10.0));
       range.hi = std::max(range.hi, std::clamp(std::log(high / e.predicted_us[m]), -10.0, 10.0));
       range.samples += rounds;
@@ -463,11 +464,11 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
     GroupRun run;
     if (group != MPI_COMM_NULL) {
       const std::vector<RankPlace> first(placement.ranks().begin(), placement.ranks().begin() + groups[g]);
-      run = measure_group(group, table, Placement(first), ompi, max_bytes, max_rounds, group_deadline,
-                          seed + g, progress, ranges, measured);
+      run = measure_group(group, table, Placement(first), ompi, max_bytes, max_rounds, group_deadline, seed + g,
+                          progress, ranges, measured);
       MPI_Comm_free(&group);
     }
-    idle_barrier(MPI_COMM_WORLD);  // the ranks outside the group wait here
+    idle_barrier(MPI_COMM_WORLD);               // the ranks outside the group wait here
     int stop = g == 0 && !run.problem.empty();  // rank 0 is in every group
     MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (stop) {
@@ -475,7 +476,7 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
       return result;
     }
     if (rank == 0) {
-      nlohmann::json r = {{"ranks", run.ranks}, {"neighbors", run.neighbors}, {"widest", run.widest},
+      nlohmann::json r = {{"ranks", run.ranks},   {"neighbors", run.neighbors},           {"widest", run.widest},
                           {"rounds", run.rounds}, {"configurations", run.configurations}, {"seconds", run.seconds}};
       if (!run.problem.empty()) r["problem"] = run.problem;
       runs.push_back(std::move(r));
@@ -494,7 +495,8 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);
   result.source = fmt::format(
       "modeltuned-calibrate: Open MPI's default, the model's {} best candidates and the best of every algorithm per "
-      "size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks ({} ranks), rounds in random order; range of "
+      "size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks ({} ranks), rounds in random "
+      "order; range of "
       "ln(measured/predicted) over the 95% interval of the median at 2 sizes per band, per group",
       kCheckedCandidates, sizes);
   result.provenance = {{"groups", runs}, {"measured", measured}};

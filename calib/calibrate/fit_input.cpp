@@ -37,10 +37,11 @@ FitInput select_fittable(const calib::Samples &measured, const std::array<int, k
                                    kKindNames[kind]);
     }
     if (!short_kinds.empty())
-      input.notes.push_back(fmt::format("channel {}: the budget ran out before {} were timed with more than one "
-                                        "group size; larger groups are estimated from that one; give a larger "
-                                        "--budget to measure them",
-                                        name, short_kinds));
+      input.notes.push_back(
+          fmt::format("channel {}: the budget ran out before {} were timed with more than one "
+                      "group size; larger groups are estimated from that one; give a larger "
+                      "--budget to measure them",
+                      name, short_kinds));
 
     std::string reason;
     if (p2p_sizes.size() < 2)

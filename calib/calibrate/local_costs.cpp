@@ -29,9 +29,11 @@ double slope(const std::vector<double> &x, const std::vector<double> &y) {
 }  // namespace
 
 nlohmann::json ReduceLocalResult::to_json() const {
-  return {{"double_us_per_byte", double_us_per_byte}, {"double_method", double_method},
+  return {{"double_us_per_byte", double_us_per_byte},
+          {"double_method", double_method},
           {"int_us_per_byte", int_us_per_byte},
-          {"samples", samples}, {"fresh_memory_us_per_byte", fresh_us_per_byte},
+          {"samples", samples},
+          {"fresh_memory_us_per_byte", fresh_us_per_byte},
           {"fresh_memory_one_buffer_us_per_byte", fresh_one_buffer_us_per_byte},
           {"fresh_memory_two_buffers_us_per_byte", fresh_two_buffers_us_per_byte},
           {"fresh_memory_samples", fresh_samples}};
@@ -44,7 +46,10 @@ ReduceLocalResult Calibrator::reduce_local(double deadline) {
     const size_t largest = sizes.back();
     std::vector<double> din(largest / sizeof(double), 1.0), dinout(din.size(), 0.0);
     std::vector<int> iin(largest / sizeof(int), 1), iinout(iin.size(), 0);
-    struct Case { MPI_Datatype type; size_t bytes; };
+    struct Case {
+      MPI_Datatype type;
+      size_t bytes;
+    };
     std::vector<Case> cases;
     for (size_t bytes : sizes) {
       cases.push_back({MPI_DOUBLE, bytes});
@@ -115,7 +120,10 @@ void Calibrator::fresh_memory(double deadline, ReduceLocalResult &result) {
     return upper_median(us);
   };
 
-  struct Case { int buffers; size_t bytes; };
+  struct Case {
+    int buffers;
+    size_t bytes;
+  };
   std::vector<Case> cases;
   for (int buffers : {1, 2})
     for (size_t bytes : sizes) cases.push_back({buffers, bytes});
@@ -139,8 +147,7 @@ void Calibrator::fresh_memory(double deadline, ReduceLocalResult &result) {
   }
   result.fresh_one_buffer_us_per_byte = slope(x[0], y[0]);
   result.fresh_two_buffers_us_per_byte = slope(x[1], y[1]);
-  result.fresh_us_per_byte =
-      std::max({0.0, result.fresh_one_buffer_us_per_byte, result.fresh_two_buffers_us_per_byte});
+  result.fresh_us_per_byte = std::max({0.0, result.fresh_one_buffer_us_per_byte, result.fresh_two_buffers_us_per_byte});
   result.fresh_samples = static_cast<int>(x[0].size() + x[1].size());
 }
 

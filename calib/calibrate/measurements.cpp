@@ -55,8 +55,10 @@ IdleMode g_idle_mode = IdleMode::poll;
 void set_idle_mode(IdleMode mode) { g_idle_mode = mode; }
 
 void idle_wait(MPI_Request &request) {
-  if (g_idle_mode == IdleMode::sleep) quiet_wait(request);
-  else MPI_Wait(&request, MPI_STATUS_IGNORE);
+  if (g_idle_mode == IdleMode::sleep)
+    quiet_wait(request);
+  else
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
 }
 
 void idle_barrier(MPI_Comm comm) {
@@ -100,8 +102,10 @@ Calibrator::~Calibrator() = default;
 LatencyEstimate Calibrator::ping_pong(const ChannelPeers &channel, double deadline) {
   const int peer = channel.peers.front();
   LatencyEstimate estimate;
-  if (rank_ == 0) estimate = ping_pong_root(channel.channel, peer, deadline);
-  else if (rank_ == peer) ping_pong_peer();
+  if (rank_ == 0)
+    estimate = ping_pong_root(channel.channel, peer, deadline);
+  else if (rank_ == peer)
+    ping_pong_peer();
   idle_barrier(MPI_COMM_WORLD);
   return estimate;
 }
@@ -153,13 +157,11 @@ LatencyEstimate Calibrator::ping_pong_root(Channel channel, int peer, double dea
   const double mean_bytes = largest > 1 ? (largest - 1) / std::log(double(largest)) : 1;
   const double mean_round_trip_s = (2 * estimate.at(mean_bytes) + 1) * 1e-6;
   const double fitting = 0.9 * available / mean_round_trip_s;
-  const int reps = settings_.reps > 0 ? settings_.reps
-                                      : std::clamp(static_cast<int>(fitting / 100), 3, 20);
+  const int reps = settings_.reps > 0 ? settings_.reps : std::clamp(static_cast<int>(fitting / 100), 3, 20);
   const int count = std::clamp(static_cast<int>(fitting / reps), 8, 400);
   std::uniform_real_distribution<double> log_size(0, std::log(double(largest)));
   std::vector<int> sizes(count);
-  for (int &s : sizes)
-    s = std::clamp(static_cast<int>(std::lround(std::exp(log_size(rng_)))), 1, largest);
+  for (int &s : sizes) s = std::clamp(static_cast<int>(std::lround(std::exp(log_size(rng_)))), 1, largest);
 
   progress_.note(fmt::format("  {} channel: ping-pong rank 0 <-> {}: {} sizes 1 B - {} B x {} reps",
                              channel_name(channel), peer, count, largest, reps));
@@ -220,7 +222,8 @@ double Calibrator::run_flat(MPI_Comm comm, GroupRun kind, int bytes) {
     // Contention: disjoint pairs, all at once, so the transfers share the memory system as the
     // steps of a tree or of recursive doubling do.
     case GroupRun::concurrent:
-      if (rank < pairs) MPI_Send(buffer_.data(), bytes, MPI_BYTE, rank + pairs, kDataTag, comm);
+      if (rank < pairs)
+        MPI_Send(buffer_.data(), bytes, MPI_BYTE, rank + pairs, kDataTag, comm);
       else if (rank < 2 * pairs)
         MPI_Recv(buffer_.data(), bytes, MPI_BYTE, rank - pairs, kDataTag, comm, MPI_STATUS_IGNORE);
       break;
@@ -293,8 +296,10 @@ void Calibrator::serve_flat_trees(MPI_Comm channel_comm, const std::vector<MPI_C
     if (command[0] == kStop) break;
     MPI_Comm comm = comms[command[1]];
     if (comm == MPI_COMM_NULL) continue;
-    if (static_cast<GroupRun>(command[0]) == GroupRun::relay) run_relay(comm, static_cast<int>(command[2]));
-    else run_flat(comm, static_cast<GroupRun>(command[0]), static_cast<int>(command[2]));
+    if (static_cast<GroupRun>(command[0]) == GroupRun::relay)
+      run_relay(comm, static_cast<int>(command[2]));
+    else
+      run_flat(comm, static_cast<GroupRun>(command[0]), static_cast<int>(command[2]));
   }
 }
 
@@ -379,10 +384,10 @@ void Calibrator::note_plan(const ChannelPeers &channel, const FlatPlan &plan, co
   for (size_t g : plan.groups) ps_text += fmt::format("{}{}", ps_text.empty() ? "" : ",", all_ps[g]);
   for (size_t g : plan.pair_groups)
     pair_ps_text += fmt::format("{}{}", pair_ps_text.empty() ? "" : ",", pair_ranks(all_ps[g]));
-  progress_.note(fmt::format("  {} channel: fan-out/fan-in, P = {}; concurrent pairs/exchange, P = {}; "
-                             "{} sizes 1 B - {} B x {} reps",
-                             channel_name(channel.channel), ps_text, pair_ps_text, plan.sizes.size(), plan.cap,
-                             plan.reps));
+  progress_.note(
+      fmt::format("  {} channel: fan-out/fan-in, P = {}; concurrent pairs/exchange, P = {}; "
+                  "{} sizes 1 B - {} B x {} reps",
+                  channel_name(channel.channel), ps_text, pair_ps_text, plan.sizes.size(), plan.cap, plan.reps));
   if (relay)
     progress_.note(fmt::format("  {} channel: relay ring 0 -> {} -> {} -> 0, {} sizes 1 B - {} B",
                                channel_name(channel.channel), channel.relay[0], channel.relay[1],
@@ -390,8 +395,7 @@ void Calibrator::note_plan(const ChannelPeers &channel, const FlatPlan &plan, co
 }
 
 // One group run's time into the samples, under the kind it belongs to (`p`: the group's ranks).
-void Calibrator::record(Channel channel, GroupRun kind, int p, int bytes, int rep, double us,
-                        const RelayTimes &relay) {
+void Calibrator::record(Channel channel, GroupRun kind, int p, int bytes, int rep, double us, const RelayTimes &relay) {
   switch (kind) {
     case GroupRun::fanout:
     case GroupRun::fanin:
@@ -400,10 +404,9 @@ void Calibrator::record(Channel channel, GroupRun kind, int p, int bytes, int re
       break;
     case GroupRun::concurrent:
     case GroupRun::exchange:
-      store_->add_contention(channel,
-                             kind == GroupRun::concurrent ? calib::ContentionKind::concurrent
-                                                          : calib::ContentionKind::exchange,
-                             pair_ranks(p), bytes, rep, us);
+      store_->add_contention(
+          channel, kind == GroupRun::concurrent ? calib::ContentionKind::concurrent : calib::ContentionKind::exchange,
+          pair_ranks(p), bytes, rep, us);
       break;
     case GroupRun::relay:
       store_->add_relay(channel, bytes, rep, relay.ring_us, relay.hops_us);
@@ -427,7 +430,11 @@ void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEsti
   };
   const FlatPlan plan = plan_flat_trees(all_ps, estimate, relay, deadline);
 
-  struct Experiment { GroupRun kind; size_t group; int bytes; };
+  struct Experiment {
+    GroupRun kind;
+    size_t group;
+    int bytes;
+  };
   std::vector<Experiment> experiments;
   for (GroupRun kind : {GroupRun::fanout, GroupRun::fanin})
     for (size_t g : plan.groups)
@@ -465,8 +472,10 @@ void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEsti
   int64_t stop[3] = {kStop, 0, 0};
   MPI_Bcast(stop, 3, MPI_INT64_T, 0, channel_comm);
   if (out_of_time)
-    progress_.note(fmt::format("  {} channel: flat trees and contention runs cut by the time budget after {} of "
-                               "{} runs", channel_name(channel.channel), done, total));
+    progress_.note(
+        fmt::format("  {} channel: flat trees and contention runs cut by the time budget after {} of "
+                    "{} runs",
+                    channel_name(channel.channel), done, total));
 }
 
 void Calibrator::flat_trees(const ChannelPeers &channel, const LatencyEstimate &estimate, double deadline) {
@@ -489,8 +498,10 @@ void Calibrator::flat_trees(const ChannelPeers &channel, const LatencyEstimate &
     comms.push_back(MPI_COMM_NULL);
     MPI_Comm_split(MPI_COMM_WORLD, order >= 0 ? 0 : MPI_UNDEFINED, order, &comms.back());
   }
-  if (rank_ != 0 && channel_comm != MPI_COMM_NULL) serve_flat_trees(channel_comm, comms);
-  else if (rank_ == 0) drive_flat_trees(channel, estimate, deadline, all_ps, channel_comm, comms);
+  if (rank_ != 0 && channel_comm != MPI_COMM_NULL)
+    serve_flat_trees(channel_comm, comms);
+  else if (rank_ == 0)
+    drive_flat_trees(channel, estimate, deadline, all_ps, channel_comm, comms);
   for (MPI_Comm &comm : comms)
     if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
   idle_barrier(MPI_COMM_WORLD);

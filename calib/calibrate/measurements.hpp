@@ -69,11 +69,13 @@ class Calibrator {
   double run_flat(MPI_Comm comm, GroupRun kind, int bytes);
   // One relay run on a 3-rank communicator (docs/calibration.md, "Relay"): rank 0 gets the ring's
   // time and the sum of its three hops as half round trips, microseconds.
-  struct RelayTimes { double ring_us = 0, hops_us = 0; };
+  struct RelayTimes {
+    double ring_us = 0, hops_us = 0;
+  };
   RelayTimes run_relay(MPI_Comm comm, int bytes);
   struct FlatPlan {
-    int cap = 0;                // largest message
-    std::vector<int> sizes;     // messages measured
+    int cap = 0;                 // largest message
+    std::vector<int> sizes;      // messages measured
     std::vector<size_t> groups;  // indices of the group sizes measured
     // Of those, the groups the contention runs use: one per even P (the smallest group giving it).
     std::vector<size_t> pair_groups;
@@ -93,7 +95,7 @@ class Calibrator {
   Progress &progress_;
   std::mt19937_64 rng_;
   int rank_ = 0, size_ = 1;
-  std::vector<char> buffer_;  // max_bytes, touched once so first-touch does not pollute timings
+  std::vector<char> buffer_;           // max_bytes, touched once so first-touch does not pollute timings
   std::vector<char> exchange_buffer_;  // MPI_Sendrecv's receive side (flat-tree sizes), touched too
   std::vector<MPI_Request> requests_;
 };

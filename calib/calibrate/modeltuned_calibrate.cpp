@@ -48,7 +48,7 @@ constexpr const char *kProgram = "modeltuned-calibrate";
 
 struct Options {
   std::string output = "calibration.json";
-  std::string samples;  // default: <output>.samples.csv
+  std::string samples;   // default: <output>.samples.csv
   std::string plot_dir;  // empty: no plots
   uint64_t max_bytes = 4 << 20;
   double budget_s = 180;
@@ -72,7 +72,7 @@ struct RunState {
   nlohmann::json provenance = nlohmann::json::object();
   std::array<int, modeltuned::kChannels> offered_max_p{};
   std::optional<modeltuned::CalibrationTable> fitted;  // the last table fitted (rank 0): what the checks predict with
-  std::optional<mc::ChecksResult> checks;               // rank 0, once measured (or why not)
+  std::optional<mc::ChecksResult> checks;              // rank 0, once measured (or why not)
 };
 RunState g_run;
 
@@ -118,8 +118,10 @@ modeltuned::calib::FitOptions fit_options_now(const mc::FitInput &input, Write m
           fmt::format("measured MPI_Reduce_local(MPI_SUM, MPI_DOUBLE) on rank 0, 4 KiB - 4 MiB, {} ({:.3g} us/B; "
                       "MPI_INT {:.3g} us/B)",
                       reduce.double_method, reduce.double_us_per_byte, reduce.int_us_per_byte),
-          provenance, reduce.fresh_us_per_byte,
-          reduce.fresh_samples == 0 ? std::string()
+          provenance,
+          reduce.fresh_us_per_byte,
+          reduce.fresh_samples == 0
+              ? std::string()
               : fmt::format("measured on rank 0 through this process's allocator in steady state: malloc, one "
                             "write per page, free, of one buffer and of two allocated and freed together, "
                             "256 KiB - 4 MiB each, minus writing as many pages of warm memory; least-squares "
@@ -147,7 +149,8 @@ int write_outputs(Write mode) {
     for (const std::string &note : input.notes) fmt::print(stderr, "{}: {}\n", kProgram, note);
   if (input.samples.p2p.empty()) {
     if (!quiet)
-      fmt::print(stderr, "{}: no channel has what a table needs (see above), no table written; raw samples kept in {}\n",
+      fmt::print(stderr,
+                 "{}: no channel has what a table needs (see above), no table written; raw samples kept in {}\n",
                  kProgram, samples_path);
     return 1;
   }
@@ -243,17 +246,17 @@ std::string describe_ranks(const std::vector<int> &ranks) {
 
 // Parses argv identically on every rank; returns the exit status when the program must stop.
 std::optional<int> parse_options(int argc, char **argv, int rank, Options &options) {
-  CLI::App app{"Measures this machine's point-to-point and flat-tree costs per channel (cache, core, "
-               "socket, node) and writes a modeltuned calibration table.\n"
-               "Run under mpirun with ranks bound to cores, e.g.\n"
-               "  mpirun -np 16 --bind-to core modeltuned-calibrate -o calibration.json",
-               kProgram};
+  CLI::App app{
+      "Measures this machine's point-to-point and flat-tree costs per channel (cache, core, "
+      "socket, node) and writes a modeltuned calibration table.\n"
+      "Run under mpirun with ranks bound to cores, e.g.\n"
+      "  mpirun -np 16 --bind-to core modeltuned-calibrate -o calibration.json",
+      kProgram};
   app.add_option("-o,--output", options.output, "calibration table to write")->capture_default_str();
   app.add_option("--samples", options.samples, "raw samples CSV (default: <output>.samples.csv)");
   app.add_option("--plot", options.plot_dir,
                  "also draw the samples and fits into this directory (gnuplot PNGs, as modeltuned fit --plot)");
-  app.add_option("--max-bytes", options.max_bytes,
-                 "largest point-to-point message, bytes (suffixes KiB, MiB accepted)")
+  app.add_option("--max-bytes", options.max_bytes, "largest point-to-point message, bytes (suffixes KiB, MiB accepted)")
       ->transform(CLI::AsSizeValue(false))
       ->check(modeltuned::cli::whole_number<uint64_t>(64, uint64_t{1} << 30))
       ->capture_default_str();
@@ -288,8 +291,8 @@ bool outputs_usable(int rank) {
     std::filesystem::path dir = std::filesystem::path(g_run.options.output).parent_path();
     if (dir.empty()) dir = ".";
     if (access(dir.c_str(), W_OK) != 0) {
-      fmt::print(stderr, "{}: -o/--output {}: directory {} is not writable ({}); choose another path\n",
-                 kProgram, g_run.options.output, dir.string(), std::strerror(errno));
+      fmt::print(stderr, "{}: -o/--output {}: directory {} is not writable ({}); choose another path\n", kProgram,
+                 g_run.options.output, dir.string(), std::strerror(errno));
       ok = 0;
     } else {
       try {
@@ -304,8 +307,7 @@ bool outputs_usable(int rank) {
   return ok;
 }
 
-nlohmann::json placement_provenance(const mc::WorldPlacement &world,
-                                    const std::vector<mc::ChannelPeers> &channels) {
+nlohmann::json placement_provenance(const mc::WorldPlacement &world, const std::vector<mc::ChannelPeers> &channels) {
   nlohmann::json j;
   j["ranks"] = world.placement.size();
   j["hosts"] = world.hosts;
@@ -314,8 +316,7 @@ nlohmann::json placement_provenance(const mc::WorldPlacement &world,
         {"pair", {0, c.peers.front()}}, {"peers_of_rank0", c.peers.size()}, {"max_p", c.max_p()}};
   if (world.placement.size() <= 256) {
     nlohmann::json ranks = nlohmann::json::array();
-    for (const auto &r : world.placement.ranks())
-      ranks.push_back({r.node, r.package, r.numa, r.l3, r.core});
+    for (const auto &r : world.placement.ranks()) ranks.push_back({r.node, r.package, r.numa, r.l3, r.core});
     j["rank_places"] = {{"columns", {"node", "package", "numa", "l3", "core"}}, {"values", ranks}};
   }
   if (!world.unbound_ranks.empty()) j["unbound_ranks"] = world.unbound_ranks;
@@ -326,56 +327,67 @@ nlohmann::json placement_provenance(const mc::WorldPlacement &world,
 // Where to add ranks so that rank 0 has more peers on a channel.
 const char *more_ranks_where(Channel c) {
   switch (c) {
-    case Channel::cache: return "sharing rank 0's L3 cache";
-    case Channel::core: return "on rank 0's socket outside its L3 cache";
-    case Channel::socket: return "on the other sockets of rank 0's node";
-    case Channel::node: return "on other nodes";
+    case Channel::cache:
+      return "sharing rank 0's L3 cache";
+    case Channel::core:
+      return "on rank 0's socket outside its L3 cache";
+    case Channel::socket:
+      return "on the other sockets of rank 0's node";
+    case Channel::node:
+      return "on other nodes";
   }
   return "on it";
 }
 
 // Rank 0: what the run will measure and what it cannot (printed before measuring, so that a user
 // can stop and rerun), and the provenance of the table.
-void announce(const mc::WorldPlacement &world, const std::vector<mc::ChannelPeers> &channels, int size,
-              uint64_t seed, mc::Progress &progress) {
+void announce(const mc::WorldPlacement &world, const std::vector<mc::ChannelPeers> &channels, int size, uint64_t seed,
+              mc::Progress &progress) {
   const Options &options = g_run.options;
   if (world.topology.emulated)
-    progress.note(fmt::format("note: emulated topology ({}, HWLOC_XMLFILE); ranks placed as map-by {}, "
-                              "bind-to core: channels are emulated, timings are this machine's",
-                              world.topology.signature(), world.topology.mapping_policy));
+    progress.note(
+        fmt::format("note: emulated topology ({}, HWLOC_XMLFILE); ranks placed as map-by {}, "
+                    "bind-to core: channels are emulated, timings are this machine's",
+                    world.topology.signature(), world.topology.mapping_policy));
   if (!world.unbound_ranks.empty())
-    progress.note(fmt::format("warning: ranks {} are not bound to one core, their channels are guesses; "
-                              "run mpirun with --bind-to core",
-                              describe_ranks(world.unbound_ranks)));
+    progress.note(
+        fmt::format("warning: ranks {} are not bound to one core, their channels are guesses; "
+                    "run mpirun with --bind-to core",
+                    describe_ranks(world.unbound_ranks)));
   if (!world.core_sharing_ranks.empty())
-    progress.note(fmt::format("warning: ranks {} share a core, which distorts every timing; "
-                              "use at most one rank per core",
-                              describe_ranks(world.core_sharing_ranks)));
+    progress.note(
+        fmt::format("warning: ranks {} share a core, which distorts every timing; "
+                    "use at most one rank per core",
+                    describe_ranks(world.core_sharing_ranks)));
   for (const auto &c : channels)
     if (c.max_p() < 3)
-      progress.note(fmt::format("note: {} channel: rank 0 has one peer there, so flat trees (one rank sending to "
-                                "or receiving from several) are timed with 2 ranks only and the table estimates "
-                                "larger ones from that; run with more ranks {} to measure them",
-                                modeltuned::channel_name(c.channel), more_ranks_where(c.channel)));
+      progress.note(
+          fmt::format("note: {} channel: rank 0 has one peer there, so flat trees (one rank sending to "
+                      "or receiving from several) are timed with 2 ranks only and the table estimates "
+                      "larger ones from that; run with more ranks {} to measure them",
+                      modeltuned::channel_name(c.channel), more_ranks_where(c.channel)));
   std::string plan;
   for (const auto &c : channels)
     plan += fmt::format("{}{} ({})", plan.empty() ? "" : ", ", modeltuned::channel_name(c.channel),
                         describe_peers(c.peers));
-  progress.note(fmt::format("{} ranks on {} host(s), topology {}; channels from rank 0: {}", size,
-                            world.hosts.size(), world.topology.signature(), plan));
+  progress.note(fmt::format("{} ranks on {} host(s), topology {}; channels from rank 0: {}", size, world.hosts.size(),
+                            world.topology.signature(), plan));
   std::lock_guard lock(g_run.mutex);
   for (const auto &c : channels) g_run.offered_max_p[static_cast<int>(c.channel)] = c.max_p();
-  g_run.provenance = {
-      {"tool", fmt::format("{} {}", kProgram, PACKAGE_VERSION)},
-      {"host", world.hosts.front()},
-      {"mpi_library", mpi_library_version()},
-      {"hwloc", world.topology.to_json()},
-      {"placement", placement_provenance(world, channels)},
-      {"wtick_s", MPI_Wtick()},
-      {"options",
-       {{"output", options.output}, {"samples", options.samples}, {"max_bytes", options.max_bytes},
-        {"budget_s", options.budget_s}, {"idle", options.idle}, {"reps", options.reps > 0 ? nlohmann::json(options.reps) : "auto"},
-        {"seed", seed}}}};
+  g_run.provenance = {{"tool", fmt::format("{} {}", kProgram, PACKAGE_VERSION)},
+                      {"host", world.hosts.front()},
+                      {"mpi_library", mpi_library_version()},
+                      {"hwloc", world.topology.to_json()},
+                      {"placement", placement_provenance(world, channels)},
+                      {"wtick_s", MPI_Wtick()},
+                      {"options",
+                       {{"output", options.output},
+                        {"samples", options.samples},
+                        {"max_bytes", options.max_bytes},
+                        {"budget_s", options.budget_s},
+                        {"idle", options.idle},
+                        {"reps", options.reps > 0 ? nlohmann::json(options.reps) : "auto"},
+                        {"seed", seed}}}};
 }
 
 // MPI_Reduce_local and fresh memory on rank 0, a few seconds at most.
@@ -463,9 +475,10 @@ void measure(int rank, const mc::WorldPlacement &world, const std::vector<mc::Ch
   // Checks: Open MPI's default and the model's best candidates, measured against the fitted
   // table's predictions. Without them the table keeps the older margin rule (docs/model.md#margin).
   if (!checks_problem.empty()) {
-    progress.note(fmt::format("note: no checks measured: {}; the table's margin is then its held-out "
-                              "point-to-point error",
-                              checks_problem));
+    progress.note(
+        fmt::format("note: no checks measured: {}; the table's margin is then its held-out "
+                    "point-to-point error",
+                    checks_problem));
     if (rank == 0) {
       std::lock_guard lock(g_run.mutex);
       g_run.checks = mc::ChecksResult{{}, {}, {}, checks_problem};

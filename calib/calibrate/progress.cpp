@@ -41,8 +41,8 @@ void Progress::phase(const std::string &name, double deadline, const std::string
     if (!detail.empty()) note(fmt::format("{}: {}", name, detail));
     draw(phase_start_, 0);
   } else {
-    fmt::print(stderr, "[{:6.1f}s/{:.0f}s] {}{}{} (until {:.1f}s)\n", phase_start_ - start_, budget_s_,
-               name, detail.empty() ? "" : ": ", detail, deadline - start_);
+    fmt::print(stderr, "[{:6.1f}s/{:.0f}s] {}{}{} (until {:.1f}s)\n", phase_start_ - start_, budget_s_, name,
+               detail.empty() ? "" : ": ", detail, deadline - start_);
   }
 }
 
@@ -81,8 +81,8 @@ void Progress::draw(double now, double fraction) {
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(std::lround(fraction * kWidth));
   fmt::print(stderr, "\r{:<16.16} [{}{}] {:3.0f}%  ETA {:4.0f}s  total {:5.1f}/{:.0f}s ", phase_,
-             std::string(filled, '#'), std::string(kWidth - filled, '.'), fraction * 100,
-             std::max(0.0, eta), now - start_, budget_s_);
+             std::string(filled, '#'), std::string(kWidth - filled, '.'), fraction * 100, std::max(0.0, eta),
+             now - start_, budget_s_);
   std::fflush(stderr);
   bar_visible_ = true;
 }

@@ -37,8 +37,7 @@ int32_t enclosing_index(hwloc_topology_t topo, hwloc_obj_type_t type, hwloc_cons
   const int n = hwloc_get_nbobjs_by_type(topo, type);
   for (int i = 0; i < n; ++i) {
     hwloc_obj_t obj = hwloc_get_obj_by_type(topo, type, i);
-    if (obj->cpuset && hwloc_bitmap_isincluded(binding, obj->cpuset))
-      return static_cast<int32_t>(obj->logical_index);
+    if (obj->cpuset && hwloc_bitmap_isincluded(binding, obj->cpuset)) return static_cast<int32_t>(obj->logical_index);
   }
   return -1;
 }
@@ -64,8 +63,8 @@ BitmapPtr emulated_binding(hwloc_topology_t topo, int local_rank, std::string &p
   hwloc_obj_t target = hwloc_get_obj_by_type(topo, type, local_rank % objects);
   const int cores = hwloc_get_nbobjs_inside_cpuset_by_type(topo, target->cpuset, HWLOC_OBJ_CORE);
   if (cores <= 0) throw std::runtime_error("emulated topology has a mapping object without cores");
-  hwloc_obj_t core = hwloc_get_obj_inside_cpuset_by_type(topo, target->cpuset, HWLOC_OBJ_CORE,
-                                                         (local_rank / objects) % cores);
+  hwloc_obj_t core =
+      hwloc_get_obj_inside_cpuset_by_type(topo, target->cpuset, HWLOC_OBJ_CORE, (local_rank / objects) % cores);
   return BitmapPtr(hwloc_bitmap_dup(core->cpuset));
 }
 
@@ -93,8 +92,7 @@ HostIds gather_hosts(int rank, int size) {
   int len = 0;
   MPI_Get_processor_name(name, &len);
   std::vector<char> all(static_cast<size_t>(size) * MPI_MAX_PROCESSOR_NAME);
-  MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
-                MPI_CHAR, MPI_COMM_WORLD);
+  MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, MPI_COMM_WORLD);
   HostIds ids;
   ids.node_of_rank.resize(size);
   for (int r = 0; r < size; ++r) {
@@ -115,8 +113,8 @@ std::string TopologySummary::signature() const {
 }
 
 nlohmann::json TopologySummary::to_json() const {
-  nlohmann::json j = {{"signature", signature()}, {"packages", packages}, {"numa", numa},
-                      {"l3", l3},  {"cores", cores},  {"pus", pus},  {"emulated", emulated}};
+  nlohmann::json j = {{"signature", signature()}, {"packages", packages}, {"numa", numa},        {"l3", l3},
+                      {"cores", cores},           {"pus", pus},           {"emulated", emulated}};
   if (emulated) j["emulated_mapping"] = "map-by " + mapping_policy + ", bind-to core";
   return j;
 }
@@ -153,8 +151,7 @@ WorldPlacement discover_world_placement() {
   }
   int failed = !error.empty(), any_failed = 0;
   MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (any_failed)
-    throw std::runtime_error(error.empty() ? "hwloc failed on another rank" : error);
+  if (any_failed) throw std::runtime_error(error.empty() ? "hwloc failed on another rank" : error);
 
   mine.node = hosts.node_of_rank[rank];
   int32_t fields[5] = {mine.node, mine.package, mine.numa, mine.l3, mine.core};

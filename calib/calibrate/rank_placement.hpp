@@ -15,16 +15,16 @@ namespace modeltuned::calibrate {
 // Object counts of the hwloc topology a rank sees, for the provenance of the table.
 struct TopologySummary {
   int packages = 0, numa = 0, l3 = 0, cores = 0, pus = 0;
-  bool emulated = false;       // loaded from HWLOC_XMLFILE / a synthetic description
-  std::string mapping_policy;  // how emulated bindings were derived; empty on a real system
+  bool emulated = false;          // loaded from HWLOC_XMLFILE / a synthetic description
+  std::string mapping_policy;     // how emulated bindings were derived; empty on a real system
   std::string signature() const;  // "pack:2 numa:8 l3:16 core:64 pu:64", lstopo --input style
   nlohmann::json to_json() const;
 };
 
 struct WorldPlacement {
-  Placement placement;          // indexed by MPI_COMM_WORLD rank
+  Placement placement;             // indexed by MPI_COMM_WORLD rank
   std::vector<std::string> hosts;  // distinct processor names, indexed by RankPlace::node
-  TopologySummary topology;     // of this rank's topology
+  TopologySummary topology;        // of this rank's topology
   // Ranks whose binding spans several cores (unbound) or that share a core with another
   // rank: their channels are guesses, so rank 0 warns.
   std::vector<int> unbound_ranks, core_sharing_ranks;

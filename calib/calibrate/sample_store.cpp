@@ -50,14 +50,13 @@ void SampleStore::add_p2p(Channel channel, double bytes, int rep, double latency
                  latency.text);
 }
 
-void SampleStore::add_flat(Channel channel, FlatTreeKind kind, int p, double bytes, int rep,
-                           double latency_us) {
+void SampleStore::add_flat(Channel channel, FlatTreeKind kind, int p, double bytes, int rep, double latency_us) {
   const Latency latency(latency_us);
   std::lock_guard lock(mutex_);
   samples_.flat.push_back({channel, kind, p, bytes, latency.us});
   ++counts_[kind_name(kind)][std::string(channel_name(channel))];
-  fmt::format_to(std::back_inserter(pending_), "{},{},{},{:.0f},{},{}\n", kind_name(kind),
-                 channel_name(channel), p, bytes, rep, latency.text);
+  fmt::format_to(std::back_inserter(pending_), "{},{},{},{:.0f},{},{}\n", kind_name(kind), channel_name(channel), p,
+                 bytes, rep, latency.text);
 }
 
 void SampleStore::add_contention(Channel channel, calib::ContentionKind kind, int p, double bytes, int rep,

@@ -28,8 +28,9 @@ int derive_concurrent_from_fanout(CalibrationTable &table, double min_bytes) {
   }
   if (derived) {
     table.provenance["contention"] = {
-        {"concurrent", "derived from the fan-out fits at and above " + std::to_string(static_cast<long long>(min_bytes)) +
-                           " bytes (model/calibration/contention.hpp): k concurrent transfers = a fan-out to k receivers"},
+        {"concurrent",
+         "derived from the fan-out fits at and above " + std::to_string(static_cast<long long>(min_bytes)) +
+             " bytes (model/calibration/contention.hpp): k concurrent transfers = a fan-out to k receivers"},
         {"channels", record}};
     update_checksum(table);
   }

@@ -30,8 +30,7 @@ std::string type_of(const json &value) {
   return value.type_name();
 }
 
-const json &require_key(const json &object, const char *key, const std::string &where,
-                        const std::string &fix) {
+const json &require_key(const json &object, const char *key, const std::string &where, const std::string &fix) {
   auto it = object.find(key);
   if (it == object.end()) fail(where.empty() ? key : where + "." + key, "missing; " + fix);
   return *it;
@@ -39,16 +38,14 @@ const json &require_key(const json &object, const char *key, const std::string &
 
 // Keys outside the format are rejected: a misspelt "upto_bytes" would otherwise silently turn a
 // bounded piece into an unbounded one.
-void reject_unknown_keys(const json &object, std::initializer_list<std::string_view> known,
-                         const std::string &where) {
+void reject_unknown_keys(const json &object, std::initializer_list<std::string_view> known, const std::string &where) {
   for (auto it = object.begin(); it != object.end(); ++it) {
     bool ok = false;
     for (auto k : known) ok = ok || it.key() == k;
     if (!ok) {
       std::string list;
       for (auto k : known) list += (list.empty() ? "\"" : ", \"") + std::string(k) + "\"";
-      fail(where.empty() ? it.key() : where + "." + it.key(),
-           "unknown field; allowed here: " + list);
+      fail(where.empty() ? it.key() : where + "." + it.key(), "unknown field; allowed here: " + list);
     }
   }
 }
@@ -99,8 +96,10 @@ std::string number_text(double x) {
 
 std::vector<HockneyPiece> parse_p2p(const json &value, const std::string &where) {
   if (!value.is_array() || value.empty())
-    fail(where, "must be a non-empty list of Hockney pieces {\"upto_bytes\", \"alpha_us\", "
-                "\"beta_us_per_byte\"}, found " + (value.is_array() ? std::string("an empty list") : type_of(value)));
+    fail(where,
+         "must be a non-empty list of Hockney pieces {\"upto_bytes\", \"alpha_us\", "
+         "\"beta_us_per_byte\"}, found " +
+             (value.is_array() ? std::string("an empty list") : type_of(value)));
   std::vector<HockneyPiece> pieces;
   double previous_upto = 0;
   for (size_t i = 0; i < value.size(); ++i) {
@@ -111,8 +110,9 @@ std::vector<HockneyPiece> parse_p2p(const json &value, const std::string &where)
     HockneyPiece p;
     if (auto it = piece.find("upto_bytes"); it != piece.end()) {
       if (last)
-        fail(at + ".upto_bytes", "the last piece must be unbounded; remove its upto_bytes or add "
-                                 "a piece without upto_bytes after it");
+        fail(at + ".upto_bytes",
+             "the last piece must be unbounded; remove its upto_bytes or add "
+             "a piece without upto_bytes after it");
       p.upto_bytes = byte_count(positive_number(*it, at + ".upto_bytes"), at + ".upto_bytes");
       if (p.upto_bytes <= previous_upto)
         fail(at + ".upto_bytes", number_text(p.upto_bytes) + " is not above the previous piece's " +
@@ -120,11 +120,15 @@ std::vector<HockneyPiece> parse_p2p(const json &value, const std::string &where)
     } else if (!last) {
       fail(at + ".upto_bytes", "missing; only the last piece may be unbounded");
     }
-    p.alpha_us = time_us(finite_number(require_key(piece, "alpha_us", at, "give the piece's latency intercept in microseconds"),
-                                       at + ".alpha_us"), at + ".alpha_us");
-    p.beta_us_per_byte = us_per_byte(non_negative_number(
-        require_key(piece, "beta_us_per_byte", at, "give the piece's inverse bandwidth in microseconds per byte"),
-        at + ".beta_us_per_byte"), at + ".beta_us_per_byte");
+    p.alpha_us =
+        time_us(finite_number(require_key(piece, "alpha_us", at, "give the piece's latency intercept in microseconds"),
+                              at + ".alpha_us"),
+                at + ".alpha_us");
+    p.beta_us_per_byte = us_per_byte(
+        non_negative_number(
+            require_key(piece, "beta_us_per_byte", at, "give the piece's inverse bandwidth in microseconds per byte"),
+            at + ".beta_us_per_byte"),
+        at + ".beta_us_per_byte");
     if (auto it = piece.find("noise_rel_mad"); it != piece.end())
       p.noise_rel_mad = noise(non_negative_number(*it, at + ".noise_rel_mad"), at + ".noise_rel_mad");
     if (auto it = piece.find("noise_rel_p95"); it != piece.end())
@@ -133,8 +137,8 @@ std::vector<HockneyPiece> parse_p2p(const json &value, const std::string &where)
     // unbounded last piece needs no upper check. The first piece starts at 0 bytes.
     const double time_at_start = p.alpha_us + p.beta_us_per_byte * previous_upto;
     if (time_at_start <= 0)
-      fail(at, "gives a non-positive time (" + number_text(time_at_start) + " us) at " +
-                   number_text(previous_upto) + " bytes, the start of its range; refit the piece or move its bounds");
+      fail(at, "gives a non-positive time (" + number_text(time_at_start) + " us) at " + number_text(previous_upto) +
+                   " bytes, the start of its range; refit the piece or move its bounds");
     if (!last) previous_upto = p.upto_bytes;
     pieces.push_back(p);
   }
@@ -145,7 +149,8 @@ std::vector<HockneyPiece> parse_p2p(const json &value, const std::string &where)
 // non-decreasing (more peers never cost less).
 std::vector<std::pair<int, double>> parse_curve(const json &value, int max_p, const std::string &where) {
   if (!value.is_array() || value.empty())
-    fail(where, "must be a non-empty list of [P, us] points, found " + (value.is_array() ? std::string("an empty list") : type_of(value)));
+    fail(where, "must be a non-empty list of [P, us] points, found " +
+                    (value.is_array() ? std::string("an empty list") : type_of(value)));
   std::vector<std::pair<int, double>> knots;
   for (size_t i = 0; i < value.size(); ++i) {
     const std::string at = where + "[" + std::to_string(i) + "]";
@@ -168,26 +173,32 @@ std::vector<std::pair<int, double>> parse_curve(const json &value, int max_p, co
 
 std::vector<FlatTreeFit> parse_flat(const json &value, const std::string &where) {
   if (!value.is_array() || value.empty())
-    fail(where, "must be a non-empty list of flat-tree fits {\"bytes\", \"alpha_us\", \"beta_us\", "
-                "\"max_p\"}, found " + (value.is_array() ? std::string("an empty list") : type_of(value)));
+    fail(where,
+         "must be a non-empty list of flat-tree fits {\"bytes\", \"alpha_us\", \"beta_us\", "
+         "\"max_p\"}, found " +
+             (value.is_array() ? std::string("an empty list") : type_of(value)));
   std::vector<FlatTreeFit> fits;
   for (size_t i = 0; i < value.size(); ++i) {
     const std::string at = where + "[" + std::to_string(i) + "]";
     const json &fit_json = require_object(value[i], at);
     reject_unknown_keys(fit_json, {"bytes", "alpha_us", "beta_us", "max_p", "curve"}, at);
     FlatTreeFit f;
-    f.bytes = byte_count(positive_number(require_key(fit_json, "bytes", at, "give the message size in bytes"), at + ".bytes"),
-                         at + ".bytes");
+    f.bytes =
+        byte_count(positive_number(require_key(fit_json, "bytes", at, "give the message size in bytes"), at + ".bytes"),
+                   at + ".bytes");
     if (!fits.empty() && f.bytes <= fits.back().bytes)
       fail(at + ".bytes", number_text(f.bytes) + " is not above the previous fit's " + number_text(fits.back().bytes) +
                               "; list fits by strictly increasing bytes");
-    f.alpha_us = time_us(finite_number(require_key(fit_json, "alpha_us", at, "give T(P) = alpha + beta*(P-1)'s alpha in microseconds"),
-                                       at + ".alpha_us"), at + ".alpha_us");
-    f.beta_us = time_us(non_negative_number(require_key(fit_json, "beta_us", at, "give the cost per extra peer in microseconds"),
-                                            at + ".beta_us"), at + ".beta_us");
+    f.alpha_us = time_us(
+        finite_number(require_key(fit_json, "alpha_us", at, "give T(P) = alpha + beta*(P-1)'s alpha in microseconds"),
+                      at + ".alpha_us"),
+        at + ".alpha_us");
+    f.beta_us = time_us(
+        non_negative_number(require_key(fit_json, "beta_us", at, "give the cost per extra peer in microseconds"),
+                            at + ".beta_us"),
+        at + ".beta_us");
     const json &max_p = require_key(fit_json, "max_p", at, "give the largest measured P");
-    if (!max_p.is_number_integer())
-      fail(at + ".max_p", "must be an integer, found " + max_p.dump());
+    if (!max_p.is_number_integer()) fail(at + ".max_p", "must be an integer, found " + max_p.dump());
     if (max_p.get<long long>() < 2 || max_p.get<long long>() > 1 << 30)
       fail(at + ".max_p", "must be at least 2 (a root and one peer), found " + max_p.dump());
     f.max_p = static_cast<int>(max_p.get<long long>());
@@ -195,9 +206,10 @@ std::vector<FlatTreeFit> parse_flat(const json &value, const std::string &where)
     // gamma = T_flat / T_p2p to at least 1 (eq. 1), but a fit that is nowhere positive is garbage.
     const double time_at_max_p = f.alpha_us + f.beta_us * (f.max_p - 1);
     if (time_at_max_p <= 0)
-      fail(at, "gives a non-positive time (" + number_text(time_at_max_p) + " us) even at its largest P = " +
-                   std::to_string(f.max_p) + "; refit it");
-    if (auto curve = fit_json.find("curve"); curve != fit_json.end()) f.knots = parse_curve(*curve, f.max_p, at + ".curve");
+      fail(at, "gives a non-positive time (" + number_text(time_at_max_p) +
+                   " us) even at its largest P = " + std::to_string(f.max_p) + "; refit it");
+    if (auto curve = fit_json.find("curve"); curve != fit_json.end())
+      f.knots = parse_curve(*curve, f.max_p, at + ".curve");
     fits.push_back(f);
   }
   return fits;
@@ -213,14 +225,17 @@ std::vector<std::pair<double, double>> parse_relay(const json &value, const std:
     const std::string at = where + "[" + std::to_string(i) + "]";
     const json &point = require_object(value[i], at);
     reject_unknown_keys(point, {"bytes", "us"}, at);
-    const double bytes = byte_count(
-        positive_number(require_key(point, "bytes", at, "give the message size in bytes"), at + ".bytes"), at + ".bytes");
+    const double bytes =
+        byte_count(positive_number(require_key(point, "bytes", at, "give the message size in bytes"), at + ".bytes"),
+                   at + ".bytes");
     if (!points.empty() && bytes <= points.back().first)
-      fail(at + ".bytes", number_text(bytes) + " is not above the previous point's " + number_text(points.back().first) +
-                              "; list points by strictly increasing bytes");
-    const double us = time_us(non_negative_number(
-        require_key(point, "us", at, "give the forwarding cost beyond a point-to-point message in microseconds"),
-        at + ".us"), at + ".us");
+      fail(at + ".bytes", number_text(bytes) + " is not above the previous point's " +
+                              number_text(points.back().first) + "; list points by strictly increasing bytes");
+    const double us = time_us(
+        non_negative_number(
+            require_key(point, "us", at, "give the forwarding cost beyond a point-to-point message in microseconds"),
+            at + ".us"),
+        at + ".us");
     points.emplace_back(bytes, us);
   }
   return points;
@@ -242,8 +257,7 @@ ChannelTable parse_channel(const json &value, const std::string &where, int vers
   }
   for (auto [key, into] : {std::pair{"concurrent", &channel.concurrent}, std::pair{"exchange", &channel.exchange}})
     if (auto it = value.find(key); it != value.end()) {
-      if (version < 2)
-        fail(where + "." + key, "needs \"version\": 2 (version 1 tables have no contention curves)");
+      if (version < 2) fail(where + "." + key, "needs \"version\": 2 (version 1 tables have no contention curves)");
       *into = parse_flat(*it, where + "." + key);
     }
   if (auto it = value.find("relay"); it != value.end()) {
@@ -268,12 +282,15 @@ void parse_checks(const json &checks, CalibrationTable &table, int table_version
   for (size_t i = 0; i < residuals.size(); ++i) {
     const std::string where = "checks.residuals[" + std::to_string(i) + "]";
     const json &r = require_object(residuals[i], where);
-    reject_unknown_keys(r, {"op", "algorithm", "segsize", "fanout", "objective", "neighbors", "widest", "from_bytes", "below_bytes",
-                            "from_ranks", "below_ranks", "log_lo", "log_hi", "samples"}, where);
+    reject_unknown_keys(r,
+                        {"op", "algorithm", "segsize", "fanout", "objective", "neighbors", "widest", "from_bytes",
+                         "below_bytes", "from_ranks", "below_ranks", "log_lo", "log_hi", "samples"},
+                        where);
     CheckResidual out;
     auto text = [&](const char *key, std::initializer_list<std::string_view> allowed) {
       const json &v = require_key(r, key, where, "see docs/calibration-format.md, \"checks\"");
-      if (!v.is_string() || v.get<std::string>().empty()) fail(where + "." + key, "must be a non-empty string, found " + v.dump());
+      if (!v.is_string() || v.get<std::string>().empty())
+        fail(where + "." + key, "must be a non-empty string, found " + v.dump());
       std::string value = v.get<std::string>();
       if (allowed.size() && std::find(allowed.begin(), allowed.end(), value) == allowed.end())
         fail(where + "." + key, v.dump() + " is not one of the allowed values");
@@ -292,14 +309,19 @@ void parse_checks(const json &checks, CalibrationTable &table, int table_version
     out.objective = text("objective", {"completion", "rank_mean"});
     out.neighbors = text("neighbors", {"cache", "core", "socket", "node"});
     out.widest = text("widest", {"cache", "core", "socket", "node"});
-    out.from_bytes = byte_count(non_negative_number(require_key(r, "from_bytes", where, "give the smallest call in bytes"),
-                                                    where + ".from_bytes"), where + ".from_bytes");
-    out.below_bytes = byte_count(positive_number(require_key(r, "below_bytes", where, "give the first size beyond the range"),
-                                                 where + ".below_bytes"), where + ".below_bytes");
+    out.from_bytes =
+        byte_count(non_negative_number(require_key(r, "from_bytes", where, "give the smallest call in bytes"),
+                                       where + ".from_bytes"),
+                   where + ".from_bytes");
+    out.below_bytes =
+        byte_count(positive_number(require_key(r, "below_bytes", where, "give the first size beyond the range"),
+                                   where + ".below_bytes"),
+                   where + ".below_bytes");
     if (!(out.below_bytes > out.from_bytes)) fail(where + ".below_bytes", "must exceed from_bytes");
     const bool from_ranks = r.contains("from_ranks"), below_ranks = r.contains("below_ranks");
     if (from_ranks != below_ranks)
-      fail(where + (from_ranks ? ".below_ranks" : ".from_ranks"), "is missing; give both from_ranks and below_ranks, or neither");
+      fail(where + (from_ranks ? ".below_ranks" : ".from_ranks"),
+           "is missing; give both from_ranks and below_ranks, or neither");
     if (from_ranks && table_version < 3)
       fail(where + ".from_ranks", "needs \"version\": 3 (version 2 checks hold for any communicator size)");
     if (from_ranks) {
@@ -313,10 +335,12 @@ void parse_checks(const json &checks, CalibrationTable &table, int table_version
       out.below_ranks = ranks("below_ranks");
       if (out.below_ranks <= out.from_ranks) fail(where + ".below_ranks", "must exceed from_ranks");
     }
-    out.log_lo = bounded(finite_number(require_key(r, "log_lo", where, "give the smallest ln(measured/predicted)"),
-                                       where + ".log_lo"), kMaxLogResidual, "(ln ratio)", where + ".log_lo");
-    out.log_hi = bounded(finite_number(require_key(r, "log_hi", where, "give the largest ln(measured/predicted)"),
-                                       where + ".log_hi"), kMaxLogResidual, "(ln ratio)", where + ".log_hi");
+    out.log_lo = bounded(
+        finite_number(require_key(r, "log_lo", where, "give the smallest ln(measured/predicted)"), where + ".log_lo"),
+        kMaxLogResidual, "(ln ratio)", where + ".log_lo");
+    out.log_hi = bounded(
+        finite_number(require_key(r, "log_hi", where, "give the largest ln(measured/predicted)"), where + ".log_hi"),
+        kMaxLogResidual, "(ln ratio)", where + ".log_hi");
     if (out.log_lo > out.log_hi) fail(where + ".log_lo", "must not exceed log_hi");
     const json &samples = require_key(r, "samples", where, "give how many measurements the range spans");
     if (!samples.is_number_integer() || samples.get<long long>() < 1 || samples.get<long long>() > 1000000000)
@@ -327,8 +351,7 @@ void parse_checks(const json &checks, CalibrationTable &table, int table_version
 }
 
 json bytes_value(double bytes) {
-  if (bytes == std::floor(bytes) && bytes >= 0 && bytes < 9007199254740992.0)
-    return static_cast<std::uint64_t>(bytes);
+  if (bytes == std::floor(bytes) && bytes >= 0 && bytes < 9007199254740992.0) return static_cast<std::uint64_t>(bytes);
   return bytes;
 }
 
@@ -379,10 +402,13 @@ json to_json(const CalibrationTable &table) {
   }
   for (const CheckResidual &r : table.checks) ranks |= r.has_ranks();
   json doc = {{"format", kFormatName},
-          {"version", relay ? 4 : ranks ? 3 : contention ? 2 : kOldestCalibrationVersion},
-          {"provenance", table.provenance},
-          {"channels", channels},
-          {"reduce", {{"us_per_byte", table.reduce_us_per_byte}, {"source", table.reduce_source}}}};
+              {"version", relay        ? 4
+                          : ranks      ? 3
+                          : contention ? 2
+                                       : kOldestCalibrationVersion},
+              {"provenance", table.provenance},
+              {"channels", channels},
+              {"reduce", {{"us_per_byte", table.reduce_us_per_byte}, {"source", table.reduce_source}}}};
   if (!table.fresh_memory_source.empty())
     doc["memory"] = {{"fresh_us_per_byte", table.fresh_memory_us_per_byte}, {"source", table.fresh_memory_source}};
   if (!table.fresh_memory_source.empty() && table.fresh_memory_one_buffer_us_per_byte >= 0)
@@ -390,10 +416,18 @@ json to_json(const CalibrationTable &table) {
   if (!table.checks.empty()) {
     json residuals = json::array();
     for (const CheckResidual &r : table.checks) {
-      json entry = {{"op", r.op}, {"algorithm", r.algorithm}, {"segsize", r.segsize}, {"fanout", r.fanout}, {"objective", r.objective},
-                    {"neighbors", r.neighbors}, {"widest", r.widest},
-                    {"from_bytes", bytes_value(r.from_bytes)}, {"below_bytes", bytes_value(r.below_bytes)},
-                    {"log_lo", r.log_lo}, {"log_hi", r.log_hi}, {"samples", r.samples}};
+      json entry = {{"op", r.op},
+                    {"algorithm", r.algorithm},
+                    {"segsize", r.segsize},
+                    {"fanout", r.fanout},
+                    {"objective", r.objective},
+                    {"neighbors", r.neighbors},
+                    {"widest", r.widest},
+                    {"from_bytes", bytes_value(r.from_bytes)},
+                    {"below_bytes", bytes_value(r.below_bytes)},
+                    {"log_lo", r.log_lo},
+                    {"log_hi", r.log_hi},
+                    {"samples", r.samples}};
       if (r.has_ranks()) {
         entry["from_ranks"] = r.from_ranks;
         entry["below_ranks"] = r.below_ranks;
@@ -445,8 +479,8 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
   if (!doc.is_object()) fail("top level", "must be a JSON object, found " + type_of(doc));
   reject_unknown_keys(doc, {"format", "version", "provenance", "channels", "reduce", "memory", "checks"}, "");
 
-  const std::string supported = "supported versions: " + std::to_string(kOldestCalibrationVersion) + " to " +
-                                std::to_string(kCalibrationVersion);
+  const std::string supported =
+      "supported versions: " + std::to_string(kOldestCalibrationVersion) + " to " + std::to_string(kCalibrationVersion);
   const json &format = require_key(doc, "format", "", "add \"format\": \"modeltuned-calibration\"");
   if (format != kFormatName)
     fail("format", format.dump() + " is not \"modeltuned-calibration\"; this is not a modeltuned calibration table");
@@ -473,28 +507,33 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
   const json &reduce = require_object(
       require_key(doc, "reduce", "", "give the local reduction cost {\"us_per_byte\", \"source\"}"), "reduce");
   reject_unknown_keys(reduce, {"us_per_byte", "source"}, "reduce");
-  table.reduce_us_per_byte = us_per_byte(non_negative_number(
-      require_key(reduce, "us_per_byte", "reduce", "give the MPI_Reduce_local cost in microseconds per byte"),
-      "reduce.us_per_byte"), "reduce.us_per_byte");
+  table.reduce_us_per_byte = us_per_byte(
+      non_negative_number(
+          require_key(reduce, "us_per_byte", "reduce", "give the MPI_Reduce_local cost in microseconds per byte"),
+          "reduce.us_per_byte"),
+      "reduce.us_per_byte");
   const json &reduce_source =
       require_key(reduce, "source", "reduce", "say whether the reduce cost is \"measured\" or how it was estimated");
   if (!reduce_source.is_string() || reduce_source.get<std::string>().empty())
-    fail("reduce.source", "must be a non-empty string (\"measured\" or \"estimate: <why>\"), found " + reduce_source.dump());
+    fail("reduce.source",
+         "must be a non-empty string (\"measured\" or \"estimate: <why>\"), found " + reduce_source.dump());
   table.reduce_source = reduce_source.get<std::string>();
 
   if (auto it = doc.find("memory"); it != doc.end()) {
     const json &memory = require_object(*it, "memory");
     reject_unknown_keys(memory, {"fresh_us_per_byte", "one_buffer_us_per_byte", "source"}, "memory");
-    table.fresh_memory_us_per_byte = us_per_byte(non_negative_number(
-        require_key(memory, "fresh_us_per_byte", "memory", "give the cost of writing fresh memory in microseconds per byte"),
-        "memory.fresh_us_per_byte"), "memory.fresh_us_per_byte");
+    table.fresh_memory_us_per_byte =
+        us_per_byte(non_negative_number(require_key(memory, "fresh_us_per_byte", "memory",
+                                                    "give the cost of writing fresh memory in microseconds per byte"),
+                                        "memory.fresh_us_per_byte"),
+                    "memory.fresh_us_per_byte");
     const json &source = require_key(memory, "source", "memory", "say how the fresh-memory cost was measured");
     if (!source.is_string() || source.get<std::string>().empty())
       fail("memory.source", "must be a non-empty string saying how it was measured, found " + source.dump());
     table.fresh_memory_source = source.get<std::string>();
     if (auto one = memory.find("one_buffer_us_per_byte"); one != memory.end())
-      table.fresh_memory_one_buffer_us_per_byte = us_per_byte(
-          non_negative_number(*one, "memory.one_buffer_us_per_byte"), "memory.one_buffer_us_per_byte");
+      table.fresh_memory_one_buffer_us_per_byte =
+          us_per_byte(non_negative_number(*one, "memory.one_buffer_us_per_byte"), "memory.one_buffer_us_per_byte");
   }
 
   if (auto it = doc.find("checks"); it != doc.end()) {
@@ -513,10 +552,14 @@ CalibrationTable load_calibration(const std::string &path) {
   if (fd < 0) throw CalibrationError("cannot open " + path + ": " + std::strerror(errno));
   struct stat st;
   std::string problem;
-  if (::fstat(fd, &st) != 0) problem = std::string("cannot read: ") + std::strerror(errno);
+  if (::fstat(fd, &st) != 0)
+    problem = std::string("cannot read: ") + std::strerror(errno);
   else if (!S_ISREG(st.st_mode))
-    problem = std::string("not a regular file (") + (S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device"
-                                                     : S_ISDIR(st.st_mode) ? "a directory" : "a special file") +
+    problem = std::string("not a regular file (") +
+              (S_ISFIFO(st.st_mode)  ? "a FIFO"
+               : S_ISCHR(st.st_mode) ? "a character device"
+               : S_ISDIR(st.st_mode) ? "a directory"
+                                     : "a special file") +
               "); give the path of a calibration table file";
   else if (static_cast<unsigned long long>(st.st_size) > kMaxTableFileBytes)
     problem = "is " + std::to_string(st.st_size) + " bytes, more than a calibration table's limit of " +
@@ -535,7 +578,8 @@ CalibrationTable load_calibration(const std::string &path) {
       text.append(buffer, static_cast<size_t>(n));
     }
     if (problem.empty() && text.size() > kMaxTableFileBytes)
-      problem = "grew beyond a calibration table's limit of " + std::to_string(kMaxTableFileBytes) + " bytes while read";
+      problem =
+          "grew beyond a calibration table's limit of " + std::to_string(kMaxTableFileBytes) + " bytes while read";
   }
   ::close(fd);
   if (!problem.empty()) throw CalibrationError(path + ": " + problem);

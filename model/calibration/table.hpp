@@ -25,11 +25,11 @@ inline constexpr int kOldestCalibrationVersion = 1;
 // What a table may hold, refused outside (docs/calibration-format.md, "Limits"). Far beyond any
 // working machine, so they only catch corrupt or hand-edited values that would make the model
 // predict nonsense (1e300 us).
-inline constexpr double kMaxTableUs = 1e6;          // latencies, per-peer costs, curve times: 1 s
-inline constexpr double kMaxTableUsPerByte = 1.0;   // inverse bandwidths and per-byte costs: 1 MB/s
+inline constexpr double kMaxTableUs = 1e6;                 // latencies, per-peer costs, curve times: 1 s
+inline constexpr double kMaxTableUsPerByte = 1.0;          // inverse bandwidths and per-byte costs: 1 MB/s
 inline constexpr double kMaxTableBytes = 1099511627776.0;  // message sizes: 1 TiB
-inline constexpr double kMaxTableNoise = 100.0;     // relative noise spreads: 10000 %
-inline constexpr size_t kMaxTableFileBytes = 16u << 20;  // the file: 16 MiB (the ORFEO table: 0.2 MiB)
+inline constexpr double kMaxTableNoise = 100.0;            // relative noise spreads: 10000 %
+inline constexpr size_t kMaxTableFileBytes = 16u << 20;    // the file: 16 MiB (the ORFEO table: 0.2 MiB)
 
 // One message-size range of the Hockney model T = alpha + beta * m (report eq. 5).
 // A piece covers (previous piece's upto_bytes, upto_bytes]; the last covers everything above.
@@ -107,12 +107,12 @@ struct CalibrationTable {
   std::string checks_source;  // what was measured and where; empty without checks
   // Local reduction cost (MPI_Reduce_local), microseconds per byte.
   double reduce_us_per_byte = 0;
-  std::string reduce_source;          // "measured" or why the estimate is what it is
+  std::string reduce_source;  // "measured" or why the estimate is what it is
   // Writing into freshly allocated memory (page faults and zeroing), microseconds per byte.
   // Open MPI's reduce algorithms allocate their temporaries per call, and an allocator that
   // returns them to the system makes every call pay this (docs/model.md). 0: not measured.
   double fresh_memory_us_per_byte = 0;
-  std::string fresh_memory_source;    // how it was measured; empty when not measured
+  std::string fresh_memory_source;  // how it was measured; empty when not measured
   // The same for a single temporary alive at a time (glibc keeps or returns blocks depending on
   // how much a call frees at once): < 0 when not measured apart, then fresh_memory_us_per_byte
   // applies to every temporary.
@@ -121,7 +121,7 @@ struct CalibrationTable {
     return fresh_memory_one_buffer_us_per_byte >= 0 ? fresh_memory_one_buffer_us_per_byte : fresh_memory_us_per_byte;
   }
   nlohmann::json provenance = nlohmann::json::object();
-  uint64_t checksum = 0;              // of the canonical serialization; all ranks must agree
+  uint64_t checksum = 0;  // of the canonical serialization; all ranks must agree
 
   bool has(Channel c) const { return channels[static_cast<int>(c)].present; }
   const ChannelTable &operator[](Channel c) const { return channels[static_cast<int>(c)]; }

@@ -35,7 +35,8 @@ namespace {
 struct SharedModel {
   SharedModel(const mt_table *t, Placement p, uint32_t bcast, uint32_t reduce, OmpiVersion ompi)
       : table(t), masks{bcast, reduce}, selector(t->table, std::move(p), bcast, reduce, nullptr, ompi) {}
-  using CallKey = std::tuple<Op, size_t, size_t, int, bool, bool, Metric>;  // op, count, type size, root, commutative, whole, objective
+  using CallKey = std::tuple<Op, size_t, size_t, int, bool, bool,
+                             Metric>;  // op, count, type size, root, commutative, whole, objective
   const mt_table *table;
   uint32_t masks[2];
   std::mutex mutex;  // MPI_THREAD_MULTIPLE: communicators of several threads share it
@@ -54,8 +55,7 @@ std::list<std::shared_ptr<SharedModel>> models;
 // The Open MPI line the process runs under (mt_set_ompi_version), for models created afterwards.
 std::atomic<OmpiVersion> process_ompi{OmpiVersion::v4_1};
 
-std::shared_ptr<SharedModel> shared_model(const mt_table *table, Placement placement, uint32_t bcast,
-                                          uint32_t reduce) {
+std::shared_ptr<SharedModel> shared_model(const mt_table *table, Placement placement, uint32_t bcast, uint32_t reduce) {
   std::lock_guard<std::mutex> lock(models_mutex);
   const OmpiVersion ompi = process_ompi.load();
   for (auto it = models.begin(); it != models.end(); ++it) {
@@ -137,14 +137,12 @@ int mt_set_ompi_version(const char *series) {
   return 0;
 }
 
-mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places,
-                                    uint32_t bcast_mask, uint32_t reduce_mask, char *err,
-                                    size_t errlen) {
+mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places, uint32_t bcast_mask,
+                                    uint32_t reduce_mask, char *err, size_t errlen) {
   try {
     std::vector<RankPlace> ranks(nranks);
     for (int r = 0; r < nranks; ++r)
-      ranks[r] = RankPlace{places[r].node, places[r].package, places[r].numa, places[r].l3,
-                           places[r].core};
+      ranks[r] = RankPlace{places[r].node, places[r].package, places[r].numa, places[r].l3, places[r].core};
     Placement placement(std::move(ranks));
     const unsigned used = placement.channels_used();
     for (int c = 0; c < kChannels; ++c) {
@@ -190,8 +188,13 @@ int mt_algorithm_at(int op, int index, mt_algorithm_info *out) {
   for (const AlgorithmSpec &a : algorithm_registry()) {
     if (a.op != to_op(op) || n++ != index) continue;
     // The registry keeps its own NUL-terminated copies of every spec's strings.
-    *out = mt_algorithm_info{a.id, a.name.data(), a.description.data(), a.ompi_function.data(),
-                             static_cast<int32_t>(a.convention), a.splits ? 1 : 0, a.tuned_name.data()};
+    *out = mt_algorithm_info{a.id,
+                             a.name.data(),
+                             a.description.data(),
+                             a.ompi_function.data(),
+                             static_cast<int32_t>(a.convention),
+                             a.splits ? 1 : 0,
+                             a.tuned_name.data()};
     return 0;
   }
   return -1;
@@ -203,15 +206,17 @@ static void fill_report(const Selector &s, const CallShape &call, const std::opt
                         const mt_decision &out, mt_decision_report *report) noexcept try {
   if (decision) {
     const std::string pick = describe(decision->pick);
-    set_error(report->pick, sizeof report->pick, decision->kept_default ? ("ompi_default:" + pick).c_str() : pick.c_str());
+    set_error(report->pick, sizeof report->pick,
+              decision->kept_default ? ("ompi_default:" + pick).c_str() : pick.c_str());
     report->margin = decision->margin;
     if (out.runner_up_algorithm != 0)
-      set_error(report->runner_up, sizeof report->runner_up,
-                describe(Candidate{call.op, out.runner_up_algorithm, out.runner_up_segsize,
-                                   out.runner_up_fanout}).c_str());
+      set_error(
+          report->runner_up, sizeof report->runner_up,
+          describe(Candidate{call.op, out.runner_up_algorithm, out.runner_up_segsize, out.runner_up_fanout}).c_str());
   }
   if (report->want_json)
-    report->json = strdup(decision_json(s.table(), s.placement(), call, decision, s.tree_schedule(), s.ompi()).dump().c_str());
+    report->json =
+        strdup(decision_json(s.table(), s.placement(), call, decision, s.tree_schedule(), s.ompi()).dump().c_str());
 } catch (...) {
 }
 
@@ -223,14 +228,14 @@ int mt_decide(mt_comm_model *model, const mt_call *c, mt_decision *out, mt_decis
     report->margin = 1;
   }
   try {
-    CallShape call{to_op(c->op), static_cast<size_t>(c->count), static_cast<size_t>(c->type_size),
-                   c->root, c->commutative != 0};
+    CallShape call{to_op(c->op), static_cast<size_t>(c->count), static_cast<size_t>(c->type_size), c->root,
+                   c->commutative != 0};
     call.whole_message = c->whole_message != 0;
     call.metric = c->objective == MT_OBJECTIVE_RANK_MEAN ? Metric::rank_mean : Metric::completion;
     SharedModel &shared = *model->shared;
     std::lock_guard<std::mutex> lock(shared.mutex);
-    const SharedModel::CallKey key{call.op, call.count, call.type_size, call.root, call.commutative, call.whole_message,
-                                   call.metric};
+    const SharedModel::CallKey key{call.op,          call.count,         call.type_size, call.root,
+                                   call.commutative, call.whole_message, call.metric};
     auto known = shared.decisions.find(key);
     if (known == shared.decisions.end()) {
       if (shared.decisions.size() >= kRememberedCalls) shared.decisions.clear();

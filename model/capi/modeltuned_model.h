@@ -18,32 +18,32 @@ enum { MT_CHANNELS = 4 };
 
 /* hwloc logical indices of the objects the rank is bound inside; -1 = spans several/unknown. */
 typedef struct mt_place {
-    int32_t node, package, numa, l3, core;
+  int32_t node, package, numa, l3, core;
 } mt_place;
 
 typedef struct mt_decision {
-    int32_t algorithm;      /* tuned's algorithm number; 0: keep Open MPI's default (no candidate
-                               beat its prediction by the margin): hand the call back */
-    uint32_t segsize;       /* bytes, 0 = unsegmented */
-    int32_t fanout;         /* chains / tree fan-out / radix; 0 when not used */
-    double predicted_us;
-    int32_t runner_up_algorithm;  /* 0 when there was a single candidate */
-    uint32_t runner_up_segsize;
-    int32_t runner_up_fanout;
-    double runner_up_us;
+  int32_t algorithm; /* tuned's algorithm number; 0: keep Open MPI's default (no candidate
+                        beat its prediction by the margin): hand the call back */
+  uint32_t segsize;  /* bytes, 0 = unsegmented */
+  int32_t fanout;    /* chains / tree fan-out / radix; 0 when not used */
+  double predicted_us;
+  int32_t runner_up_algorithm; /* 0 when there was a single candidate */
+  uint32_t runner_up_segsize;
+  int32_t runner_up_fanout;
+  double runner_up_us;
 } mt_decision;
 
 /* One call as the component sees it. Every rank must pass the same values (derived from the type
  * signature and the operation, never from a rank's own datatype), or ranks decide differently. */
 typedef struct mt_call {
-    int32_t op;             /* MT_OP_* */
-    int32_t root;
-    uint64_t count;         /* elements of type_size bytes */
-    uint64_t type_size;
-    int32_t commutative;
-    int32_t whole_message;  /* 1: ranks' datatypes may cut the message differently (user-defined
-                               operation): only algorithms that move it whole, unsegmented */
-    int32_t objective;      /* MT_OBJECTIVE_*: what the predictions minimise */
+  int32_t op; /* MT_OP_* */
+  int32_t root;
+  uint64_t count; /* elements of type_size bytes */
+  uint64_t type_size;
+  int32_t commutative;
+  int32_t whole_message; /* 1: ranks' datatypes may cut the message differently (user-defined
+                            operation): only algorithms that move it whole, unsegmented */
+  int32_t objective;     /* MT_OBJECTIVE_*: what the predictions minimise */
 } mt_call;
 
 /* What the model minimises (coll_modeltuned_objective): the time from the first rank's start to
@@ -54,24 +54,24 @@ enum { MT_OBJECTIVE_COMPLETION = 0, MT_OBJECTIVE_RANK_MEAN = 1 };
  * (bcast: buf, count, dtype, root, comm, module; reduce: sbuf, rbuf, count, dtype, op, root,
  * comm, module). */
 enum {
-    MT_CALL_BCAST = 0,                        /* nothing more */
-    MT_CALL_BCAST_SEGSIZE = 1,                /* uint32_t segsize */
-    MT_CALL_BCAST_SEGSIZE_FANOUT = 2,         /* uint32_t segsize, int fanout or radix */
-    MT_CALL_REDUCE = 3,                       /* nothing more */
-    MT_CALL_REDUCE_SEGSIZE_REQUESTS = 4,      /* uint32_t segsize, int max_outstanding_reqs */
-    MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS = 5  /* uint32_t segsize, int fanout, int max_outstanding_reqs */
+  MT_CALL_BCAST = 0,                         /* nothing more */
+  MT_CALL_BCAST_SEGSIZE = 1,                 /* uint32_t segsize */
+  MT_CALL_BCAST_SEGSIZE_FANOUT = 2,          /* uint32_t segsize, int fanout or radix */
+  MT_CALL_REDUCE = 3,                        /* nothing more */
+  MT_CALL_REDUCE_SEGSIZE_REQUESTS = 4,       /* uint32_t segsize, int max_outstanding_reqs */
+  MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS = 5 /* uint32_t segsize, int fanout, int max_outstanding_reqs */
 };
 
 /* One algorithm of the registry (model/registry), for the component's dispatch table and
  * parameter help. The strings live as long as the library. */
 typedef struct mt_algorithm_info {
-    int32_t id;                  /* tuned's number */
-    const char *name;            /* modeltuned's name ("bintree") */
-    const char *description;
-    const char *ompi_function;   /* symbol of the ompi_coll_base_* function that runs it */
-    int32_t convention;          /* MT_CALL_* */
-    int32_t splits;              /* 1: cuts the message into parts even unsegmented */
-    const char *tuned_name;      /* tuned's name ("binary_tree"), accepted in lists too; may be "" */
+  int32_t id;       /* tuned's number */
+  const char *name; /* modeltuned's name ("bintree") */
+  const char *description;
+  const char *ompi_function; /* symbol of the ompi_coll_base_* function that runs it */
+  int32_t convention;        /* MT_CALL_* */
+  int32_t splits;            /* 1: cuts the message into parts even unsegmented */
+  const char *tuned_name;    /* tuned's name ("binary_tree"), accepted in lists too; may be "" */
 } mt_algorithm_info;
 
 /* Algorithms of an operation in registry order: index 0 .. mt_algorithm_count(op) - 1. */
@@ -99,9 +99,8 @@ int mt_set_ompi_version(const char *series);
 
 /* Model of one communicator. NULL (reason in err) when the placement needs a channel the table
  * does not calibrate. */
-mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places,
-                                    uint32_t bcast_mask, uint32_t reduce_mask,
-                                    char *err, size_t errlen);
+mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places, uint32_t bcast_mask,
+                                    uint32_t reduce_mask, char *err, size_t errlen);
 void mt_comm_model_free(mt_comm_model *model);
 /* 0 when no call of op (MT_OP_*) on this communicator can leave Open MPI's default, whatever its
  * size, root or objective (the table's checks cover nothing of this communicator's shape and size,
@@ -114,15 +113,15 @@ void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len);
 /* What mt_decide says about its decision besides mt_decision, for a log line and the decision
  * file: filled when mt_decide is given one (NULL: nothing of it is wanted). */
 typedef struct mt_decision_report {
-    int32_t want_json;   /* in: 1 to receive json */
-    char pick[96];       /* out: the pick's label, "chain(fanout=4,segsize=16KiB)"; "none" when nothing
-                            can run */
-    char runner_up[96];  /* out: the runner-up's label (mt_decision's runner_up_*); "none" without one */
-    double margin;       /* out: the factor a pick must beat Open MPI's default by; 1 when the default
-                            is not a candidate (narrowed algorithm lists) */
-    char *json;          /* out: with want_json, a malloc'd one-line JSON object of the whole decision
-                            (every candidate's prediction and Open MPI's default), also when nothing
-                            can run; the caller frees it. NULL otherwise, or if it could not be built */
+  int32_t want_json;  /* in: 1 to receive json */
+  char pick[96];      /* out: the pick's label, "chain(fanout=4,segsize=16KiB)"; "none" when nothing
+                         can run */
+  char runner_up[96]; /* out: the runner-up's label (mt_decision's runner_up_*); "none" without one */
+  double margin;      /* out: the factor a pick must beat Open MPI's default by; 1 when the default
+                         is not a candidate (narrowed algorithm lists) */
+  char *json;         /* out: with want_json, a malloc'd one-line JSON object of the whole decision
+                         (every candidate's prediction and Open MPI's default), also when nothing
+                         can run; the caller frees it. NULL otherwise, or if it could not be built */
 } mt_decision_report;
 
 /* Runs the model for one call. 0 on success; -1 when no allowed candidate can be predicted.
@@ -133,8 +132,8 @@ int mt_decide(mt_comm_model *model, const mt_call *call, mt_decision *out, mt_de
  * pu:128") match this node's object counts? 1: it differs, with one line for a verbose warning in
  * msg; 0: it matches (only the counts the table records are compared); -1: the table records no
  * signature (msg says so). model/capi/table_info.cpp. */
-int mt_table_topology_mismatch(const mt_table *table, int packages, int numa, int l3, int cores, int pus,
-                               char *msg, size_t len);
+int mt_table_topology_mismatch(const mt_table *table, int packages, int numa, int l3, int cores, int pus, char *msg,
+                               size_t len);
 
 #ifdef __cplusplus
 }

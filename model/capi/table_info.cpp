@@ -8,8 +8,8 @@
 
 using namespace modeltuned;
 
-extern "C" int mt_table_topology_mismatch(const mt_table *table, int packages, int numa, int l3, int cores,
-                                          int pus, char *msg, size_t len) {
+extern "C" int mt_table_topology_mismatch(const mt_table *table, int packages, int numa, int l3, int cores, int pus,
+                                          char *msg, size_t len) {
   auto say = [&](const std::string &text) {
     if (msg && len) std::snprintf(msg, len, "%s", text.c_str());
   };
@@ -23,7 +23,8 @@ extern "C" int mt_table_topology_mismatch(const mt_table *table, int packages, i
       return -1;
     }
     const std::string recorded = (*hwloc)["signature"].get<std::string>();
-    const std::map<std::string, int> here = {{"pack", packages}, {"numa", numa}, {"l3", l3}, {"core", cores}, {"pu", pus}};
+    const std::map<std::string, int> here = {
+        {"pack", packages}, {"numa", numa}, {"l3", l3}, {"core", cores}, {"pu", pus}};
     std::string here_text;
     for (const char *key : {"pack", "numa", "l3", "core", "pu"})
       here_text += (here_text.empty() ? "" : " ") + std::string(key) + ":" + std::to_string(here.at(key));
@@ -40,7 +41,8 @@ extern "C" int mt_table_topology_mismatch(const mt_table *table, int packages, i
       return 0;
     }
     std::string where;
-    if (provenance.contains("host") && provenance["host"].is_string()) where = " on " + provenance["host"].get<std::string>();
+    if (provenance.contains("host") && provenance["host"].is_string())
+      where = " on " + provenance["host"].get<std::string>();
     else if (provenance.contains("source") && provenance["source"].is_string())
       where = " (" + provenance["source"].get<std::string>() + ")";
     say("the calibration table was measured" + where + " on topology '" + recorded + "', this node is '" + here_text +

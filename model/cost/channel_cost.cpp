@@ -40,8 +40,8 @@ static double ratio_to_p2p(const ChannelTable &channel, const std::vector<FlatTr
   } else if (bytes >= fits.back().bytes) {
     g = gamma_at_fit(channel, fits.back(), p);
   } else {
-    auto hi = std::upper_bound(fits.begin(), fits.end(), bytes,
-                               [](double b, const FlatTreeFit &f) { return b < f.bytes; });
+    auto hi =
+        std::upper_bound(fits.begin(), fits.end(), bytes, [](double b, const FlatTreeFit &f) { return b < f.bytes; });
     auto lo = hi - 1;
     double t = (std::log(bytes) - std::log(lo->bytes)) / (std::log(hi->bytes) - std::log(lo->bytes));
     g = (1 - t) * gamma_at_fit(channel, *lo, p) + t * gamma_at_fit(channel, *hi, p);
@@ -69,7 +69,8 @@ double relay_us(const ChannelTable &channel, double bytes) {
   if (points.empty()) return 0.0;
   if (bytes <= points.front().first) return points.front().second;
   if (bytes >= points.back().first) return points.back().second;
-  auto hi = std::upper_bound(points.begin(), points.end(), bytes, [](double b, const auto &pt) { return b < pt.first; });
+  auto hi =
+      std::upper_bound(points.begin(), points.end(), bytes, [](double b, const auto &pt) { return b < pt.first; });
   auto lo = hi - 1;
   const double t = (std::log(bytes) - std::log(lo->first)) / (std::log(hi->first) - std::log(lo->first));
   return (1 - t) * lo->second + t * hi->second;
@@ -84,8 +85,7 @@ static double folded_flat_tree_us(const CalibrationTable &table, FlatTreeKind ki
                                   const std::array<int, kChannels> &peers_per_channel, double bytes);
 
 double multi_channel_flat_tree_us(const CalibrationTable &table, FlatTreeKind kind,
-                                  const std::array<int, kChannels> &peers_per_channel,
-                                  double bytes) {
+                                  const std::array<int, kChannels> &peers_per_channel, double bytes) {
   const int node = static_cast<int>(Channel::node);
   int local = 0;
   for (int c = 0; c < node; ++c) local += peers_per_channel[c];
@@ -108,7 +108,10 @@ static double folded_flat_tree_us(const CalibrationTable &table, FlatTreeKind ki
     if (peers_per_channel[c] == 0) continue;
     if (!table.channels[c].present) return std::numeric_limits<double>::infinity();
     p2p[c] = p2p_us(table.channels[c], bytes);
-    if (slowest < 0 || p2p[c] > slowest_us) { slowest = c; slowest_us = p2p[c]; }
+    if (slowest < 0 || p2p[c] > slowest_us) {
+      slowest = c;
+      slowest_us = p2p[c];
+    }
   }
   if (slowest < 0) return 0.0;
   // Eq. 11: Q_{max,j} = T_max / T_j cheaper messages cost as much as one on the slowest channel.

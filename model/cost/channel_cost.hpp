@@ -49,7 +49,6 @@ inline constexpr double kSharedMemoryEagerLimitBytes = 4096;
 // slower of the two groups, each folded by eq. 11 (docs/model.md; on ORFEO it halves the linear
 // bcast's median error under map-by node). Returns 0 for no peers.
 double multi_channel_flat_tree_us(const CalibrationTable &table, FlatTreeKind kind,
-                                  const std::array<int, kChannels> &peers_per_channel,
-                                  double bytes);
+                                  const std::array<int, kChannels> &peers_per_channel, double bytes);
 
 }  // namespace modeltuned

@@ -15,7 +15,7 @@ AlgorithmRegistry &global_registry() {
     for (const AlgorithmSpec &spec : builtin_algorithms()) registry.add(spec);
     return true;
   }();
-  (void) built;
+  (void)built;
   return registry;
 }
 
@@ -48,8 +48,8 @@ std::string_view AlgorithmRegistry::keep(std::string_view text) { return text_.e
 
 const AlgorithmSpec &AlgorithmRegistry::add(const AlgorithmSpec &spec) {
   if (std::string why = problem(*this, spec); !why.empty())
-    throw std::invalid_argument(fmt::format("cannot register {} algorithm '{}' ({}): {}", op_name(spec.op),
-                                            spec.name, spec.id, why));
+    throw std::invalid_argument(
+        fmt::format("cannot register {} algorithm '{}' ({}): {}", op_name(spec.op), spec.name, spec.id, why));
   AlgorithmSpec kept = spec;
   kept.name = keep(spec.name);
   kept.tuned_name = keep(spec.tuned_name);

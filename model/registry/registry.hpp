@@ -20,11 +20,11 @@ namespace modeltuned {
 // buf, count, dtype, root, comm, module for bcast; sbuf, rbuf, count, dtype, op, root, comm,
 // module for reduce). Values are the C API's MT_CALL_* (capi/modeltuned_model.h).
 enum class CallingConvention : int {
-  bcast = 0,                       // nothing more
-  bcast_segsize = 1,               // segsize
-  bcast_segsize_fanout = 2,        // segsize, fan-out (chains) or radix (k-nomial)
-  reduce = 3,                      // nothing more
-  reduce_segsize_requests = 4,     // segsize, max outstanding requests
+  bcast = 0,                           // nothing more
+  bcast_segsize = 1,                   // segsize
+  bcast_segsize_fanout = 2,            // segsize, fan-out (chains) or radix (k-nomial)
+  reduce = 3,                          // nothing more
+  reduce_segsize_requests = 4,         // segsize, max outstanding requests
   reduce_segsize_fanout_requests = 5,  // segsize, fan-out, max outstanding requests
 };
 
@@ -50,13 +50,13 @@ using RunsInstead = std::optional<Candidate> (*)(const Candidate &c, const CallS
 
 struct AlgorithmSpec {
   Op op = Op::bcast;
-  int id = 0;                    // tuned's number (coll_tuned_<op>_algorithm), 1..31
-  std::string_view name;         // modeltuned's, in MCA parameters and tool output
-  std::string_view tuned_name;   // tuned's (coll_tuned_<op>_decision.c), accepted too; may be empty
+  int id = 0;                   // tuned's number (coll_tuned_<op>_algorithm), 1..31
+  std::string_view name;        // modeltuned's, in MCA parameters and tool output
+  std::string_view tuned_name;  // tuned's (coll_tuned_<op>_decision.c), accepted too; may be empty
   std::string_view description;
   Parameters parameters;
-  bool order_preserving = false;  // combines operands in rank order: runs non-commutative ops
-  bool splits = false;            // cuts the message even unsegmented (halves, blocks per rank)
+  bool order_preserving = false;   // combines operands in rank order: runs non-commutative ops
+  bool splits = false;             // cuts the message even unsegmented (halves, blocks per rank)
   std::string_view ompi_function;  // the ompi_coll_base_* function that runs it
   CallingConvention convention = CallingConvention::bcast;
   PlanBuilder plan = nullptr;
@@ -99,8 +99,12 @@ std::string describe(const Candidate &c);
 std::span<const AlgorithmSpec> builtin_algorithms();
 
 namespace detail {
-template <class F> struct FamilyPlan;
-template <class P> struct FamilyPlan<double (*)(const Evaluation &, const P &)> { using type = P; };
+template <class F>
+struct FamilyPlan;
+template <class P>
+struct FamilyPlan<double (*)(const Evaluation &, const P &)> {
+  using type = P;
+};
 }  // namespace detail
 
 // An Evaluator from a family's own, double (const Evaluation &, const FamilyPlan &).

@@ -4,8 +4,8 @@ namespace modeltuned {
 
 std::optional<OmpiVersion> parse_ompi_version(std::string_view text) {
   auto line = [&](std::string_view series) {
-    return text == series || (text.size() > series.size() && text.substr(0, series.size()) == series &&
-                              text[series.size()] == '.');
+    return text == series ||
+           (text.size() > series.size() && text.substr(0, series.size()) == series && text[series.size()] == '.');
   };
   if (line("4.1")) return OmpiVersion::v4_1;
   if (line("5.0")) return OmpiVersion::v5_0;

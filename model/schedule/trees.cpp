@@ -47,9 +47,10 @@ Tree build_kary_tree(int fanout, int size, int root, OmpiVersion ompi) {
   // on 3+ ranks (2 ranks happen to survive the undefined behaviour). No Open MPI caller uses it.
   // 5.0 returns `level` there, and the loops below then give its pipeline s -> s+1.
   if (fanout == 1 && size >= 2 && ompi == OmpiVersion::v4_1)
-    throw std::invalid_argument("build_kary_tree: fanout 1 divides by zero in Open MPI's "
-                                "ompi_coll_base_topo_build_tree; use build_chain(1, size, root) "
-                                "for a pipeline");
+    throw std::invalid_argument(
+        "build_kary_tree: fanout 1 divides by zero in Open MPI's "
+        "ompi_coll_base_topo_build_tree; use build_chain(1, size, root) "
+        "for a pipeline");
   Tree tree = empty_tree(size, root);
   if (size < 2) return tree;
   for (int rank = 0; rank < size; ++rank) {
@@ -215,8 +216,7 @@ Tree build_chain(int fanout, int size, int root) {
     }
     const int rank = unshift(srank, root, size);
     tree.parent[rank] = unshift(srank == head ? 0 : srank - 1, root, size);
-    if (srank != head + len - 1 && srank + 1 < size)
-      tree.children[rank].push_back(unshift(srank + 1, root, size));
+    if (srank != head + len - 1 && srank + 1 < size) tree.children[rank].push_back(unshift(srank + 1, root, size));
   }
   // The root's list, computed incrementally from chain head to chain head as Open MPI does.
   int next = (root + 1) % size;
@@ -235,8 +235,8 @@ std::vector<int> depths(const Tree &tree) {
   std::vector<int> depth(size, -1);
   if (size == 0) return depth;
   if (tree.root < 0 || tree.root >= size || static_cast<int>(tree.children.size()) != size)
-    throw std::invalid_argument("depths: tree with root " + std::to_string(tree.root) + " and " +
-                                std::to_string(size) + " ranks is malformed; build it with build_*");
+    throw std::invalid_argument("depths: tree with root " + std::to_string(tree.root) + " and " + std::to_string(size) +
+                                " ranks is malformed; build it with build_*");
   // Breadth-first from the root through children[]; the visit list doubles as the queue.
   std::vector<int> order{tree.root};
   order.reserve(size);
@@ -245,17 +245,17 @@ std::vector<int> depths(const Tree &tree) {
     const int rank = order[head];
     for (int child : tree.children[rank]) {
       if (child < 0 || child >= size || depth[child] != -1)
-        throw std::invalid_argument("depths: rank " + std::to_string(rank) + " lists child " +
-                                    std::to_string(child) + " that is out of range or reached twice; "
+        throw std::invalid_argument("depths: rank " + std::to_string(rank) + " lists child " + std::to_string(child) +
+                                    " that is out of range or reached twice; "
                                     "the tree is not a tree");
       depth[child] = depth[rank] + 1;
       order.push_back(child);
     }
   }
   if (static_cast<int>(order.size()) != size)
-    throw std::invalid_argument("depths: only " + std::to_string(order.size()) + " of " +
-                                std::to_string(size) + " ranks are reachable from root " +
-                                std::to_string(tree.root) + "; the tree is not spanning");
+    throw std::invalid_argument("depths: only " + std::to_string(order.size()) + " of " + std::to_string(size) +
+                                " ranks are reachable from root " + std::to_string(tree.root) +
+                                "; the tree is not spanning");
   return depth;
 }
 

@@ -6,22 +6,28 @@ namespace modeltuned {
 
 nlohmann::json candidate_json(const Candidate &c, std::optional<double> predicted_us) {
   const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
-  nlohmann::json j{{"algorithm", c.algorithm}, {"name", spec ? spec->name : "?"},
-                   {"segsize", c.segsize},     {"fanout", c.fanout},
+  nlohmann::json j{{"algorithm", c.algorithm},
+                   {"name", spec ? spec->name : "?"},
+                   {"segsize", c.segsize},
+                   {"fanout", c.fanout},
                    {"label", describe(c)}};
   j["predicted_us"] = predicted_us ? nlohmann::json(*predicted_us) : nlohmann::json();
   return j;
 }
 
-nlohmann::json decision_json(const CalibrationTable &table, const Placement &placement,
-                             const CallShape &call, const std::optional<Decision> &decision,
-                             TreeSchedule tree_schedule, OmpiVersion ompi) {
+nlohmann::json decision_json(const CalibrationTable &table, const Placement &placement, const CallShape &call,
+                             const std::optional<Decision> &decision, TreeSchedule tree_schedule, OmpiVersion ompi) {
   const int p = placement.size();
-  Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), p, call.commutative, ompi),
-                              call.count, call.type_size, p, call.commutative);
-  nlohmann::json j{{"op", op_name(call.op)}, {"count", call.count}, {"type_size", call.type_size},
-                   {"bytes", call.bytes()}, {"root", call.root}, {"commutative", call.commutative},
-                   {"comm_size", p}, {"ompi", ompi_version_name(ompi)}};
+  Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), p, call.commutative, ompi), call.count,
+                              call.type_size, p, call.commutative);
+  nlohmann::json j{{"op", op_name(call.op)},
+                   {"count", call.count},
+                   {"type_size", call.type_size},
+                   {"bytes", call.bytes()},
+                   {"root", call.root},
+                   {"commutative", call.commutative},
+                   {"comm_size", p},
+                   {"ompi", ompi_version_name(ompi)}};
   j["pick"] = decision ? candidate_json(decision->pick, decision->predicted_us) : nlohmann::json();
   j["ompi_default"] = candidate_json(fixed, predict_us(table, placement, fixed, call, tree_schedule));
   j["objective"] = call.metric == Metric::rank_mean ? "rank_mean" : "completion";

@@ -16,8 +16,8 @@ nlohmann::json candidate_json(const Candidate &c, std::optional<double> predicte
 //  "ompi" (the Open MPI line, "4.1" or "5.0"), "pick": candidate, "ompi_default": candidate (what
 //  that line's fixed rules run, predicted),
 //  "candidates": [every prediction, fastest first]}
-nlohmann::json decision_json(const CalibrationTable &table, const Placement &placement,
-                             const CallShape &call, const std::optional<Decision> &decision,
-                             TreeSchedule tree_schedule = nullptr, OmpiVersion ompi = OmpiVersion::v4_1);
+nlohmann::json decision_json(const CalibrationTable &table, const Placement &placement, const CallShape &call,
+                             const std::optional<Decision> &decision, TreeSchedule tree_schedule = nullptr,
+                             OmpiVersion ompi = OmpiVersion::v4_1);
 
 }  // namespace modeltuned

@@ -28,8 +28,8 @@ inline double margin_factor(double uncertainty) { return (1 + uncertainty) / (1 
 // was not fitted to), the rule is per case instead: a candidate replaces the default only if its
 // prediction erring by the worst ratio seen for it (pred * e^log_hi) is still below the default's
 // erring the other way (default * e^log_lo). A candidate, or a default, without a check for the
-// call's op, parameters (segment size, fan-out), objective, size and communicator shape (Placement::neighbor_channel, widest_channel)
-// is not trusted: then the default is kept.
+// call's op, parameters (segment size, fan-out), objective, size and communicator shape (Placement::neighbor_channel,
+// widest_channel) is not trusted: then the default is kept.
 struct ResidualRange {
   double lo = 0, hi = 0;  // ln(measured / predicted)
 };

@@ -27,19 +27,21 @@ int lookup(std::initializer_list<Band> bands, size_t bytes, int p) {
 
 // ompi_coll_tuned_bcast_intra_dec_fixed, Open MPI 4.1.4 and 5.0.7.
 int bcast_rule(size_t s, int p) {
-  return lookup({{4, {{32, 3}, {256, 5}, {512, 3}, {1024, 7}, {32768, 1}, {131072, 5}, {262144, 2},
-                      {524288, 1}, {1048576, 6}}, 5},
-                 {8, {{64, 5}, {128, 6}, {2048, 5}, {8192, 6}, {1048576, 1}}, 2},
-                 {16, {{8, 7}, {64, 5}, {4096, 7}, {16384, 5}, {32768, 6}}, 1},
-                 {32, {{4096, 7}, {1048576, 6}}, 8},
-                 {64, {{2048, 6}}, 7},
-                 {128, {}, 7},
-                 {256, {{2, 6}, {16384, 5}, {32768, 1}, {65536, 5}}, 7},
-                 {1024, {{16384, 7}, {32768, 4}}, 7},
-                 {2048, {{524288, 7}}, 8},
-                 {4096, {{262144, 7}}, 8},
-                 {0, {{8192, 7}, {16384, 5}, {262144, 7}}, 8}},
-                s, p);
+  return lookup(
+      {{4,
+        {{32, 3}, {256, 5}, {512, 3}, {1024, 7}, {32768, 1}, {131072, 5}, {262144, 2}, {524288, 1}, {1048576, 6}},
+        5},
+       {8, {{64, 5}, {128, 6}, {2048, 5}, {8192, 6}, {1048576, 1}}, 2},
+       {16, {{8, 7}, {64, 5}, {4096, 7}, {16384, 5}, {32768, 6}}, 1},
+       {32, {{4096, 7}, {1048576, 6}}, 8},
+       {64, {{2048, 6}}, 7},
+       {128, {}, 7},
+       {256, {{2, 6}, {16384, 5}, {32768, 1}, {65536, 5}}, 7},
+       {1024, {{16384, 7}, {32768, 4}}, 7},
+       {2048, {{524288, 7}}, 8},
+       {4096, {{262144, 7}}, 8},
+       {0, {{8192, 7}, {16384, 5}, {262144, 7}}, 8}},
+      s, p);
 }
 
 // ompi_coll_tuned_reduce_intra_dec_fixed, Open MPI 4.1.4 and 5.0.7, non-commutative branch.
@@ -72,10 +74,12 @@ int reduce_commutative_rule(size_t s, int p) {
 Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutative, OmpiVersion ompi) {
   // The same rules in both lines (the file did not change from 4.1.4 to 5.0.7); a release that
   // changes them gets its own functions here.
-  (void) ompi;
+  (void)ompi;
   int alg;
-  if (op == Op::bcast) alg = bcast_rule(bytes, comm_size);
-  else alg = commutative ? reduce_commutative_rule(bytes, comm_size) : reduce_noncommutative_rule(bytes, comm_size);
+  if (op == Op::bcast)
+    alg = bcast_rule(bytes, comm_size);
+  else
+    alg = commutative ? reduce_commutative_rule(bytes, comm_size) : reduce_noncommutative_rule(bytes, comm_size);
   const AlgorithmSpec *spec = find_algorithm(op, alg);
   return Candidate{op, alg, 0, spec ? spec->parameters.tuned_fixed_fanout : 0};
 }
@@ -86,7 +90,8 @@ Candidate what_runs(const Candidate &c, size_t count, size_t type_size, int comm
   // A fallback could itself fall back; the registry's never do more than once, so a few suffice.
   for (int hop = 0; hop < 4; ++hop) {
     const AlgorithmSpec *spec = find_algorithm(runs.op, runs.algorithm);
-    std::optional<Candidate> next = spec && spec->runs_instead ? spec->runs_instead(runs, call, comm_size) : std::nullopt;
+    std::optional<Candidate> next =
+        spec && spec->runs_instead ? spec->runs_instead(runs, call, comm_size) : std::nullopt;
     if (!next) break;
     runs = *next;
   }

@@ -26,8 +26,7 @@ static std::vector<int> fanouts_for(const AlgorithmSpec &spec, int comm_size) {
   return out;
 }
 
-std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size,
-                                            AlgorithmMask allowed) {
+std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size, AlgorithmMask allowed) {
   std::vector<Candidate> out;
   for (const AlgorithmSpec &spec : algorithm_registry()) {
     if (spec.op != call.op || !(allowed & (AlgorithmMask{1} << spec.id))) continue;
@@ -46,9 +45,14 @@ std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size
 
 Selector::Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
                    AlgorithmMask reduce_allowed, TreeSchedule tree_schedule, OmpiVersion ompi)
-    : table_(table), placement_(std::move(placement)), allowed_{bcast_allowed, reduce_allowed},
-      tree_schedule_(tree_schedule), ompi_(ompi), margin_(margin_factor(held_out_uncertainty(table))),
-      neighbors_(placement_.neighbor_channel()), widest_(placement_.widest_channel()) {
+    : table_(table),
+      placement_(std::move(placement)),
+      allowed_{bcast_allowed, reduce_allowed},
+      tree_schedule_(tree_schedule),
+      ompi_(ompi),
+      margin_(margin_factor(held_out_uncertainty(table))),
+      neighbors_(placement_.neighbor_channel()),
+      widest_(placement_.widest_channel()) {
   // Compared per algorithm, not with kAllAlgorithms: the component passes its lists masked by
   // the functions it resolved.
   AlgorithmMask every[2] = {0, 0};
@@ -62,8 +66,7 @@ const Plan *Selector::plan(const Candidate &c, int root) {
     plans_root_ = root;
   }
   for (const CachedPlan &p : plans_)
-    if (p.op == c.op && p.algorithm == c.algorithm && p.fanout == c.fanout)
-      return p.plan ? &*p.plan : nullptr;
+    if (p.op == c.op && p.algorithm == c.algorithm && p.fanout == c.fanout) return p.plan ? &*p.plan : nullptr;
   plans_.push_back({c.op, c.algorithm, c.fanout, make_plan(placement_, c, root)});
   return plans_.back().plan ? &*plans_.back().plan : nullptr;
 }
@@ -87,8 +90,8 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
   decision.predicted_us = decision.predictions.front().us;
   if (!default_is_candidate_[call.op == Op::reduce]) return decision;
   const int size = placement_.size();
-  const Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), size, call.commutative, ompi_), call.count,
-                                    call.type_size, size, call.commutative);
+  const Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), size, call.commutative, ompi_),
+                                    call.count, call.type_size, size, call.commutative);
   const Plan *p = plan(fixed, call.root);
   const std::optional<double> default_us = p ? evaluate_plan(table_, *p, call, fixed, tree_schedule_) : std::nullopt;
   if (!default_us) return decision;  // the default cannot be predicted: the model decides alone
@@ -113,8 +116,8 @@ bool Selector::may_leave_default(Op op) const {
 // The checks rule (margin.hpp) over every prediction. The checks for this call are selected once;
 // each candidate then looks among those few.
 Decision Selector::apply_checks(const CallShape &call, Decision decision) const {
-  const std::vector<const CheckResidual *> checks =
-      checks_for(table_, call.op, static_cast<double>(call.bytes()), call.metric, neighbors_, widest_, placement_.size());
+  const std::vector<const CheckResidual *> checks = checks_for(table_, call.op, static_cast<double>(call.bytes()),
+                                                               call.metric, neighbors_, widest_, placement_.size());
   std::vector<double> us;
   std::vector<std::optional<ResidualRange>> ranges;
   const Prediction fixed = *decision.ompi_default;
@@ -132,16 +135,18 @@ Decision Selector::apply_checks(const CallShape &call, Decision decision) const 
   const std::optional<ResidualRange> default_range =
       default_range_in(checks, call.op, fixed.candidate, placement_.size(), [&](int ranks, double bytes) {
         const size_t b = static_cast<size_t>(bytes);
-        return what_runs(ompi_fixed_decision(call.op, b, ranks, call.commutative, ompi_), std::max<size_t>(1, b / element),
-                         element, ranks, call.commutative);
+        return what_runs(ompi_fixed_decision(call.op, b, ranks, call.commutative, ompi_),
+                         std::max<size_t>(1, b / element), element, ranks, call.commutative);
       });
   const int chosen = pick_with_checks(us, ranges, fixed.us, default_range);
   // The factor shown: for the chosen candidate, or the best checked one that was not enough.
   int shown = chosen;
   for (size_t i = 0; shown < 0 && i < ranges.size(); ++i)
     if (ranges[i]) shown = static_cast<int>(i);
-  decision.margin_basis = default_range && shown >= 0 ? Decision::MarginBasis::checks : Decision::MarginBasis::unchecked;
-  decision.margin = decision.margin_basis == Decision::MarginBasis::checks ? std::exp(ranges[shown]->hi - default_range->lo) : 0;
+  decision.margin_basis =
+      default_range && shown >= 0 ? Decision::MarginBasis::checks : Decision::MarginBasis::unchecked;
+  decision.margin =
+      decision.margin_basis == Decision::MarginBasis::checks ? std::exp(ranges[shown]->hi - default_range->lo) : 0;
   if (chosen < 0) {
     decision.kept_default = true;
     decision.pick = fixed.candidate;
@@ -160,8 +165,8 @@ int pick_with_margin(std::span<const double> predicted_us, double default_us, do
   return best >= 0 && predicted_us[best] * factor < default_us ? best : -1;
 }
 
-std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement,
-                               const CallShape &call, AlgorithmMask allowed, TreeSchedule tree_schedule) {
+std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement, const CallShape &call,
+                               AlgorithmMask allowed, TreeSchedule tree_schedule) {
   Selector selector(table, placement, allowed, allowed, tree_schedule);
   return selector.decide(call);
 }
@@ -180,8 +185,8 @@ AlgorithmMask parse_algorithm_list(Op op, std::string_view spec) {
     std::string_view item = trim(spec.substr(0, comma));
     const AlgorithmSpec *algorithm = find_algorithm(op, item);
     if (!algorithm)
-      throw std::invalid_argument(fmt::format("unknown {} algorithm '{}'; known: {}", op_name(op), item,
-                                              algorithm_names(op)));
+      throw std::invalid_argument(
+          fmt::format("unknown {} algorithm '{}'; known: {}", op_name(op), item, algorithm_names(op)));
     mask |= AlgorithmMask{1} << algorithm->id;
     if (comma == std::string_view::npos) break;
     spec.remove_prefix(comma + 1);

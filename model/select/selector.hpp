@@ -21,8 +21,7 @@ std::vector<uint32_t> segment_sizes();
 // Every candidate the selector considers for this call: each allowed algorithm of the registry
 // with the parameter values its spec searches (only order-preserving ones for non-commutative
 // reductions; only unsplit and unsegmented ones when ranks may cut the message differently).
-std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size,
-                                            AlgorithmMask allowed);
+std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size, AlgorithmMask allowed);
 
 struct Prediction {
   Candidate candidate;
@@ -56,8 +55,7 @@ class Selector {
   // is allowed: a user who narrows the list has chosen among algorithms.
   // `ompi`: the Open MPI line whose default (fixed rules and fallbacks) the picks are weighed against.
   Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
-           AlgorithmMask reduce_allowed, TreeSchedule tree_schedule = nullptr,
-           OmpiVersion ompi = OmpiVersion::v4_1);
+           AlgorithmMask reduce_allowed, TreeSchedule tree_schedule = nullptr, OmpiVersion ompi = OmpiVersion::v4_1);
   // Nullopt when no allowed candidate can be predicted. Deterministic: ties go to the candidate
   // enumerated first, so every rank given the same inputs picks the same.
   std::optional<Decision> decide(const CallShape &call);
@@ -81,7 +79,7 @@ class Selector {
   TreeSchedule tree_schedule_;
   OmpiVersion ompi_;
   double margin_;
-  Channel neighbors_, widest_;  // the shape the table's checks are keyed by
+  Channel neighbors_, widest_;    // the shape the table's checks are keyed by
   bool default_is_candidate_[2];  // [op]: every algorithm of the registry allowed
   int plans_root_ = -1;
   struct CachedPlan {
@@ -93,9 +91,8 @@ class Selector {
 };
 
 // One-off decision (builds every plan): for tools and tests.
-std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement,
-                               const CallShape &call, AlgorithmMask allowed,
-                               TreeSchedule tree_schedule = nullptr);
+std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement, const CallShape &call,
+                               AlgorithmMask allowed, TreeSchedule tree_schedule = nullptr);
 
 // The margin rule on given predictions: the index of the fastest of `predicted_us` if it beats
 // `default_us` by the factor, else -1 (keep the default). For tools that score measured sets.

@@ -44,7 +44,7 @@ using TreeSchedule = double (*)(const TreePlan &plan, std::span<const double> fl
 struct Evaluation {
   const CalibrationTable &table;
   const CallShape &call;
-  const Candidate &candidate;           // its segment size and fan-out
+  const Candidate &candidate;            // its segment size and fan-out
   TreeSchedule tree_schedule = nullptr;  // nullptr: the model's schedule
 };
 

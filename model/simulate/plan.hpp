@@ -10,8 +10,7 @@
 
 namespace modeltuned {
 
-using Plan = std::variant<TreePlan, SplitBintreePlan, ScatterAllgatherPlan, ScatterAllgatherRingPlan,
-                          RabenseifnerPlan>;
+using Plan = std::variant<TreePlan, SplitBintreePlan, ScatterAllgatherPlan, ScatterAllgatherRingPlan, RabenseifnerPlan>;
 
 inline int plan_size(const Plan &plan) {
   return std::visit([](const auto &family) { return family.size; }, plan);

@@ -13,7 +13,7 @@ struct RabenseifnerPlan {
   ChannelMask pairing = 0;           // the 2r ranks folded in first
   std::vector<ChannelMask> halving;  // per reduce-scatter round
   std::vector<ChannelMask> gather;   // per gather round
-  ChannelMask odd_root = 0;  // an odd root among the folded ranks first gets rank 0's share
+  ChannelMask odd_root = 0;          // an odd root among the folded ranks first gets rank 0's share
 };
 
 RabenseifnerPlan rabenseifner_plan(const Placement &placement, int root);

@@ -45,7 +45,7 @@ static std::vector<std::pair<ChannelMask, int>> halving_sends(int size, int mask
     int blocks = 0;
     for (int v = 0; v < size; ++v) {
       const int partner_root = round_down(v ^ mask, mask);
-      if (partner_root + mask <= size) continue;  // the partner subtree was complete
+      if (partner_root + mask <= size) continue;              // the partner subtree was complete
       const int holders = size - round_down(v, mask) - mask;  // ranks of v's subtree with all data
       const int target = v ^ half, tree_root = round_down(v, half << 1);
       if (target > v && v < tree_root + holders && target >= tree_root + holders && target < size) {

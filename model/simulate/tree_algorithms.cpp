@@ -26,7 +26,8 @@ static Tree flat_tree(int size, int root) {
 // Depth of every rank, and per level the transfers per channel into the busiest node. Breadth
 // first visits parents level by level, so one level's counts per (channel, node) are kept at a
 // time (a map over every edge cost a third of a 16384-rank decision).
-static std::vector<int> tree_levels(const Tree &tree, const Placement &placement, std::vector<PeersPerChannel> &levels) {
+static std::vector<int> tree_levels(const Tree &tree, const Placement &placement,
+                                    std::vector<PeersPerChannel> &levels) {
   const int size = tree.size();
   std::vector<int> depth(size, -1);
   int max_node = -1;
@@ -180,9 +181,8 @@ double schedule_us(const TreePlan &plan, std::span<const double> flat_us, size_t
 // parent has received it); an inner rank once it has combined its subtree and sent the result up;
 // the root at the end. Per rank the reduce recurrence is solved bottom-up with the largest sum and
 // the largest flat tree below it, which is exact for one segment and an upper bound otherwise.
-static double rank_mean(const CalibrationTable &table, const TreePlan &plan,
-                        std::span<const double> flat_us, size_t segments, double segment_bytes,
-                        bool reduce) {
+static double rank_mean(const CalibrationTable &table, const TreePlan &plan, std::span<const double> flat_us,
+                        size_t segments, double segment_bytes, bool reduce) {
   const size_t senders = plan.sender_flat_tree.size();
   const double later = static_cast<double>(segments - 1);
   thread_local std::vector<std::pair<double, double>> acc;  // (sum, max) per sender
@@ -204,11 +204,9 @@ static double rank_mean(const CalibrationTable &table, const TreePlan &plan,
     const double t = flat_us[plan.sender_flat_tree[k]];
     const double sum = t + acc[k].first, max = std::max(t, acc[k].second);
     double done = sum + later * max;
-    if (plan.sender_up_channel[k] >= 0)
-      done += p2p_us(table.channels[plan.sender_up_channel[k]], segment_bytes);
+    if (plan.sender_up_channel[k] >= 0) done += p2p_us(table.channels[plan.sender_up_channel[k]], segment_bytes);
     const int parent = plan.sender_parent[k];
-    if (parent >= 0)
-      acc[parent] = {std::max(acc[parent].first, sum), std::max(acc[parent].second, max)};
+    if (parent >= 0) acc[parent] = {std::max(acc[parent].first, sum), std::max(acc[parent].second, max)};
     total += done;
     int leaves = 0;
     for (int c = 0; c < kChannels; ++c) leaves += plan.sender_leaves[k][c];
@@ -232,8 +230,7 @@ static double rank_mean(const CalibrationTable &table, const TreePlan &plan,
   return total / plan.size;
 }
 
-double tree_schedule_us(const Evaluation &e, const TreePlan &plan, std::span<const double> flat_us,
-                        size_t segments) {
+double tree_schedule_us(const Evaluation &e, const TreePlan &plan, std::span<const double> flat_us, size_t segments) {
   if (plan.flat_trees.empty()) return 0;
   return (e.tree_schedule ? e.tree_schedule : schedule_us)(plan, flat_us, segments);
 }
@@ -251,7 +248,8 @@ static double level_contention_us(const CalibrationTable &table, const TreePlan 
     const ChannelTable &channel = table.channels[c];
     if (channel.concurrent.empty()) continue;
     const int transfers = pipelined[c] >= 0 ? pipelined[c] : plan.flat_tree_level[id][c];
-    if (transfers >= 2) bound = std::max(bound, busy_round_us(channel, BusyRound::concurrent, 2 * transfers, segment_bytes));
+    if (transfers >= 2)
+      bound = std::max(bound, busy_round_us(channel, BusyRound::concurrent, 2 * transfers, segment_bytes));
   }
   return bound;
 }
@@ -308,15 +306,17 @@ double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
     flat_us[id] = std::max(t, level_contention_us(table, plan, id, pipelined, segment_bytes));
     // A sender below the root passes on what it received (or combined): the relay cost, per
     // segment (0 without relay points in the table).
-    if (const int up = plan.flat_tree_up_channel[id]; up >= 0) flat_us[id] += relay_us(table.channels[up], segment_bytes);
+    if (const int up = plan.flat_tree_up_channel[id]; up >= 0)
+      flat_us[id] += relay_us(table.channels[up], segment_bytes);
   }
-  const double final_send = plan.final_send_channel < 0 ? 0
-      : p2p_us(table.channels[plan.final_send_channel], static_cast<double>(call.bytes()));
+  const double final_send = plan.final_send_channel < 0
+                                ? 0
+                                : p2p_us(table.channels[plan.final_send_channel], static_cast<double>(call.bytes()));
   // The root's own fresh memory. Generic reduce: the root accumulates into its receive buffer,
   // so take back the accumulator share of its flat tree, which every path counts once (the
   // (segments - 1) x slowest term then belongs to an inner rank, except when the root alone has
-  // children: segmented, that overcharges it); in-order binary's tree root P-1 has a fresh one. Linear reduce: the root receives all but rank P-1's data into one fresh buffer
-  // (P > 2).
+  // children: segmented, that overcharges it); in-order binary's tree root P-1 has a fresh one. Linear reduce: the root
+  // receives all but rank P-1's data into one fresh buffer (P > 2).
   double root_fresh = 0;
   if (plan.final_send_channel < 0 && fresh > 0 && !plan.sender_flat_tree.empty()) {
     // Its flat tree was charged fresh x segment x (1 + buffers / segments); it has only the buffers.
@@ -324,7 +324,8 @@ double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
     for (int n : plan.flat_trees[plan.sender_flat_tree.front()]) children += n;
     const double buffers = seg.segments > 1 || children > 1 ? 2 : 1;
     const double rate = buffers > 1 ? fresh : table.fresh_one_buffer_us_per_byte();
-    root_fresh = segment_bytes * (rate * buffers - fresh * (seg.segments + buffers)) / static_cast<double>(seg.segments);
+    root_fresh =
+        segment_bytes * (rate * buffers - fresh * (seg.segments + buffers)) / static_cast<double>(seg.segments);
   }
   if (reduce && plan.linear && plan.size > 2)
     root_fresh = table.fresh_one_buffer_us_per_byte() * static_cast<double>(call.bytes());

@@ -48,8 +48,7 @@ TreePlan in_order_binary_plan(const Placement &placement, int root);
 // its previous segment's sends are done.
 double schedule_us(const TreePlan &plan, std::span<const double> flat_us, size_t segments);
 // The evaluation's tree schedule (the model's unless it names another); 0 when nobody sends.
-double tree_schedule_us(const Evaluation &e, const TreePlan &plan, std::span<const double> flat_us,
-                        size_t segments);
+double tree_schedule_us(const Evaluation &e, const TreePlan &plan, std::span<const double> flat_us, size_t segments);
 
 double evaluate_tree(const Evaluation &e, const TreePlan &plan);
 

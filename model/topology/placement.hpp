@@ -17,7 +17,7 @@ int channel_from_name(std::string_view name);
 // hwloc logical indices of the objects a rank is bound inside; -1 when the binding spans more
 // than one object of that kind (for example a rank bound to a whole socket has no l3 or core).
 struct RankPlace {
-  int32_t node = -1;     // same value <=> same host
+  int32_t node = -1;  // same value <=> same host
   int32_t package = -1;
   int32_t numa = -1;
   int32_t l3 = -1;

@@ -35,9 +35,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   modeltuned::calib::Samples samples;
   try {
     switch (data[0] % 3) {
-      case 0: modeltuned::calib::read_osu_p2p_csv(path, samples); break;
-      case 1: modeltuned::calib::read_osu_flat_csv(path, modeltuned::FlatTreeKind::fanout, samples); break;
-      default: modeltuned::calib::read_samples_csv(path, samples); break;
+      case 0:
+        modeltuned::calib::read_osu_p2p_csv(path, samples);
+        break;
+      case 1:
+        modeltuned::calib::read_osu_flat_csv(path, modeltuned::FlatTreeKind::fanout, samples);
+        break;
+      default:
+        modeltuned::calib::read_samples_csv(path, samples);
+        break;
     }
     if (!sane(samples)) std::abort();
   } catch (const modeltuned::calib::FitError &e) {

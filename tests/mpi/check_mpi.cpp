@@ -54,10 +54,10 @@ void split_setting(MpiRun &run, const std::string &variable, const std::string &
   run.program_args = args;
   if (ompi_series() == "4.1") {
     run.extra_mpirun_args = {"-x", "OMPI_MCA_" + variable + "=" + first};
-    run.program_args.insert(run.program_args.end(),
-                            {":", "-np", "2", "-x", "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME",
-                             "-x", "XDG_CONFIG_HOME", "-x", "OMPI_MCA_" + variable + "=" + second,
-                             builddir() + "/tests/mpi/" + run.program});
+    run.program_args.insert(
+        run.program_args.end(),
+        {":", "-np", "2", "-x", "OMPI_MCA_mca_base_component_path=" + component_path(), "-x", "HOME", "-x",
+         "XDG_CONFIG_HOME", "-x", "OMPI_MCA_" + variable + "=" + second, builddir() + "/tests/mpi/" + run.program});
     run.program_args.insert(run.program_args.end(), args.begin(), args.end());
     return;
   }
@@ -86,8 +86,8 @@ RunResult full_suite(int np, std::vector<std::string> args, bool emulate = false
   const auto decided = r.lines_containing("coll:modeltuned:decide ");
   expect(!decided.empty(), r, "no decide lines at verbose 20");
   // The evidence in the test log: how many decisions, under which Open MPI line, and one of them.
-  std::fprintf(stderr, "np %d%s under Open MPI %s: %zu decide lines, e.g. %s\n", np, emulate ? " (emulated 2 sockets)" : "",
-               ompi_series().c_str(), decided.size(), decided.front().c_str());
+  std::fprintf(stderr, "np %d%s under Open MPI %s: %zu decide lines, e.g. %s\n", np,
+               emulate ? " (emulated 2 sockets)" : "", ompi_series().c_str(), decided.size(), decided.front().c_str());
   return r;
 }
 
@@ -136,8 +136,9 @@ START_TEST(np16_emulated_two_sockets) {
   const RunResult r = full_suite(16, {"--max-bytes=1048576", "--all-roots-bytes=4096"}, true);
   // The emulation itself worked: mpirun mapped ranks onto both emulated sockets.
   // (4.1's --report-bindings lines land in the ranks' stderr files, 5.0's job map in mpirun's)
-  expect(!r.lines_containing(bound_to_package_marker(0)).empty() && !r.lines_containing(bound_to_package_marker(1)).empty(), r,
-         "mpirun did not bind ranks to both emulated sockets");
+  expect(!r.lines_containing(bound_to_package_marker(0)).empty() &&
+             !r.lines_containing(bound_to_package_marker(1)).empty(),
+         r, "mpirun did not bind ranks to both emulated sockets");
 
   // ...and it reached modeltuned: the same calls on the real single-L3 node (every pair on the
   // "cache" channel) are predicted differently.
@@ -165,8 +166,8 @@ START_TEST(np16_emulated_two_sockets) {
   }
   std::fprintf(stderr, "emulated vs real node: %d of %d decisions differ\n", differing, compared);
   expect(compared > 0 && differing > 0, p,
-         "decisions on the emulated 2-socket node equal those on the real node (" +
-             std::to_string(compared) + " calls compared): modeltuned did not see the emulated topology");
+         "decisions on the emulated 2-socket node equal those on the real node (" + std::to_string(compared) +
+             " calls compared): modeltuned did not see the emulated topology");
 }
 END_TEST
 
@@ -234,8 +235,8 @@ START_TEST(counters_and_decision_file_match_what_ran) {
         if (t.world_rank != rank) continue;
         auto it = picks.find(decision_key(op, t.bytes, t.root));
         expect(it != picks.end() && it->second == t.algorithm, r,
-               "world rank " + std::to_string(rank) + ": " + op + " of " + std::to_string(t.bytes) +
-                   " B ran " + t.algorithm + ", the decision file says " + (it == picks.end() ? "nothing" : it->second));
+               "world rank " + std::to_string(rank) + ": " + op + " of " + std::to_string(t.bytes) + " B ran " +
+                   t.algorithm + ", the decision file says " + (it == picks.end() ? "nothing" : it->second));
       }
   }
 }
@@ -260,8 +261,8 @@ START_TEST(rotating_roots_decide_once) {
              "world rank " + std::to_string(rank) + " decided " + key + " twice");
     }
     // 4 roots x (3 bcast sizes + 2 reduce sizes).
-    expect(picks.size() == 4 * 5, r, "world rank " + std::to_string(rank) + ": " + std::to_string(picks.size()) +
-                                         " decisions, expected 20");
+    expect(picks.size() == 4 * 5, r,
+           "world rank " + std::to_string(rank) + ": " + std::to_string(picks.size()) + " decisions, expected 20");
     for (const std::string op : {"bcast", "reduce"})
       for (const auto &t : r.trace(op))
         if (t.world_rank == rank) {
@@ -290,9 +291,9 @@ START_TEST(table_missing_on_some_ranks) {
   const auto lines = r.lines_containing("has no usable calibration table");
   expect(lines.size() == 1 && contains(lines[0], "rank 2") && contains(lines[0], "no-such-table.json") &&
              contains(lines[0], "No such file"),
-         r, "expected one line naming rank 2 as without a table, its file and why, got " + std::to_string(lines.size()));
-  for (int rank = 0; rank < 4; ++rank)
-    expect(contains(r.rank_stdout[rank], "PASS") || rank != 0, r, "results wrong");
+         r,
+         "expected one line naming rank 2 as without a table, its file and why, got " + std::to_string(lines.size()));
+  for (int rank = 0; rank < 4; ++rank) expect(contains(r.rank_stdout[rank], "PASS") || rank != 0, r, "results wrong");
 }
 END_TEST
 
@@ -327,9 +328,10 @@ void expect_start_up_mismatch_falls_back(const std::string &variable, const std:
   expect(r.exit_status == 0 && !r.timed_out && r.passed, r,
          "wrong results, or the job failed or hung with a different " + variable + " per rank");
   const auto complaints = r.lines_containing("use different algorithm lists, objectives or tuned settings");
-  expect(complaints.size() == 1 && contains(complaints[0], "ranks 0 and 2"), r,
-         "expected one line naming ranks 0 and 2 as using different algorithm lists, objectives or tuned settings, got " +
-             std::to_string(complaints.size()));
+  expect(
+      complaints.size() == 1 && contains(complaints[0], "ranks 0 and 2"), r,
+      "expected one line naming ranks 0 and 2 as using different algorithm lists, objectives or tuned settings, got " +
+          std::to_string(complaints.size()));
   expect_no_modeltuned_calls(r);
 }
 
@@ -357,8 +359,9 @@ START_TEST(tuned_forced_algorithm_is_left_to_tuned) {
   expect_correct(r);
   expect(r.trace("bcast").empty(), r, "modeltuned took bcast calls although tuned was told to run binomial");
   expect(!r.trace("reduce").empty(), r, "modeltuned stopped deciding reduce, which tuned was not told about");
-  const auto said = r.lines_containing("leaves bcast to tuned: coll_tuned_use_dynamic_rules is set and "
-                                       "coll_tuned_bcast_algorithm=6 forces an algorithm");
+  const auto said = r.lines_containing(
+      "leaves bcast to tuned: coll_tuned_use_dynamic_rules is set and "
+      "coll_tuned_bcast_algorithm=6 forces an algorithm");
   expect(!said.empty() && contains(said.front(), "cid=0 "), r,
          "no line on MPI_COMM_WORLD saying modeltuned leaves bcast to tuned and why");
 }
@@ -372,13 +375,15 @@ START_TEST(tuned_rules_file_leaves_both_ops_to_tuned) {
   // per size the message sizes with algorithm, fan-in/out, segment size (6: binomial).
   write_text(rules, "1\n7\n1\n4\n1\n0 6 0 0\n");
   MpiRun run = with_modeltuned(4, 20);
-  run.mca.insert(run.mca.end(), {{"coll_tuned_use_dynamic_rules", "1"}, {"coll_tuned_dynamic_rules_filename", rules.string()}});
+  run.mca.insert(run.mca.end(),
+                 {{"coll_tuned_use_dynamic_rules", "1"}, {"coll_tuned_dynamic_rules_filename", rules.string()}});
   run.program_args = {"--comms=world,dup", "--max-bytes=65536"};
   RunResult r = run_mpi(run, scratch.dir);
   expect_correct(r);
   expect_no_modeltuned_calls(r);
   expect(!r.lines_containing("declining: tuned runs what the user told it for bcast and reduce: "
-                             "coll_tuned_use_dynamic_rules is set with the rules file").empty(),
+                             "coll_tuned_use_dynamic_rules is set with the rules file")
+              .empty(),
          r, "no line saying modeltuned declines because of tuned's rules file");
 }
 END_TEST
@@ -431,8 +436,9 @@ START_TEST(explain_matches_the_component) {
   RunResult r = run_mpi(run, scratch.dir);
   expect(r.exit_status == 0, r, "observe failed");
   const int compared = expect_explain_reproduces(
-      r, decisions, "--synthetic 'pack:2 numa:4 l3:2 core:4' --map-by ppr:8:socket --bind-to core -np 16 --table '" +
-                        table_path() + "'");
+      r, decisions,
+      "--synthetic 'pack:2 numa:4 l3:2 core:4' --map-by ppr:8:socket --bind-to core -np 16 --table '" + table_path() +
+          "'");
   expect(compared >= 9, r, "only " + std::to_string(compared) + " decisions of MPI_COMM_WORLD to compare");
   std::fprintf(stderr, "explain reproduced %d component decisions exactly\n", compared);
 }
@@ -468,9 +474,7 @@ END_TEST
 // ---- non-commutative reductions -----------------------------------------------------------
 
 // Open MPI 4.1's only reduce algorithms that combine operands in rank order.
-bool order_preserving(const std::string &algorithm) {
-  return algorithm == "linear" || algorithm == "in_order_binary";
-}
+bool order_preserving(const std::string &algorithm) { return algorithm == "linear" || algorithm == "in_order_binary"; }
 
 START_TEST(noncommutative_only_order_preserving) {
   Scratch scratch("modeltuned-mpi");
@@ -483,8 +487,7 @@ START_TEST(noncommutative_only_order_preserving) {
   expect_correct(r);
   expect_modeltuned_took_every_call(r);
   const auto lines = r.trace("reduce");
-  for (const auto &t : lines)
-    expect(order_preserving(t.algorithm), r, "non-commutative reduce ran " + t.algorithm);
+  for (const auto &t : lines) expect(order_preserving(t.algorithm), r, "non-commutative reduce ran " + t.algorithm);
   const auto decisions = r.lines_containing("coll:modeltuned:decide ");
   expect(!decisions.empty(), r, "no decide lines at verbose 20");
   for (const auto &d : decisions)
@@ -504,8 +507,7 @@ START_TEST(noncommutative_with_only_reordering_algorithms_allowed) {
   // Neither allowed algorithm keeps the order, so every call goes to Open MPI's own decision.
   const auto lines = r.trace("reduce");
   expect(static_cast<long>(lines.size()) == r.reduce_calls, r, "not every reduce call was traced");
-  for (const auto &t : lines)
-    expect(t.algorithm == "fallback", r, "non-commutative reduce ran " + t.algorithm);
+  for (const auto &t : lines) expect(t.algorithm == "fallback", r, "non-commutative reduce ran " + t.algorithm);
 }
 END_TEST
 
@@ -527,10 +529,8 @@ nlohmann::json real_table() {
   std::ifstream in(srcdir() + "/calib/tables/orfeo-epyc.json");  // with its checks (table_path() has none)
   ck_assert_msg(in.good(), "calibration table %s not readable", table_path().c_str());
   nlohmann::json j = nlohmann::json::parse(in);
-  ck_assert_msg(j.contains("version") && j.contains("channels") && j["channels"].is_object() &&
-                    !j["channels"].empty(),
-                "%s has no \"version\" or no \"channels\": update this test to the table format",
-                table_path().c_str());
+  ck_assert_msg(j.contains("version") && j.contains("channels") && j["channels"].is_object() && !j["channels"].empty(),
+                "%s has no \"version\" or no \"channels\": update this test to the table format", table_path().c_str());
   return j;
 }
 
@@ -553,10 +553,8 @@ void bad_table_file(const fs::path &path, const std::string &text, MpiRun &run, 
 }
 
 const BadInput bad_inputs[] = {
-    {"missing file",
-     [](const fs::path &dir, MpiRun &run, std::string &named) {
-       run.calibration_file = named = (dir / "no-such-table.json").string();
-     }},
+    {"missing file", [](const fs::path &dir, MpiRun &run,
+                        std::string &named) { run.calibration_file = named = (dir / "no-such-table.json").string(); }},
     {"file inside a missing directory",
      [](const fs::path &dir, MpiRun &run, std::string &named) {
        run.calibration_file = named = (dir / "no-such-dir" / "table.json").string();
@@ -573,10 +571,8 @@ const BadInput bad_inputs[] = {
        }
        run.calibration_file = named = p.string();
      }},
-    {"not JSON",
-     [](const fs::path &dir, MpiRun &run, std::string &named) {
-       bad_table_file(dir / "not-json.json", "this is not JSON {\n", run, named);
-     }},
+    {"not JSON", [](const fs::path &dir, MpiRun &run,
+                    std::string &named) { bad_table_file(dir / "not-json.json", "this is not JSON {\n", run, named); }},
     {"wrong version",
      [](const fs::path &dir, MpiRun &run, std::string &named) {
        auto j = real_table();
@@ -696,7 +692,8 @@ START_TEST(oversubscribed_node_steps_aside) {
   RunResult r = run_mpi(run, scratch.dir);
   expect_correct(r);
   expect_no_modeltuned_calls(r);
-  const auto why = r.lines_containing("MPI_COMM_WORLD: declining: rank 0 of this communicator runs on an oversubscribed node");
+  const auto why =
+      r.lines_containing("MPI_COMM_WORLD: declining: rank 0 of this communicator runs on an oversubscribed node");
   // Every rank declines for the same reason; its rank 0 says so, once.
   expect(why.size() == 1 && why.front().find("coll_modeltuned_oversubscribed 1") != std::string::npos, r,
          "expected one line naming coll_modeltuned_oversubscribed for MPI_COMM_WORLD");
@@ -781,10 +778,11 @@ START_TEST(coll_list_leaving_out_inter_is_named) {
   RunResult r = run_mpi(run, scratch.dir);
   expect_correct(r);
   const auto said = r.lines_containing("coll:modeltuned: the coll component list");
-  expect(said.size() == 1 && contains(said.front(), "'" + run.coll + "'") && contains(said.front(), "coll/inter") &&
-             contains(said.front(), "coll/han") == (ompi_series() != "4.1"),
-         r, "expected one line naming the list and coll/inter (and coll/han under 5.0), got " +
-                std::to_string(said.size()));
+  expect(
+      said.size() == 1 && contains(said.front(), "'" + run.coll + "'") && contains(said.front(), "coll/inter") &&
+          contains(said.front(), "coll/han") == (ompi_series() != "4.1"),
+      r,
+      "expected one line naming the list and coll/inter (and coll/han under 5.0), got " + std::to_string(said.size()));
   run.coll = std::string("modeltuned,tuned,inter,libnbc,basic,self") + (ompi_series() == "4.1" ? "" : ",han");
   RunResult complete = run_mpi(run, scratch.dir);
   expect_correct(complete);
@@ -823,9 +821,9 @@ Suite *mpi_suite() {
   add("np4", np4);
   add("np8", np8);
   add("np16_emulated_two_sockets", np16_emulated_two_sockets);
-  add("observing", counters_and_decision_file_match_what_ran, explain_matches_the_component,
-      unwritable_decision_file, mismatched_algorithm_lists_fall_back_together,
-      mismatched_objectives_fall_back_together, unknown_objective_is_named_and_default_kept, rotating_roots_decide_once);
+  add("observing", counters_and_decision_file_match_what_ran, explain_matches_the_component, unwritable_decision_file,
+      mismatched_algorithm_lists_fall_back_together, mismatched_objectives_fall_back_together,
+      unknown_objective_is_named_and_default_kept, rotating_roots_decide_once);
   add("tuned_settings", tuned_forced_algorithm_is_left_to_tuned, tuned_rules_file_leaves_both_ops_to_tuned,
       tuned_forced_on_some_ranks_falls_back_together);
   TCase *bcast = add("bcast_one_algorithm");
@@ -833,8 +831,7 @@ Suite *mpi_suite() {
   TCase *reduce = add("reduce_one_algorithm");
   tcase_add_loop_test(reduce, reduce_one_algorithm, 0, static_cast<int>(registered(Op::reduce).size()));
   add("algorithm_list_by_number", algorithm_list_by_number);
-  add("noncommutative", noncommutative_only_order_preserving,
-      noncommutative_with_only_reordering_algorithms_allowed);
+  add("noncommutative", noncommutative_only_order_preserving, noncommutative_with_only_reordering_algorithms_allowed);
   TCase *bad = add("bad_input");
   tcase_add_loop_test(bad, bad_input, 0, kBadInputs);
   add("no_table", no_table_steps_aside_quietly, table_found_in_config_home, table_missing_on_some_ranks);

@@ -98,13 +98,15 @@ END_TEST
 START_TEST(explain_matches_the_component_across_nodes) {
   Scratch scratch("modeltuned-nodes");
   const fs::path xml = scratch.dir / "node.xml";
-  const std::string cmd = "'" + lstopo() + "' --input 'pack:2 numa:1 l3:1 core:2 pu:1' --of xml > '" + xml.string() + "'";
+  const std::string cmd =
+      "'" + lstopo() + "' --input 'pack:2 numa:1 l3:1 core:2 pu:1' --of xml > '" + xml.string() + "'";
   ck_assert_msg(std::system(cmd.c_str()) == 0, "%s failed", cmd.c_str());
   MpiRun run = with_modeltuned(5, 1);
   run.program = "observe";
   run.nodes = "nodeA:3,nodeB:2";
   run.node_topology = xml.string();
-  run.mca = {{"mpi_yield_when_idle", "1"}, {"coll_modeltuned_decision_file", (scratch.dir / "decisions.jsonl").string()}};
+  run.mca = {{"mpi_yield_when_idle", "1"},
+             {"coll_modeltuned_decision_file", (scratch.dir / "decisions.jsonl").string()}};
   run.extra_mpirun_args = {"--bind-to", "core", "--map-by", "core"};
   RunResult r = run_mpi(run, scratch.dir);
   expect(r.exit_status == 0 && !r.timed_out, r, "observe failed across nodes");
@@ -165,8 +167,8 @@ std::string node_table(const std::string &node, const std::string &path) {
 START_TEST(table_on_one_node_only) {
   Scratch files("modeltuned-nodes-files");
   const std::string missing = (files.dir / "not-copied-to-nodeB.json").string();
-  const RunResult r =
-      tables_per_node({node_table("nodeA", table_path()), node_table("nodeB", missing)}, "has no usable calibration table");
+  const RunResult r = tables_per_node({node_table("nodeA", table_path()), node_table("nodeB", missing)},
+                                      "has no usable calibration table");
   expect(!r.lines_containing("not-copied-to-nodeB.json").empty(), r, "the line does not name the missing file");
 }
 END_TEST
@@ -193,8 +195,8 @@ fs::path calibrate(const fs::path &dir, const std::string &name, const std::stri
   if (!nodes.empty()) launch.wrapper = {srcdir() + "/tools/modeltuned-emulate-nodes", nodes, "--"};
   launch.mpirun_args = {"--mca", "coll", "^modeltuned"};
   launch.program = builddir() + "/calib/modeltuned-calibrate";
-  launch.program_args = {"--budget", "60", "--max-bytes", "16KiB", "--reps", "3", "--seed", "7", "--idle", "sleep",
-                         "-o", table.string()};
+  launch.program_args = {"--budget", "60", "--max-bytes", "16KiB", "--reps", "3",
+                         "--seed",   "7",  "--idle",      "sleep", "-o",     table.string()};
   launch.timeout_seconds = run_timeout_seconds(180);
   const LaunchResult r = launch_mpi(dir / name, launch);
   const std::string rank0 = r.rank_stderr.count(0) ? r.rank_stderr.at(0) : "";

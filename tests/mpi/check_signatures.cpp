@@ -2,10 +2,10 @@
 // modeltuned, every algorithm of the registry allowed alone in turn, at np 2, 4, 8 and 16, all on
 // an emulated 2-socket node: the model picks the segment sizes, and from the same table its picks
 // then do not depend on the machine the suite runs on (on a VM whose two cores sit in separate L3
-// caches the real topology made chain at np 2 never cut a message). Proves from the MPI_T counters and the level-20 trace that each
-// algorithm ran, that the segmented and splitting bcast algorithms really cut the message (on
-// the common byte view), and that reductions with user-defined operations, which see each rank's
-// own datatype, only ever moved whole messages.
+// caches the real topology made chain at np 2 never cut a message). Proves from the MPI_T counters and the level-20
+// trace that each algorithm ran, that the segmented and splitting bcast algorithms really cut the message (on the
+// common byte view), and that reductions with user-defined operations, which see each rank's own datatype, only ever
+// moved whole messages.
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -37,16 +37,14 @@ std::vector<Algorithm> algorithms(int op) {
   for (int i = 0; mt_algorithm_at(op, i, &info) == 0; ++i) {
     char label[128];
     mt_describe(op, info.id, 1024, 2, label, sizeof label);  // names "segsize" iff segmented
-    out.push_back({info.name, info.id, std::string(label).find("segsize") != std::string::npos,
-                   info.splits != 0});
+    out.push_back({info.name, info.id, std::string(label).find("segsize") != std::string::npos, info.splits != 0});
   }
   return out;
 }
 
 std::string algorithm_arg(const char *flag, int op) {
   std::string arg = flag;
-  for (const Algorithm &a : algorithms(op))
-    arg += (arg.back() == '=' ? "" : ",") + a.name + ":" + std::to_string(a.id);
+  for (const Algorithm &a : algorithms(op)) arg += (arg.back() == '=' ? "" : ",") + a.name + ":" + std::to_string(a.id);
   return arg;
 }
 
@@ -74,10 +72,10 @@ void signatures_at(int np) {
   launch.np = np;
   launch.timeout_seconds = run_timeout_seconds(kRunTimeoutSeconds);
   launch.mpirun_args = {"--mca", "coll_modeltuned_calibration_file", table_path(),
-                        "--mca", "coll_modeltuned_verbose", "20"};
+                        "--mca", "coll_modeltuned_verbose",          "20"};
   const fs::path xml = scratch.dir / "two-sockets.xml";
-  const std::string cmd = "'" + lstopo() + "' --input 'pack:2 numa:4 l3:2 core:4 pu:1' --of xml > '" +
-                          xml.string() + "'";
+  const std::string cmd =
+      "'" + lstopo() + "' --input 'pack:2 numa:4 l3:2 core:4 pu:1' --of xml > '" + xml.string() + "'";
   ck_assert_msg(std::system(cmd.c_str()) == 0, "'%s' failed", cmd.c_str());
   // 64 emulated cores: Open MPI does not know it is oversubscribed, so ranks must yield. Up to 8
   // ranks fill socket 0 from its first L3 on.
@@ -91,8 +89,7 @@ void signatures_at(int np) {
   std::string errors = r.launcher_output;
   for (const auto &[rank, text] : r.rank_stderr)
     for (const std::string &line : split_lines(text))
-      if (line.find("MISMATCH") != std::string::npos || line.find("***") != std::string::npos)
-        errors += line + "\n";
+      if (line.find("MISMATCH") != std::string::npos || line.find("***") != std::string::npos) errors += line + "\n";
   ck_assert_msg(!r.timed_out, "np %d: no end within %d s (a hang)\n%s", np, launch.timeout_seconds,
                 errors.substr(0, 3000).c_str());
   ck_assert_msg(r.exit_status == 0 && out.find("signatures: PASS") != std::string::npos,
@@ -124,10 +121,12 @@ void signatures_at(int np) {
   // split never run and the others run unsegmented.
   for (const Algorithm &a : algorithms(MT_OP_REDUCE)) {
     if (a.splits)
-      ck_assert_msg(tally(ran, "reduce", a.name) == 0, "np %d: reduce %s split a user-defined reduction", np, a.name.c_str());
+      ck_assert_msg(tally(ran, "reduce", a.name) == 0, "np %d: reduce %s split a user-defined reduction", np,
+                    a.name.c_str());
     else
       ck_assert_msg(tally(ran, "reduce", a.name) > 0, "np %d: reduce %s never ran", np, a.name.c_str());
-    ck_assert_msg(tally(cut, "reduce", a.name) == 0, "np %d: reduce %s cut a user-defined reduction", np, a.name.c_str());
+    ck_assert_msg(tally(cut, "reduce", a.name) == 0, "np %d: reduce %s cut a user-defined reduction", np,
+                  a.name.c_str());
   }
 }
 
@@ -144,8 +143,8 @@ END_TEST
 
 int main() {
   Suite *s = suite_create("signatures");
-  for (auto [name, test] : {std::pair{"np2", np2}, {"np4", np4}, {"np8", np8},
-                            {"np16_emulated_two_sockets", np16_emulated_two_sockets}}) {
+  for (auto [name, test] :
+       {std::pair{"np2", np2}, {"np4", np4}, {"np8", np8}, {"np16_emulated_two_sockets", np16_emulated_two_sockets}}) {
     TCase *tc = tcase_create(name);
     tcase_set_timeout(tc, kRunTimeoutSeconds + 60);
     tcase_add_test(tc, test);

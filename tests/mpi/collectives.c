@@ -32,8 +32,8 @@ enum kind { K_BYTE, K_INT, K_DOUBLE, K_VEC, K_MAT };
 
 struct kind_info {
   const char *name;
-  size_t extent;       /* bytes from one element to the next in memory */
-  size_t payload;      /* bytes of data per element (what the collective moves) */
+  size_t extent;  /* bytes from one element to the next in memory */
+  size_t payload; /* bytes of data per element (what the collective moves) */
 };
 
 static const struct kind_info kinds[] = {
@@ -69,11 +69,16 @@ static void count_call(MPI_Comm comm, long count, long *counter) {
 
 static MPI_Datatype mpi_type(enum kind k) {
   switch (k) {
-    case K_BYTE: return MPI_BYTE;
-    case K_INT: return MPI_INT;
-    case K_DOUBLE: return MPI_DOUBLE;
-    case K_VEC: return vec_type;
-    case K_MAT: return mat_type;
+    case K_BYTE:
+      return MPI_BYTE;
+    case K_INT:
+      return MPI_INT;
+    case K_DOUBLE:
+      return MPI_DOUBLE;
+    case K_VEC:
+      return vec_type;
+    case K_MAT:
+      return mat_type;
   }
   return MPI_DATATYPE_NULL;
 }
@@ -92,8 +97,8 @@ static void vec_sum(void *in, void *inout, int *len, MPI_Datatype *dt) {
 }
 
 static void mat_mul(const uint32_t *x, const uint32_t *y, uint32_t *out) {
-  uint32_t r[4] = {x[0] * y[0] + x[1] * y[2], x[0] * y[1] + x[1] * y[3],
-                   x[2] * y[0] + x[3] * y[2], x[2] * y[1] + x[3] * y[3]};
+  uint32_t r[4] = {x[0] * y[0] + x[1] * y[2], x[0] * y[1] + x[1] * y[3], x[2] * y[0] + x[3] * y[2],
+                   x[2] * y[1] + x[3] * y[3]};
   memcpy(out, r, sizeof r);
 }
 
@@ -108,7 +113,11 @@ static void mat_product(void *in, void *inout, int *len, MPI_Datatype *dt) {
 /* ---- values ------------------------------------------------------------------------------ */
 
 static uint32_t mix(uint32_t x) {
-  x ^= x >> 16; x *= 0x7feb352dU; x ^= x >> 15; x *= 0x846ca68bU; x ^= x >> 16;
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
   return x;
 }
 
@@ -122,9 +131,19 @@ static int small_int(uint32_t seed, int q, long i) {
 static void put_value(enum kind k, unsigned char *base, long i, uint32_t seed, int q) {
   unsigned char *e = base + (size_t)i * kinds[k].extent;
   switch (k) {
-    case K_BYTE: *e = (unsigned char)mix(seed ^ mix((uint32_t)q * 977U + (uint32_t)i)); break;
-    case K_INT: { int v = small_int(seed, q, i); memcpy(e, &v, sizeof v); break; }
-    case K_DOUBLE: { double v = small_int(seed, q, i) / 8.0; memcpy(e, &v, sizeof v); break; }
+    case K_BYTE:
+      *e = (unsigned char)mix(seed ^ mix((uint32_t)q * 977U + (uint32_t)i));
+      break;
+    case K_INT: {
+      int v = small_int(seed, q, i);
+      memcpy(e, &v, sizeof v);
+      break;
+    }
+    case K_DOUBLE: {
+      double v = small_int(seed, q, i) / 8.0;
+      memcpy(e, &v, sizeof v);
+      break;
+    }
     case K_VEC: {
       int v0 = small_int(seed, q, 2 * i), v1 = small_int(seed + 1, q, 2 * i + 1);
       memcpy(e, &v0, sizeof v0);
@@ -144,7 +163,7 @@ static void put_value(enum kind k, unsigned char *base, long i, uint32_t seed, i
 
 struct ctx {
   const char *comm_name;
-  const char *op;       /* "bcast" or reduce op name */
+  const char *op; /* "bcast" or reduce op name */
   enum kind kind;
   long count;
   int root;
@@ -159,10 +178,8 @@ static void mismatch(const struct ctx *c, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  fprintf(stderr,
-          "collectives: MISMATCH world_rank=%d comm=%s op=%s type=%s count=%ld root=%d%s: %s\n",
-          world_rank, c->comm_name, c->op, kinds[c->kind].name, c->count, c->root,
-          c->in_place ? " in_place" : "", what);
+  fprintf(stderr, "collectives: MISMATCH world_rank=%d comm=%s op=%s type=%s count=%ld root=%d%s: %s\n", world_rank,
+          c->comm_name, c->op, kinds[c->kind].name, c->count, c->root, c->in_place ? " in_place" : "", what);
 }
 
 /* Compares n bytes; reports the first differing byte offset and how many differ. */
@@ -175,8 +192,8 @@ static void compare_bytes(const struct ctx *c, const char *what, const unsigned 
     if (got[b] != expected[b]) {
       if (differing++ == 0) first = b;
     }
-  mismatch(c, "%s: %zu of %zu bytes differ, first at byte %zu (element %zu): got 0x%02x expected 0x%02x",
-           what, differing, n, first, first / kinds[c->kind].extent, got[first], expected[first]);
+  mismatch(c, "%s: %zu of %zu bytes differ, first at byte %zu (element %zu): got 0x%02x expected 0x%02x", what,
+           differing, n, first, first / kinds[c->kind].extent, got[first], expected[first]);
 }
 
 /* ---- the two collectives ------------------------------------------------------------------ */
@@ -216,46 +233,51 @@ static void run_bcast(MPI_Comm comm, const char *comm_name, enum kind k, long co
 struct reduce_op {
   const char *name;
   int id;
-  MPI_Op *op;   /* pointer: user ops are created at run time */
+  MPI_Op *op; /* pointer: user ops are created at run time */
   int commutative;
 };
 
 static MPI_Op op_sum = MPI_SUM, op_max = MPI_MAX, op_bxor = MPI_BXOR;
 
 /* Folds contribution `v` (element i of kind k) into the accumulator `acc` in rank order. */
-static void fold(const struct reduce_op *op, enum kind k, unsigned char *acc,
-                 const unsigned char *v, long count) {
+static void fold(const struct reduce_op *op, enum kind k, unsigned char *acc, const unsigned char *v, long count) {
   for (long i = 0; i < count; i++) {
     unsigned char *a = acc + (size_t)i * kinds[k].extent;
     const unsigned char *b = v + (size_t)i * kinds[k].extent;
     switch (k) {
-      case K_BYTE: *a ^= *b; break;
+      case K_BYTE:
+        *a ^= *b;
+        break;
       case K_INT: {
         int x, y;
-        memcpy(&x, a, sizeof x); memcpy(&y, b, sizeof y);
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
         x = *op->op == MPI_MAX ? (x > y ? x : y) : x + y;
         memcpy(a, &x, sizeof x);
         break;
       }
       case K_DOUBLE: {
         double x, y;
-        memcpy(&x, a, sizeof x); memcpy(&y, b, sizeof y);
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
         x = *op->op == MPI_MAX ? (x > y ? x : y) : x + y;
         memcpy(a, &x, sizeof x);
         break;
       }
       case K_VEC: {
-        int v2 = 1;  /* element-wise on the two data ints */
+        int v2 = 1; /* element-wise on the two data ints */
         vec_sum((void *)b, a, &v2, &vec_type);
         break;
       }
-      case K_MAT: mat_mul((const uint32_t *)a, (const uint32_t *)b, (uint32_t *)a); break;
+      case K_MAT:
+        mat_mul((const uint32_t *)a, (const uint32_t *)b, (uint32_t *)a);
+        break;
     }
   }
 }
 
-static void run_reduce(MPI_Comm comm, const char *comm_name, const struct reduce_op *op,
-                       enum kind k, long count, int root, int in_place) {
+static void run_reduce(MPI_Comm comm, const char *comm_name, const struct reduce_op *op, enum kind k, long count,
+                       int root, int in_place) {
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -295,23 +317,28 @@ static void run_reduce(MPI_Comm comm, const char *comm_name, const struct reduce
 /* Element counts tried for every kind; "around P" ones are added per communicator. */
 static const long common_counts[] = {0, 1, 7, 1000, 12345};
 /* A few large cases (bytes of payload), mapped to element counts per kind. */
-struct large_case { enum kind kind; long payload_bytes; };
+struct large_case {
+  enum kind kind;
+  long payload_bytes;
+};
 static const struct large_case large_bcast[] = {
     {K_BYTE, 4L << 20}, {K_BYTE, (1L << 20) + 3}, {K_DOUBLE, 4L << 20}, {K_VEC, 800008}};
 
-struct reduce_case { struct reduce_op op; enum kind kind; };
+struct reduce_case {
+  struct reduce_op op;
+  enum kind kind;
+};
 static struct reduce_case reduce_cases[] = {
-    {{"sum", 1, &op_sum, 1}, K_INT},
-    {{"max", 2, &op_max, 1}, K_INT},
-    {{"sum", 3, &op_sum, 1}, K_DOUBLE},
-    {{"max", 4, &op_max, 1}, K_DOUBLE},
-    {{"bxor", 5, &op_bxor, 1}, K_BYTE},
-    {{"user_vec_sum", 6, &vec_sum_op, 1}, K_VEC},
+    {{"sum", 1, &op_sum, 1}, K_INT},    {{"max", 2, &op_max, 1}, K_INT},
+    {{"sum", 3, &op_sum, 1}, K_DOUBLE}, {{"max", 4, &op_max, 1}, K_DOUBLE},
+    {{"bxor", 5, &op_bxor, 1}, K_BYTE}, {{"user_vec_sum", 6, &vec_sum_op, 1}, K_VEC},
 };
 static struct reduce_case noncommutative_case = {{"user_matrix_product", 7, &mat_product_op, 0}, K_MAT};
 /* A few large reductions: index into reduce_cases and payload bytes. */
-static const struct { int reduce_case; long payload_bytes; } large_reduce[] = {
-    {0, (1L << 20) + 4}, {2, 4L << 20}, {5, 400008}};
+static const struct {
+  int reduce_case;
+  long payload_bytes;
+} large_reduce[] = {{0, (1L << 20) + 4}, {2, 4L << 20}, {5, 400008}};
 
 /* Roots to try: all of them for small payloads, first/middle/last for large ones. */
 static int roots_for(int size, long payload, int *roots) {
@@ -341,15 +368,15 @@ static int counts_for(int size, long *counts) {
   return n;
 }
 
-static void reduce_all_roots(MPI_Comm comm, const char *name, const struct reduce_case *rc, long count, int case_index) {
+static void reduce_all_roots(MPI_Comm comm, const char *name, const struct reduce_case *rc, long count,
+                             int case_index) {
   int size;
   MPI_Comm_size(comm, &size);
   long payload = count * (long)kinds[rc->kind].payload;
   if (payload > opt.max_bytes) return;
   int roots[size > 3 ? size : 3];
   int nroots = roots_for(size, payload, roots);
-  for (int j = 0; j < nroots; j++)
-    /* alternate MPI_IN_PLACE so every root and every case sees both forms */
+  for (int j = 0; j < nroots; j++) /* alternate MPI_IN_PLACE so every root and every case sees both forms */
     run_reduce(comm, name, &rc->op, rc->kind, count, roots[j], (roots[j] + case_index) % 2);
 }
 
@@ -473,8 +500,10 @@ static void test_intercomm(int world_size) {
 
 static void usage_error(const char *arg) {
   if (world_rank == 0)
-    fprintf(stderr, "collectives: bad argument '%s'; use --ops=bcast,reduce,noncommutative "
-                    "--comms=world,dup,split,inter --max-bytes=N --all-roots-bytes=N\n", arg);
+    fprintf(stderr,
+            "collectives: bad argument '%s'; use --ops=bcast,reduce,noncommutative "
+            "--comms=world,dup,split,inter --max-bytes=N --all-roots-bytes=N\n",
+            arg);
   MPI_Finalize();
   exit(2);
 }

@@ -100,8 +100,8 @@ void expect(bool ok, const RunResult &r, const std::string &what) {
 fs::path emulated_topology(const fs::path &dir) {
   ck_assert_msg(!lstopo().empty(), "lstopo-no-graphics was not found by configure; install hwloc");
   fs::path xml = dir / "two-sockets.xml";
-  std::string cmd = "'" + lstopo() + "' --input 'pack:2 numa:4 l3:2 core:4 pu:1' --of xml > '" +
-                    xml.string() + "' 2>&1";
+  std::string cmd =
+      "'" + lstopo() + "' --input 'pack:2 numa:4 l3:2 core:4 pu:1' --of xml > '" + xml.string() + "' 2>&1";
   int rc = std::system(cmd.c_str());
   ck_assert_msg(rc == 0 && fs::file_size(xml) > 0, "'%s' failed (status %d)", cmd.c_str(), rc);
   return xml;
@@ -117,8 +117,10 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
   };
   // The documented forms: no list (modeltuned is on the component path and selected by its
   // priority) and the baseline ^modeltuned; a test that gives a list of its own means it.
-  if (!run.coll.empty()) mca("coll", run.coll);
-  else if (!run.modeltuned) mca("coll", "^modeltuned");
+  if (!run.coll.empty())
+    mca("coll", run.coll);
+  else if (!run.modeltuned)
+    mca("coll", "^modeltuned");
   if (!run.calibration_file.empty()) mca("coll_modeltuned_calibration_file", run.calibration_file);
   if (run.verbose) mca("coll_modeltuned_verbose", std::to_string(run.verbose));
   if (run.emulate_two_sockets) {
@@ -158,7 +160,8 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
 // ---- common assertions ------------------------------------------------------------------
 
 void expect_correct(const RunResult &r) {
-  expect(!r.timed_out, r, "mpirun did not finish within " + std::to_string(run_timeout_seconds(kRunTimeoutSeconds)) + " s");
+  expect(!r.timed_out, r,
+         "mpirun did not finish within " + std::to_string(run_timeout_seconds(kRunTimeoutSeconds)) + " s");
   expect(r.passed && r.exit_status == 0, r, "collectives reported wrong results or mpirun failed");
 }
 
@@ -175,15 +178,16 @@ void expect_consistent_decisions(const RunResult &r) {
     std::map<int, std::vector<Call>> sorted;
     for (const auto &[rank, calls] : ranks) {
       auto c = calls;
-      std::stable_sort(c.begin(), c.end(), [](const Call &a, const Call &b) { return std::get<0>(a) < std::get<0>(b); });
+      std::stable_sort(c.begin(), c.end(),
+                       [](const Call &a, const Call &b) { return std::get<0>(a) < std::get<0>(b); });
       sorted[rank] = std::move(c);
     }
     const auto &first = *sorted.begin();
     for (const auto &[rank, calls] : sorted)
       expect(calls == first.second, r,
-             "communicator " + name + ": world ranks " + std::to_string(first.first) + " and " +
-                 std::to_string(rank) + " traced different calls or decisions (" +
-                 std::to_string(first.second.size()) + " vs " + std::to_string(calls.size()) + " lines)");
+             "communicator " + name + ": world ranks " + std::to_string(first.first) + " and " + std::to_string(rank) +
+                 " traced different calls or decisions (" + std::to_string(first.second.size()) + " vs " +
+                 std::to_string(calls.size()) + " lines)");
   }
 }
 
@@ -201,7 +205,8 @@ void expect_modeltuned_took_every_call(const RunResult &r) {
   for (const auto *lines : {&bcast, &reduce})
     for (const auto &t : *lines)
       // "fallback": the margin kept Open MPI's default for this size (docs/model.md#margin)
-      expect((t.algorithm == "fallback" || modeltuned::find_algorithm(t.op == "bcast" ? Op::bcast : Op::reduce, t.algorithm)) &&
+      expect((t.algorithm == "fallback" ||
+              modeltuned::find_algorithm(t.op == "bcast" ? Op::bcast : Op::reduce, t.algorithm)) &&
                  t.rank >= 0 && t.bytes > 0 && t.root >= 0,
              r, "malformed trace line: op=" + t.op + " name=" + t.name + " algorithm=" + t.algorithm);
   expect_consistent_decisions(r);
@@ -224,12 +229,13 @@ int expect_explain_reproduces(const RunResult &r, const fs::path &decision_file,
   for (const auto &d : read_decisions(decision_file)) {
     if (d["comm"] != "MPI_COMM_WORLD") continue;
     const std::string op = d["op"];
-    expect(d["ompi"] == ompi_series(), r, "the component's decision file says Open MPI " + d["ompi"].dump() +
-           ", the tests run under " + ompi_series());
+    expect(
+        d["ompi"] == ompi_series(), r,
+        "the component's decision file says Open MPI " + d["ompi"].dump() + ", the tests run under " + ompi_series());
     const std::string cmd = builddir() + "/tools/modeltuned explain --json --ompi " + ompi_series() + " " +
-                            placement_args + " --op " + op +
-                            " --sizes " + std::to_string(d["bytes"].get<long>()) + " --type-size " +
-                            std::to_string(d["type_size"].get<long>()) + " --root " + std::to_string(d["root"].get<int>());
+                            placement_args + " --op " + op + " --sizes " + std::to_string(d["bytes"].get<long>()) +
+                            " --type-size " + std::to_string(d["type_size"].get<long>()) + " --root " +
+                            std::to_string(d["root"].get<int>());
     FILE *pipe = popen(cmd.c_str(), "r");
     std::string text;
     char chunk[4096];
@@ -269,7 +275,8 @@ long expect_only_algorithm(MpiRun run, modeltuned::Op op, int index, const std::
              std::to_string(calls));
   long ran = 0;
   for (const auto &t : lines) {
-    expect(t.algorithm == name || t.algorithm == "fallback", r, op_name + " restricted to " + name + " ran " + t.algorithm);
+    expect(t.algorithm == name || t.algorithm == "fallback", r,
+           op_name + " restricted to " + name + " ran " + t.algorithm);
     ran += t.algorithm == name && (comm.empty() || t.name == comm);
   }
   expect(ran > 0, r, op_name + " restricted to " + name + " never ran it" + (comm.empty() ? "" : " on " + comm));

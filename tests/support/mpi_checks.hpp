@@ -35,11 +35,11 @@ struct MpiRun {
   std::string node_topology;                             // hwloc XML every emulated node gets
   std::vector<std::pair<std::string, std::string>> mca;  // extra --mca NAME VALUE
   std::vector<std::string> program_args;
-  std::string program = "collectives";  // in tests/mpi/
+  std::string program = "collectives";         // in tests/mpi/
   std::vector<std::string> extra_mpirun_args;  // raw, before the program (for example -x NAME=value)
-  bool decide_oversubscribed = true;            // see Launch
-  std::string coll;                             // non-empty: this coll list instead of the above
-  std::vector<std::string> program_prefix;      // runs the program through this command (split_setting)
+  bool decide_oversubscribed = true;           // see Launch
+  std::string coll;                            // non-empty: this coll list instead of the above
+  std::vector<std::string> program_prefix;     // runs the program through this command (split_setting)
 };
 
 // One modeltuned trace line ("coll:modeltuned:bcast name=... rank=... algorithm=...").
@@ -87,9 +87,9 @@ void expect_no_modeltuned_calls(const RunResult &r);
 // The decision file's records (coll_modeltuned_decision_file), one JSON object per line.
 std::vector<nlohmann::json> read_decisions(const std::filesystem::path &file);
 
-// `modeltuned explain --json --ompi <the line under test> <placement_args> --op ... --sizes ... --root ...` for every decision
-// the run took on MPI_COMM_WORLD (from its decision file) gives the same pick, candidates and Open
-// MPI default. Returns how many decisions were compared.
+// `modeltuned explain --json --ompi <the line under test> <placement_args> --op ... --sizes ... --root ...` for every
+// decision the run took on MPI_COMM_WORLD (from its decision file) gives the same pick, candidates and Open MPI
+// default. Returns how many decisions were compared.
 int expect_explain_reproduces(const RunResult &r, const std::filesystem::path &decision_file,
                               const std::string &placement_args);
 

@@ -67,10 +67,11 @@ std::vector<std::string> emulated_topology_args(const std::string &xml, int np) 
   // passes it to the ranks through PMIx; its --report-bindings says nothing when rtc is off, so
   // the job map (--display map) reports the binding.
   if (!prrte())
-    return {"--mca", "hwloc_base_topo_file", xml, "--mca", "rtc", "^hwloc", "--mca", "mpi_yield_when_idle", "1",
-            "--bind-to", "core", "--map-by", ppr, "--report-bindings"};
-  return {"--prtemca", "hwloc_use_topo_file", xml, "--prtemca", "rtc", "^hwloc", "--mca", "mpi_yield_when_idle", "1",
-          "--bind-to", "core", "--map-by", ppr, "--display", "map"};
+    return {"--mca", "hwloc_base_topo_file", xml, "--mca",     "rtc",  "^hwloc",
+            "--mca", "mpi_yield_when_idle",  "1", "--bind-to", "core", "--map-by",
+            ppr,     "--report-bindings"};
+  return {"--prtemca", "hwloc_use_topo_file", xml,    "--prtemca", "rtc", "^hwloc",    "--mca", "mpi_yield_when_idle",
+          "1",         "--bind-to",           "core", "--map-by",  ppr,   "--display", "map"};
 }
 
 std::string bound_to_package_marker(int package) {
@@ -142,9 +143,10 @@ LaunchResult launch_mpi(const fs::path &scratch, const Launch &launch) {
     // 5.0.7's PMIx loses each rank's stderr under --output dir=... (PMIX_ERR_EXISTS for the rank's
     // directory; openpmix/openpmix#3651, fixed after 5.0.7), so each rank writes its own files in
     // the layout 4.1's --output-filename uses.
-    argv.insert(argv.end(), {"/bin/sh", "-c",
-                             "d=\"$0/rank.$OMPI_COMM_WORLD_RANK\"; mkdir -p \"$d\" && exec \"$@\" >\"$d/stdout\" 2>\"$d/stderr\"",
-                             (outdir / "job").string()});
+    argv.insert(argv.end(),
+                {"/bin/sh", "-c",
+                 "d=\"$0/rank.$OMPI_COMM_WORLD_RANK\"; mkdir -p \"$d\" && exec \"$@\" >\"$d/stdout\" 2>\"$d/stderr\"",
+                 (outdir / "job").string()});
   }
   argv.push_back(launch.program);
   argv.insert(argv.end(), launch.program_args.begin(), launch.program_args.end());
@@ -172,8 +174,7 @@ LaunchResult launch_mpi(const fs::path &scratch, const Launch &launch) {
     setenv("XDG_CONFIG_HOME", config_home.c_str(), 1);
     std::vector<std::string> drop;
     for (char **e = environ; *e; ++e)
-      if (std::strncmp(*e, "OMPI_MCA_coll", 13) == 0 ||
-          std::strncmp(*e, "OMPI_MCA_mca_base_component_path", 32) == 0)
+      if (std::strncmp(*e, "OMPI_MCA_coll", 13) == 0 || std::strncmp(*e, "OMPI_MCA_mca_base_component_path", 32) == 0)
         drop.emplace_back(*e, std::strchr(*e, '=') - *e);
     for (const auto &name : drop) unsetenv(name.c_str());
     std::vector<char *> cargv;

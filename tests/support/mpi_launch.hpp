@@ -11,11 +11,11 @@ namespace modeltuned::test {
 namespace fs = std::filesystem;
 
 // Paths from configure, each overridable by an environment variable of the same name.
-std::string builddir();       // MODELTUNED_TEST_BUILDDIR
-std::string srcdir();         // MODELTUNED_TEST_SRCDIR
-std::string mpirun();         // MODELTUNED_TEST_MPIRUN
-std::string lstopo();         // MODELTUNED_TEST_LSTOPO
-std::string table_path();     // MODELTUNED_TEST_TABLE, default the shipped ORFEO table
+std::string builddir();    // MODELTUNED_TEST_BUILDDIR
+std::string srcdir();      // MODELTUNED_TEST_SRCDIR
+std::string mpirun();      // MODELTUNED_TEST_MPIRUN
+std::string lstopo();      // MODELTUNED_TEST_LSTOPO
+std::string table_path();  // MODELTUNED_TEST_TABLE, default the shipped ORFEO table
 // The build tree's component directory, then Open MPI's own (the variable replaces the default).
 std::string component_path();
 // The Open MPI release line the tests run under: "4.1" or "5.0" (configure's OMPI_SERIES;

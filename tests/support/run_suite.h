@@ -10,16 +10,14 @@
 #include <check.h>
 
 /* Runs and frees `runner` (made with srunner_create, for a test that must ask it something first). */
-static inline int modeltuned_run(SRunner *runner, enum print_output mode)
-{
+static inline int modeltuned_run(SRunner *runner, enum print_output mode) {
   srunner_run_all(runner, mode);
   const int failed = srunner_ntests_failed(runner);
   srunner_free(runner);
   return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
-static inline int modeltuned_run_suite(Suite *suite, enum print_output mode)
-{
+static inline int modeltuned_run_suite(Suite *suite, enum print_output mode) {
   return modeltuned_run(srunner_create(suite), mode);
 }
 

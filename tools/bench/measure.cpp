@@ -27,8 +27,7 @@ void run_collective(Op op, MPI_Comm comm, Buffers &buf, uint64_t call, uint64_t 
   if (op == Op::bcast)
     MPI_Bcast(buf.send_slot(call), static_cast<int>(bytes), MPI_BYTE, root, comm);
   else
-    MPI_Reduce(buf.send_slot(call), buf.recv_slot(call), static_cast<int>(bytes / 4), MPI_INT,
-               MPI_SUM, root, comm);
+    MPI_Reduce(buf.send_slot(call), buf.recv_slot(call), static_cast<int>(bytes / 4), MPI_INT, MPI_SUM, root, comm);
 }
 
 std::vector<Pair> make_pairs(const std::vector<Variant> &variants, const Plan &plan) {
@@ -46,17 +45,19 @@ void drop_declined(const std::vector<uint64_t> &taken, Setup &setup) {
   for (size_t v = 0; v < setup.variants.size(); ++v) {
     if (setup.variants[v].name == "modeltuned" && taken[v] == 0) {
       // Kept: this is what a user gets, Open MPI's default through no layer at all.
-      setup.notes.push_back(fmt::format("{} modeltuned: Open MPI's default ran every call: modeltuned declined the "
-                                        "communicator or left this op to the previous component (no check of its "
-                                        "table covers it); --mca coll_modeltuned_verbose 1 says which",
-                                        op_name(setup.variants[v].op)));
+      setup.notes.push_back(
+          fmt::format("{} modeltuned: Open MPI's default ran every call: modeltuned declined the "
+                      "communicator or left this op to the previous component (no check of its "
+                      "table covers it); --mca coll_modeltuned_verbose 1 says which",
+                      op_name(setup.variants[v].op)));
       kept.push_back(setup.variants[v]);
       continue;
     }
     if (setup.variants[v].through_modeltuned() && taken[v] == 0) {
-      setup.notes.push_back(fmt::format("{} {}: skipped: modeltuned declined its communicator (no usable calibration "
-                                        "table?); --mca coll_modeltuned_verbose 1 says why",
-                                        op_name(setup.variants[v].op), setup.variants[v].name));
+      setup.notes.push_back(
+          fmt::format("{} {}: skipped: modeltuned declined its communicator (no usable calibration "
+                      "table?); --mca coll_modeltuned_verbose 1 says why",
+                      op_name(setup.variants[v].op), setup.variants[v].name));
       MPI_Comm_free(&setup.variants[v].comm);
       continue;
     }
@@ -76,8 +77,8 @@ Buffers make_buffers(const Options &o, const Plan &plan) {
     if (std::find(plan.ops.begin(), plan.ops.end(), Op::reduce) != plan.ops.end())
       buf.recv.assign(buf.slot_bytes * buf.slots, 0);
   } catch (const std::bad_alloc &) {
-    usage_error(fmt::format("--rotate-buffers {} x {} bytes does not fit in memory; lower one of them",
-                            buf.slots, buf.slot_bytes));
+    usage_error(fmt::format("--rotate-buffers {} x {} bytes does not fit in memory; lower one of them", buf.slots,
+                            buf.slot_bytes));
   }
   return buf;
 }

@@ -32,8 +32,8 @@ std::optional<uint64_t> parse_bytes(const std::string &text) {
   std::string unit = text.substr(used);
   for (auto &c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   static const std::map<std::string, uint64_t> units = {
-      {"", 1}, {"B", 1}, {"K", 1u << 10}, {"KI", 1u << 10}, {"KIB", 1u << 10}, {"KB", 1u << 10},
-      {"M", 1u << 20}, {"MI", 1u << 20}, {"MIB", 1u << 20}, {"MB", 1u << 20}};
+      {"", 1},          {"B", 1},        {"K", 1u << 10},  {"KI", 1u << 10},  {"KIB", 1u << 10},
+      {"KB", 1u << 10}, {"M", 1u << 20}, {"MI", 1u << 20}, {"MIB", 1u << 20}, {"MB", 1u << 20}};
   auto it = units.find(unit);
   if (it == units.end()) return std::nullopt;
   return value * it->second;
@@ -127,8 +127,7 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
                                        "largest message size (default 4MiB)");
   auto *steps = app.add_option("--steps-per-octave", steps_per_octave, "sizes per doubling, log-spaced (default 1)")
                     ->check(cli::whole_number(1, 16));
-  app.add_option("--sizes", o.sizes, "explicit message sizes instead of the range, e.g. 1,64,4K,1M")
-      ->delimiter(',');
+  app.add_option("--sizes", o.sizes, "explicit message sizes instead of the range, e.g. 1,64,4K,1M")->delimiter(',');
   app.add_option("--reps", o.reps, "timed repetitions per variant and size (default 30)")
       ->check(cli::whole_number(1, 1000000));
   auto *warmup = app.add_option("--warmup", o.warmup, "untimed calls per variant and size before timing (default 2)")

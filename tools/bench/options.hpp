@@ -15,7 +15,7 @@ namespace modeltuned::bench {
 struct Options {
   std::string op = "both";
   uint64_t min_bytes = 1, max_bytes = 4u << 20;
-  double octaves_per_step = 1;  // from --steps-per-octave, or 2 with --quick
+  double octaves_per_step = 1;     // from --steps-per-octave, or 2 with --quick
   std::vector<std::string> sizes;  // explicit list, overrides the range
   int reps = 30, warmup = 2;
   double max_time = 0;  // seconds; 0 = no budget

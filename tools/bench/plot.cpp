@@ -109,10 +109,12 @@ std::string ratio_plots(const std::string &op, const std::vector<PlotRatios> &ra
       if (points.empty()) continue;
       std::string rows;
       for (const auto &[bytes, ratio] : points) rows += fmt::format("{:.0f} {:.6g}\n", bytes, ratio);
-      plots += ", " + data.add(op + (which ? " modeltuned / best forced" : " modeltuned / default") +
-                                   ": bytes ratio_of_medians", rows) +
-               (which ? " with linespoints lw 2 pt 9 ps 0.6 lc rgb '#1f77b4' title 'modeltuned / best forced'"
-                      : " with linespoints lw 2 pt 7 ps 0.6 lc rgb 'black' title 'modeltuned / default'");
+      plots +=
+          ", " +
+          data.add(op + (which ? " modeltuned / best forced" : " modeltuned / default") + ": bytes ratio_of_medians",
+                   rows) +
+          (which ? " with linespoints lw 2 pt 9 ps 0.6 lc rgb '#1f77b4' title 'modeltuned / best forced'"
+                 : " with linespoints lw 2 pt 7 ps 0.6 lc rgb 'black' title 'modeltuned / default'");
     }
   }
   return plots;

@@ -57,7 +57,7 @@ struct SizeRow {
 // Forced variants whose calls Open MPI's default ran instead of their algorithm.
 struct HandedBack {
   std::map<std::string, std::vector<std::string>> sizes;  // forced name -> size labels
-  std::set<size_t> pairs;                                  // pair indices
+  std::set<size_t> pairs;                                 // pair indices
 };
 
 class Report {
@@ -80,7 +80,7 @@ class Report {
     for (size_t k = 0; k < npairs; ++k)
       for (int r = 0; r < t.rounds; ++r)
         std::fprintf(csv, "%s,%llu,%s,%d,%.3f,%.3f\n", std::string(op_name(variant(k).op)).c_str(),
-                     (unsigned long long) bytes(k), variant(k).name.c_str(), r, results[k].times_us[r],
+                     (unsigned long long)bytes(k), variant(k).name.c_str(), r, results[k].times_us[r],
                      1e6 * t.rank_mean[r * npairs + k]);
     if (std::fclose(csv) == 0) return true;
     std::fprintf(stderr, "%s: --csv %s: writing failed (%s)\n", kProgram, o.csv.c_str(), std::strerror(errno));
@@ -88,13 +88,16 @@ class Report {
   }
 
   void print_header() const {
-    std::printf("%s: np=%d, %s, root=%d, %d repetitions per point (%.1f s), seed=%llu, "
-                "%d buffer(s) rotated, reduce: MPI_INT MPI_SUM\n",
-                kProgram, world_size, one_node ? "one node (time = first rank's start to last rank's end)"
-                                              : "several nodes (time = slowest rank's own duration)",
-                o.root, t.rounds, t.seconds, (unsigned long long) seed, o.rotate_buffers);
-    std::printf("times in microseconds: median [95%% confidence interval of the median]; "
-                "ratios of medians, '~' = intervals overlap (not significant)\n");
+    std::printf(
+        "%s: np=%d, %s, root=%d, %d repetitions per point (%.1f s), seed=%llu, "
+        "%d buffer(s) rotated, reduce: MPI_INT MPI_SUM\n",
+        kProgram, world_size,
+        one_node ? "one node (time = first rank's start to last rank's end)"
+                 : "several nodes (time = slowest rank's own duration)",
+        o.root, t.rounds, t.seconds, (unsigned long long)seed, o.rotate_buffers);
+    std::printf(
+        "times in microseconds: median [95%% confidence interval of the median]; "
+        "ratios of medians, '~' = intervals overlap (not significant)\n");
     if (setup.counted)
       std::printf("algorithms that ran: read from modeltuned's MPI_T call counters for every timed call\n");
     for (const auto &note : setup.notes) std::printf("note: %s\n", note.c_str());
@@ -103,8 +106,8 @@ class Report {
   // One table row per size of `op`, then notes on forced variants handed back; collects the plot.
   void print_op(Op op) {
     const std::string opname(op_name(op));
-    std::printf("\n%-6s %9s  %-26s %-26s %-22s %-26s %-22s %8s %10s\n", "op", "bytes", "default",
-                "modeltuned", "(ran)", "best forced", "(name)", "mt/best", "mt/default");
+    std::printf("\n%-6s %9s  %-26s %-26s %-22s %-26s %-22s %8s %10s\n", "op", "bytes", "default", "modeltuned", "(ran)",
+                "best forced", "(name)", "mt/best", "mt/default");
     HandedBack back;
     PlotRatios op_ratios{opname, {}, {}};
     const auto &sizes = plan.sizes.at(op);
@@ -128,9 +131,9 @@ class Report {
 
   // Returns false when the plot could not be drawn.
   bool draw() const {
-    const auto figure = plot_figure(o.plot, series, ratios,
-                                    fmt::format("np={}{}, median of {} reps, 95% CI", world_size,
-                                                one_node ? ", one node" : "", t.rounds));
+    const auto figure = plot_figure(
+        o.plot, series, ratios,
+        fmt::format("np={}{}, median of {} reps, 95% CI", world_size, one_node ? ", one node" : "", t.rounds));
     try {
       std::printf("%s\n", calib::draw_figures(fs::path(o.plot).parent_path(), {figure}).summary.c_str());
       return true;
@@ -195,7 +198,7 @@ class Report {
   }
 
   void print_row(const std::string &opname, uint64_t size, const SizeRow &row) const {
-    std::printf("%-6s %9llu  %-26s %-26s %-22s %-26s %-22s %8s %10s\n", opname.c_str(), (unsigned long long) size,
+    std::printf("%-6s %9llu  %-26s %-26s %-22s %-26s %-22s %8s %10s\n", opname.c_str(), (unsigned long long)size,
                 row.def ? ci_text(row.def->ci).c_str() : "-", row.mt ? ci_text(row.mt->ci).c_str() : "-",
                 row.mt_ran.c_str(), row.best ? ci_text(row.best->ci).c_str() : "-", row.best_name.c_str(),
                 row.mt && row.best ? ratio_text(row.mt->ci, row.best->ci).c_str() : "-",

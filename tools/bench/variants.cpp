@@ -21,12 +21,11 @@ class CallCounters {
     MPI_T_pvar_get_num(&n);
     for (int i = 0; i < n; ++i) {
       char name[256], desc[1024];
-      int name_len = sizeof name, desc_len = sizeof desc, verbosity, var_class, binding, readonly,
-          continuous, atomic;
+      int name_len = sizeof name, desc_len = sizeof desc, verbosity, var_class, binding, readonly, continuous, atomic;
       MPI_Datatype type;
       MPI_T_enum enumtype;
-      if (MPI_T_pvar_get_info(i, name, &name_len, &verbosity, &var_class, &type, &enumtype, desc,
-                              &desc_len, &binding, &readonly, &continuous, &atomic) != MPI_SUCCESS ||
+      if (MPI_T_pvar_get_info(i, name, &name_len, &verbosity, &var_class, &type, &enumtype, desc, &desc_len, &binding,
+                              &readonly, &continuous, &atomic) != MPI_SUCCESS ||
           std::strcmp(name, wanted) != 0)
         continue;
       int type_size = 0;
@@ -130,11 +129,12 @@ void create_variants(const Plan &plan, const std::optional<int> &initial_priorit
     if (!plan.wanted_variants.empty() && !plan.wanted_variants.count(name)) return;
     Variant v{op, std::move(name), forced};
     if (v.through_modeltuned() && !initial_priority) {
-      setup.notes.push_back(fmt::format("{} {}: skipped: the modeltuned component is not loaded (no MPI_T variable "
-                                        "coll_modeltuned_priority); put it on the component path (make install, or "
-                                        "pass -x OMPI_MCA_mca_base_component_path) and keep it out of any --mca coll "
-                                        "exclusion",
-                                        op_name(op), v.name));
+      setup.notes.push_back(
+          fmt::format("{} {}: skipped: the modeltuned component is not loaded (no MPI_T variable "
+                      "coll_modeltuned_priority); put it on the component path (make install, or "
+                      "pass -x OMPI_MCA_mca_base_component_path) and keep it out of any --mca coll "
+                      "exclusion",
+                      op_name(op), v.name));
       return;
     }
     std::string err = create_variant(v, modeltuned_priority);
@@ -153,12 +153,12 @@ void create_variants(const Plan &plan, const std::optional<int> &initial_priorit
   // Control traffic (seed, budget, results) goes through a communicator modeltuned declines, so
   // the call counters only count timed calls.
   const int disabled = -1;
-  (void) cvar_write("coll_modeltuned_priority", &disabled);
+  (void)cvar_write("coll_modeltuned_priority", &disabled);
   MPI_Comm_dup(MPI_COMM_WORLD, &setup.control);
-  if (initial_priority) (void) cvar_write("coll_modeltuned_priority", &*initial_priority);
+  if (initial_priority) (void)cvar_write("coll_modeltuned_priority", &*initial_priority);
   const char *all = "";
-  (void) cvar_write("coll_modeltuned_bcast_algorithms", all);
-  (void) cvar_write("coll_modeltuned_reduce_algorithms", all);
+  (void)cvar_write("coll_modeltuned_bcast_algorithms", all);
+  (void)cvar_write("coll_modeltuned_reduce_algorithms", all);
 }
 
 void open_counters(const Plan &plan, bool component_loaded, Setup &setup) {

@@ -24,15 +24,21 @@ MachineShape parse_machine(std::string_view description) {
     auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
     if (colon == std::string::npos || ec != std::errc() || end != number.data() + number.size() || value < 1)
       throw std::invalid_argument(fmt::format("machine description: '{}' is not <level>:<count >= 1>", token));
-    if (key == "node" || key == "nodes") m.nodes = value;
-    else if (key == "pack" || key == "package" || key == "socket") m.packages = value;
-    else if (key == "numa" || key == "numanode") m.numa_per_package = value;
-    else if (key == "l3" || key == "l3cache") m.l3_per_numa = value;
-    else if (key == "core") m.cores_per_l3 = value;
-    else if (key == "pu") { if (value != 1) throw std::invalid_argument("machine description: only pu:1 is supported (one rank per core)"); }
-    else
-      throw std::invalid_argument(fmt::format(
-          "machine description: unknown level '{}'; use node, pack, numa, l3, core", key));
+    if (key == "node" || key == "nodes")
+      m.nodes = value;
+    else if (key == "pack" || key == "package" || key == "socket")
+      m.packages = value;
+    else if (key == "numa" || key == "numanode")
+      m.numa_per_package = value;
+    else if (key == "l3" || key == "l3cache")
+      m.l3_per_numa = value;
+    else if (key == "core")
+      m.cores_per_l3 = value;
+    else if (key == "pu") {
+      if (value != 1) throw std::invalid_argument("machine description: only pu:1 is supported (one rank per core)");
+    } else
+      throw std::invalid_argument(
+          fmt::format("machine description: unknown level '{}'; use node, pack, numa, l3, core", key));
     any = true;
   }
   if (!any) throw std::invalid_argument("machine description is empty; e.g. \"node:2 pack:2 numa:4 l3:4 core:4\"");
@@ -40,8 +46,8 @@ MachineShape parse_machine(std::string_view description) {
 }
 
 std::string describe(const MachineShape &m) {
-  return fmt::format("node:{} pack:{} numa:{} l3:{} core:{}", m.nodes, m.packages, m.numa_per_package,
-                     m.l3_per_numa, m.cores_per_l3);
+  return fmt::format("node:{} pack:{} numa:{} l3:{} core:{}", m.nodes, m.packages, m.numa_per_package, m.l3_per_numa,
+                     m.cores_per_l3);
 }
 
 int MachineShape::total_slots() const {
@@ -55,8 +61,8 @@ void apply_hosts(MachineShape &m, std::string_view hosts) {
     int value = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 1)
-      throw std::invalid_argument(fmt::format("--hosts '{}': '{}' is not NAME:SLOTS or COUNTxSLOTS with whole numbers >= 1",
-                                              hosts, entry));
+      throw std::invalid_argument(
+          fmt::format("--hosts '{}': '{}' is not NAME:SLOTS or COUNTxSLOTS with whole numbers >= 1", hosts, entry));
     return value;
   };
   std::vector<int> slots;
@@ -66,7 +72,8 @@ void apply_hosts(MachineShape &m, std::string_view hosts) {
     size_t start = 0;
     while (start <= hosts.size()) {
       size_t comma = hosts.find(',', start);
-      std::string_view entry = hosts.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+      std::string_view entry =
+          hosts.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
       size_t colon = entry.rfind(':');
       if (colon == std::string_view::npos || colon == 0)
         throw std::invalid_argument(fmt::format("--hosts '{}': '{}' is not NAME:SLOTS (e.g. nodeA:2)", hosts, entry));
@@ -77,8 +84,8 @@ void apply_hosts(MachineShape &m, std::string_view hosts) {
   }
   for (int s : slots)
     if (s > m.cores_per_node())
-      throw std::invalid_argument(fmt::format("--hosts '{}': {} slots on a node of {} cores; one rank per core", hosts, s,
-                                              m.cores_per_node()));
+      throw std::invalid_argument(
+          fmt::format("--hosts '{}': {} slots on a node of {} cores; one rank per core", hosts, s, m.cores_per_node()));
   m.nodes = static_cast<int>(slots.size());
   m.slots_per_node = std::move(slots);
 }
@@ -126,7 +133,8 @@ static RankPlace place_on(const MachineShape &machine, int node, int c, BindTo b
 Placement emulate_placement(const MachineShape &machine, int np, std::string_view map_by, BindTo bind_to) {
   if (!map_by.starts_with("ppr:")) return emulate_placement(machine, np, parse_map_by(map_by), bind_to);
   if (!machine.slots_per_node.empty())
-    throw std::invalid_argument(fmt::format("--map-by '{}': with --hosts, map by slot, core, l3cache, numa, socket or node", map_by));
+    throw std::invalid_argument(
+        fmt::format("--map-by '{}': with --hosts, map by slot, core, l3cache, numa, socket or node", map_by));
   // ppr:N:OBJ
   std::string_view rest = map_by.substr(4);
   size_t colon = rest.find(':');
@@ -137,20 +145,24 @@ Placement emulate_placement(const MachineShape &machine, int np, std::string_vie
     throw std::invalid_argument(fmt::format("--map-by '{}': ppr takes ppr:<ranks per object>:<object>", map_by));
   const MapBy object = parse_map_by(rest.substr(colon + 1));
   const int cores_per_numa = machine.l3_per_numa * machine.cores_per_l3;
-  const int object_cores = object == MapBy::core ? 1 : object == MapBy::l3 ? machine.cores_per_l3
-                           : object == MapBy::numa ? cores_per_numa
+  const int object_cores = object == MapBy::core     ? 1
+                           : object == MapBy::l3     ? machine.cores_per_l3
+                           : object == MapBy::numa   ? cores_per_numa
                            : object == MapBy::socket ? machine.numa_per_package * cores_per_numa
-                           : machine.cores_per_node();
+                                                     : machine.cores_per_node();
   if (per > object_cores)
-    throw std::invalid_argument(fmt::format("--map-by '{}': {} ranks do not fit on one object of {} cores", map_by, per, object_cores));
+    throw std::invalid_argument(
+        fmt::format("--map-by '{}': {} ranks do not fit on one object of {} cores", map_by, per, object_cores));
   const int objects = machine.nodes * machine.cores_per_node() / object_cores;
   if (np > per * objects)
-    throw std::invalid_argument(fmt::format("-np {}: --map-by '{}' places at most {} ranks on this machine", np, map_by, per * objects));
+    throw std::invalid_argument(
+        fmt::format("-np {}: --map-by '{}' places at most {} ranks on this machine", np, map_by, per * objects));
   if (bind_to == BindTo::automatic) bind_to = BindTo::core;
   std::vector<RankPlace> ranks;
   for (int r = 0; r < np; ++r) {
     const int global_core = (r / per) * object_cores + r % per;
-    ranks.push_back(place_on(machine, global_core / machine.cores_per_node(), global_core % machine.cores_per_node(), bind_to));
+    ranks.push_back(
+        place_on(machine, global_core / machine.cores_per_node(), global_core % machine.cores_per_node(), bind_to));
   }
   return Placement(std::move(ranks));
 }
@@ -158,18 +170,29 @@ Placement emulate_placement(const MachineShape &machine, int np, std::string_vie
 Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by, BindTo bind_to) {
   const int per_node = machine.cores_per_node();
   if (np < 1 || np > machine.total_slots())
-    throw std::invalid_argument(
-        machine.slots_per_node.empty()
-            ? fmt::format("-np {}: the machine ({}) has {} cores; one rank per core", np, describe(machine), machine.cores())
-            : fmt::format("-np {}: the hosts have {} slots", np, machine.total_slots()));
+    throw std::invalid_argument(machine.slots_per_node.empty()
+                                    ? fmt::format("-np {}: the machine ({}) has {} cores; one rank per core", np,
+                                                  describe(machine), machine.cores())
+                                    : fmt::format("-np {}: the hosts have {} slots", np, machine.total_slots()));
   if (bind_to == BindTo::automatic) {
-    if (np <= 2) bind_to = BindTo::core;
-    else switch (map_by) {
-      case MapBy::core: bind_to = BindTo::core; break;
-      case MapBy::l3: bind_to = BindTo::l3; break;
-      case MapBy::numa: case MapBy::node: bind_to = BindTo::numa; break;
-      case MapBy::socket: bind_to = BindTo::socket; break;
-    }
+    if (np <= 2)
+      bind_to = BindTo::core;
+    else
+      switch (map_by) {
+        case MapBy::core:
+          bind_to = BindTo::core;
+          break;
+        case MapBy::l3:
+          bind_to = BindTo::l3;
+          break;
+        case MapBy::numa:
+        case MapBy::node:
+          bind_to = BindTo::numa;
+          break;
+        case MapBy::socket:
+          bind_to = BindTo::socket;
+          break;
+      }
   }
   const int cores_per_numa = machine.l3_per_numa * machine.cores_per_l3;
   const int cores_per_package = machine.numa_per_package * cores_per_numa;
@@ -185,15 +208,19 @@ Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by, B
       node_of[r] = node;
       // Successive ranks on a node take successive binding objects (measured with 4.1.4: NUMA
       // domains 0, 1, 2, ...); within a core binding, successive cores.
-      int object_cores = bind_to == BindTo::core ? 1 : bind_to == BindTo::l3 ? machine.cores_per_l3
-                         : bind_to == BindTo::socket ? cores_per_package : cores_per_numa;
+      int object_cores = bind_to == BindTo::core     ? 1
+                         : bind_to == BindTo::l3     ? machine.cores_per_l3
+                         : bind_to == BindTo::socket ? cores_per_package
+                                                     : cores_per_numa;
       int objects = per_node / object_cores;
       core_of[r] = (j % objects) * object_cores + (j / objects) % object_cores;
       node = (node + 1) % machine.nodes;
     }
   } else {
-    int object_cores = map_by == MapBy::core ? 1 : map_by == MapBy::l3 ? machine.cores_per_l3
-                       : map_by == MapBy::numa ? cores_per_numa : cores_per_package;
+    int object_cores = map_by == MapBy::core   ? 1
+                       : map_by == MapBy::l3   ? machine.cores_per_l3
+                       : map_by == MapBy::numa ? cores_per_numa
+                                               : cores_per_package;
     int objects = per_node / object_cores;
     for (int r = 0, node = 0, first_on_node = 0; r < np; ++r) {
       while (r - first_on_node >= machine.slots(node)) first_on_node += machine.slots(node++);

@@ -13,7 +13,7 @@ namespace modeltuned::tools {
 // Identical nodes, each a regular hierarchy (hwloc's synthetic description, flattened).
 struct MachineShape {
   int nodes = 1;
-  int packages = 1;          // per node
+  int packages = 1;  // per node
   int numa_per_package = 1;
   int l3_per_numa = 1;
   int cores_per_l3 = 1;
@@ -48,10 +48,9 @@ BindTo parse_bind_to(std::string_view s);  // throws std::invalid_argument
 
 // Open MPI 4.1's mapper with one slot per core (or the hosts' slots): map-by core (slot)/l3/numa/
 // socket fill a node's slots (round-robin over the objects of that kind) before the next; map-by
-// node deals ranks to the nodes with free slots in turn. Automatic binding, as measured with 4.1.4: core when np <= 2, otherwise the mapping
-// object (numa for map-by node). Throws std::invalid_argument when np exceeds the cores.
-Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by,
-                            BindTo bind_to = BindTo::automatic);
+// node deals ranks to the nodes with free slots in turn. Automatic binding, as measured with 4.1.4: core when np <= 2,
+// otherwise the mapping object (numa for map-by node). Throws std::invalid_argument when np exceeds the cores.
+Placement emulate_placement(const MachineShape &machine, int np, MapBy map_by, BindTo bind_to = BindTo::automatic);
 
 // Same, with mpirun's --map-by text: core, l3cache, numa, socket, node, or ppr:N:OBJ (N ranks on
 // consecutive cores of each OBJ in turn, OBJ one of core, l3cache, numa, socket, node; bound to

@@ -14,7 +14,8 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
   nlohmann::json out = nlohmann::json::array();
   for (size_t bytes : what_if.sizes) {
     CallShape call{what_if.op, bytes / what_if.type_size, what_if.type_size, what_if.root, what_if.commutative};
-    nlohmann::json d = decision_json(table, placement, call, selector.decide(call), what_if.tree_schedule, what_if.ompi);
+    nlohmann::json d =
+        decision_json(table, placement, call, selector.decide(call), what_if.tree_schedule, what_if.ompi);
     // As the component at enable: an op the model can never take from the default is not taken.
     d["left_to_ompi"] = !selector.may_leave_default(what_if.op);
     out.push_back(std::move(d));
@@ -24,10 +25,13 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
 
 std::string format_decision(const nlohmann::json &d, int top) {
   const bool commutative = d.value("commutative", true);
-  std::string out = fmt::format("{} of {} B ({} x {} B) on {} ranks, root {}{}\n", d["op"].get<std::string>(),
-                                d["bytes"].get<size_t>(), d["count"].get<size_t>(), d["type_size"].get<size_t>(),
-                                d["comm_size"].get<int>(), d["root"].get<int>(), commutative ? "" : ", non-commutative op");
-  auto us = [](const nlohmann::json &c) { return c["predicted_us"].is_number() ? c["predicted_us"].get<double>() : NAN; };
+  std::string out =
+      fmt::format("{} of {} B ({} x {} B) on {} ranks, root {}{}\n", d["op"].get<std::string>(),
+                  d["bytes"].get<size_t>(), d["count"].get<size_t>(), d["type_size"].get<size_t>(),
+                  d["comm_size"].get<int>(), d["root"].get<int>(), commutative ? "" : ", non-commutative op");
+  auto us = [](const nlohmann::json &c) {
+    return c["predicted_us"].is_number() ? c["predicted_us"].get<double>() : NAN;
+  };
   if (d["pick"].is_null())
     return out + "  no allowed candidate can be predicted: modeltuned falls back to Open MPI's decision\n\n";
   const double best = us(d["pick"]);
@@ -42,28 +46,38 @@ std::string format_decision(const nlohmann::json &d, int top) {
     const double fastest = all_candidates.empty() ? best : us(all_candidates[0]);
     const std::string basis = d.value("margin_basis", "held_out");
     if (d.value("left_to_ompi", false))
-      out += "  why: Open MPI's default runs without modeltuned: no check of the table covers this communicator's "
-             "shape and number of ranks at any size, so the component leaves this op to tuned at enable and its "
-             "calls never reach it (docs/model.md#margin)\n";
+      out +=
+          "  why: Open MPI's default runs without modeltuned: no check of the table covers this communicator's "
+          "shape and number of ranks at any size, so the component leaves this op to tuned at enable and its "
+          "calls never reach it (docs/model.md#margin)\n";
     else if (basis == "unchecked")
-      out += "  why: keeps Open MPI's default: the table's checks cover neither it nor any candidate at this message "
-             "size, communicator shape and number of ranks, so no prediction is trusted (docs/model.md#margin)\n";
+      out +=
+          "  why: keeps Open MPI's default: the table's checks cover neither it nor any candidate at this message "
+          "size, communicator shape and number of ranks, so no prediction is trusted (docs/model.md#margin)\n";
     else if (basis == "checks" && d.value("kept_default", false))
-      out += fmt::format("  why: keeps Open MPI's default: no candidate stays faster when each prediction errs by the worst "
-                         "ratio the table's checks saw (best checked candidate: margin {:.2f}x; docs/model.md#margin)\n", margin);
+      out += fmt::format(
+          "  why: keeps Open MPI's default: no candidate stays faster when each prediction errs by the worst "
+          "ratio the table's checks saw (best checked candidate: margin {:.2f}x; docs/model.md#margin)\n",
+          margin);
     else if (basis == "checks")
       // The margin here is e^(hi of the pick - lo of the default): below 1 when the checks measured
       // the pick faster, relative to its prediction, than the default; so a pick predicted slower
       // can still run.
-      out += fmt::format("  why: leaves Open MPI's default: the default's predicted time is {:.2f}x the pick's, more than "
-                         "the {:.2f}x that the worst errors the table's checks saw for both allow "
-                         "(docs/model.md#margin)\n", us(fixed) / best, margin);
+      out += fmt::format(
+          "  why: leaves Open MPI's default: the default's predicted time is {:.2f}x the pick's, more than "
+          "the {:.2f}x that the worst errors the table's checks saw for both allow "
+          "(docs/model.md#margin)\n",
+          us(fixed) / best, margin);
     else if (d.value("kept_default", false))
-      out += fmt::format("  why: keeps Open MPI's default: the fastest candidate ({:.2f} us) does not beat it by the "
-                         "margin {:.2f}x (the table's held-out error; docs/model.md#margin)\n", fastest, margin);
+      out += fmt::format(
+          "  why: keeps Open MPI's default: the fastest candidate ({:.2f} us) does not beat it by the "
+          "margin {:.2f}x (the table's held-out error; docs/model.md#margin)\n",
+          fastest, margin);
     else
-      out += fmt::format("  why: leaves Open MPI's default: predicted {:.2f}x faster, beyond the margin {:.2f}x "
-                         "(the table's held-out error; docs/model.md#margin)\n", us(fixed) / best, margin);
+      out += fmt::format(
+          "  why: leaves Open MPI's default: predicted {:.2f}x faster, beyond the margin {:.2f}x "
+          "(the table's held-out error; docs/model.md#margin)\n",
+          us(fixed) / best, margin);
   } else {
     out += "  why: the fastest prediction (algorithm lists narrowed: Open MPI's default is no candidate, no margin)\n";
   }

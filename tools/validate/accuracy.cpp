@@ -13,7 +13,9 @@
 namespace modeltuned::tools::validate {
 namespace {
 
-struct Fit { std::vector<double> measured, predicted; };
+struct Fit {
+  std::vector<double> measured, predicted;
+};
 
 // A spike's neighbours: up to kSpikeReach P values on each side. Three on each side: two spikes
 // side by side at the end of a series (map-by socket, bcast chain, P = 250 and 254) still leave a

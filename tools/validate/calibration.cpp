@@ -68,10 +68,11 @@ void fit_relay_from_chains(CalibrationTable &table, const Measured &measured_max
 
 CalibrationTable fit_validation_table(const calib::Samples &samples, const ValidateOptions &o,
                                       const std::string &source, const Measured &measured_max) {
-  CalibrationTable table = calib::fit_table(
-      samples, {o.reduce_us_per_byte, "estimate (calib/local.mk ORFEO_REDUCE_SOURCE)",
-                {{"source", source}, {"data", o.data_dir}},
-                0, ""});  // the data set has no fresh-memory measurement
+  CalibrationTable table = calib::fit_table(samples, {o.reduce_us_per_byte,
+                                                      "estimate (calib/local.mk ORFEO_REDUCE_SOURCE)",
+                                                      {{"source", source}, {"data", o.data_dir}},
+                                                      0,
+                                                      ""});  // the data set has no fresh-memory measurement
   if (o.contention_from_bytes > 0) derive_concurrent_from_fanout(table, o.contention_from_bytes);
   if (o.relay_from_chains) fit_relay_from_chains(table, measured_max);
   return table;

@@ -17,7 +17,9 @@ namespace modeltuned::tools::validate {
 
 namespace fs = std::filesystem;
 
-class ValidateError : public std::runtime_error { using runtime_error::runtime_error; };
+class ValidateError : public std::runtime_error {
+  using runtime_error::runtime_error;
+};
 
 inline constexpr const char *kMappings[] = {"core", "socket", "node"};
 inline constexpr MapBy kMapBy[] = {MapBy::core, MapBy::socket, MapBy::node};

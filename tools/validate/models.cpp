@@ -26,7 +26,7 @@ std::vector<ModelDef> point_to_point_models(const std::string &variant) {
 
 void predict_p2p(const CalibrationTable &table, const Measured &measured, const std::vector<ModelDef> &models,
                  Predictions &out) {
-  std::map<std::tuple<int, int, int>, Placement> placements;  // (mapping, P) only, op ignored
+  std::map<std::tuple<int, int, int>, Placement> placements;            // (mapping, P) only, op ignored
   std::map<std::tuple<int, int, int, int>, std::optional<Plan>> plans;  // (op, alg, mapping, P)
   for (const auto &[k, us] : measured) {
     auto pkey = std::tuple{k.mapping, k.p, 0};

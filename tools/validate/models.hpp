@@ -18,7 +18,11 @@ using Predictions = std::map<std::string, std::map<Key, double>>;
 // `metric`: OSU's latency column is each rank's time averaged over ranks (Metric::rank_mean);
 // its max column is the slowest rank, closest to the collective's completion. `schedule`: the
 // tree schedule (nullptr: the model's own).
-struct ModelDef { std::string name; TreeSchedule schedule; Metric metric; };
+struct ModelDef {
+  std::string name;
+  TreeSchedule schedule;
+  Metric metric;
+};
 
 // The point-to-point models --variant asks for (schedule, stage_sum or both).
 std::vector<ModelDef> point_to_point_models(const std::string &variant);

@@ -14,7 +14,12 @@ namespace {
 
 // The seed report's appendix: Tables 1 and 3 (point-to-point model) and 2 and 4 (its linear
 // model), R^2 at 1 B, per algorithm and map-by core / socket / node. "-" where it gave none.
-struct ReportR2 { Op op; int algorithm; double p2p[3]; double linear[3]; };
+struct ReportR2 {
+  Op op;
+  int algorithm;
+  double p2p[3];
+  double linear[3];
+};
 const ReportR2 kReport[] = {
     {Op::bcast, 0, {NAN, NAN, NAN}, {0.924, 0.901, 0.899}},
     {Op::bcast, 1, {0.929, 0.986, 0.916}, {0.995, 0.996, 0.995}},
@@ -109,9 +114,9 @@ void write_selection_section(std::ostream &out, const std::vector<SelectionRow> 
       << "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto &r : sel)
     out << "| " << r.model << " | " << op_name(r.op) << " | " << kMappings[r.mapping] << " | " << r.scored_against
-        << " | " << r.cases << " | "
-        << num(r.regret_geomean) << " | " << num(r.regret_p95) << " | " << num(r.regret_worst) << " | "
-        << num(r.speedup_vs_default) << " | " << num(r.oracle_speedup_vs_default) << " |\n";
+        << " | " << r.cases << " | " << num(r.regret_geomean) << " | " << num(r.regret_p95) << " | "
+        << num(r.regret_worst) << " | " << num(r.speedup_vs_default) << " | " << num(r.oracle_speedup_vs_default)
+        << " |\n";
 }
 
 void write_fixed_rules_section(std::ostream &out, const std::vector<FixedRulesRow> &fixed) {
@@ -125,9 +130,8 @@ void write_fixed_rules_section(std::ostream &out, const std::vector<FixedRulesRo
   for (const auto &r : fixed) {
     std::string picks;
     for (const auto &[name, n] : r.picks) picks += (picks.empty() ? "" : ", ") + name + " " + std::to_string(n);
-    out << "| " << op_name(r.op) << " | " << kMappings[r.mapping] << " | " << r.cases << " | " << r.in_measured
-        << " | " << num(r.in_measured_regret_geomean) << " | " << num(r.default_vs_best_geomean) << " | " << picks
-        << " |\n";
+    out << "| " << op_name(r.op) << " | " << kMappings[r.mapping] << " | " << r.cases << " | " << r.in_measured << " | "
+        << num(r.in_measured_regret_geomean) << " | " << num(r.default_vs_best_geomean) << " | " << picks << " |\n";
   }
 }
 

@@ -143,9 +143,14 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
       k.algorithm = alg;
       auto it = predicted.find(k);
       if (it == predicted.end()) continue;
-      if (it->second < pick_us) { pick = alg; pick_us = it->second; }
-      if (alg == 0) default_us = it->second;
-      else forced_us.push_back(it->second), forced.push_back(alg);
+      if (it->second < pick_us) {
+        pick = alg;
+        pick_us = it->second;
+      }
+      if (alg == 0)
+        default_us = it->second;
+      else
+        forced_us.push_back(it->second), forced.push_back(alg);
     }
     if (pick < 0) continue;
     if (checks.table) {

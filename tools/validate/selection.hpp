@@ -20,10 +20,10 @@ struct SelectionRow {
   size_t cases = 0;
   double regret_geomean = NAN, regret_p95 = NAN, regret_worst = NAN, speedup_vs_default = NAN;
   double oracle_speedup_vs_default = NAN;  // measured best over the default: the most a pick can gain
-  struct Decision {  // one scored case, for decisions.csv
+  struct Decision {                        // one scored case, for decisions.csv
     int p = 0;
     double bytes = 0;
-    int pick = 0, best = 0;  // tuned algorithm numbers (0: Open MPI's default)
+    int pick = 0, best = 0;                                 // tuned algorithm numbers (0: Open MPI's default)
     double pick_us = NAN, best_us = NAN, default_us = NAN;  // measured
   };
   std::vector<Decision> decisions;

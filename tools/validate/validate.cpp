@@ -57,7 +57,9 @@ Predictions predict_completion(const calib::Samples &samples, const ValidateOpti
 // unseen), one table per objective: rank mean against `latency`, completion against `max`. The
 // component runs with one table (the shipped one is fitted on nbft's latency column), so both are
 // the latency table; completion is scored with that table's completion predictions.
-struct CheckedTables { CalibrationTable latency, max; };
+struct CheckedTables {
+  CalibrationTable latency, max;
+};
 
 // `predictions` is not const: a model that --variant leaves out gets an empty entry here, hence
 // selection rows with no cases and empty lines in the plots for it.
@@ -189,9 +191,10 @@ void run_validate(const ValidateOptions &o) {
   const std::vector<std::string> plots =
       o.plots && !o.quick ? plot_models(out_dir / "plots", measured, predictions) : std::vector<std::string>{};
   write_report(out_dir / "report.md", o, table, acc, sel, fixed, plots);
-  std::printf("%zu measured points, %zu selection cases; wrote "
-              "%s/{report.md,accuracy.csv,selection.csv,decisions.csv,predictions.csv}%s\n",
-              measured.size(), cases.size(), o.out_dir.c_str(), plots.empty() ? "" : " and plots/");
+  std::printf(
+      "%zu measured points, %zu selection cases; wrote "
+      "%s/{report.md,accuracy.csv,selection.csv,decisions.csv,predictions.csv}%s\n",
+      measured.size(), cases.size(), o.out_dir.c_str(), plots.empty() ? "" : " and plots/");
 }
 
 }  // namespace
@@ -201,8 +204,9 @@ namespace modeltuned::tools {
 
 void add_validate_command(CLI::App &app) {
   auto options = std::make_shared<validate::ValidateOptions>();
-  CLI::App *cmd = app.add_subcommand("validate", "Predict the ORFEO EPYC bcast/reduce measurements from point-to-point "
-                                                 "calibration alone and compare (docs/validation.md)");
+  CLI::App *cmd = app.add_subcommand("validate",
+                                     "Predict the ORFEO EPYC bcast/reduce measurements from point-to-point "
+                                     "calibration alone and compare (docs/validation.md)");
   cmd->add_option("--data", options->data_dir, "directory with p2p.csv, nbft.csv, bcast_*.csv, reduce_*.csv")
       ->required();
   cmd->add_option("--out", options->out_dir, "output directory (report.md, accuracy.csv, selection.csv, plots/)")
@@ -211,7 +215,8 @@ void add_validate_command(CLI::App &app) {
   cmd->add_flag("--plots,!--no-plots", options->plots, "write gnuplot PNGs (default on)");
   cmd->add_option("--contention-from", options->contention_from_bytes,
                   "derive the concurrent-transfer curves from the fan-out fits at and above this many bytes "
-                  "(0: none; model/calibration/contention.hpp)")->capture_default_str();
+                  "(0: none; model/calibration/contention.hpp)")
+      ->capture_default_str();
   cmd->add_option("--checks-out", options->checks_out,
                   "also write the checks fitted on P <= 126 (both objectives) to this JSON file, which "
                   "`modeltuned fit --checks` puts into a table");
@@ -221,7 +226,8 @@ void add_validate_command(CLI::App &app) {
   cmd->add_flag("--quick", options->quick, "no plots (for the regression guard)");
   cmd->add_option("--reduce-us-per-byte", options->reduce_us_per_byte,
                   "local reduction cost, us per byte (default: the shipped table's estimate)")
-      ->check(cli::number(0))->capture_default_str();
+      ->check(cli::number(0))
+      ->capture_default_str();
   cmd->callback([options] {
     try {
       validate::run_validate(*options);

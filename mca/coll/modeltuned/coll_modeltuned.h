@@ -34,21 +34,21 @@ BEGIN_C_DECLS
 #define MCA_COLL_MODELTUNED_PROBLEM_KEY "coll.modeltuned.problem"
 /* What each process publishes at open (64-bit unsigned values, coll_modeltuned_setup.c). */
 enum {
-    MCA_COLL_MODELTUNED_PUBLISHED_TABLE = 0,       /* the table's checksum, 0: none */
-    MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED,  /* 1: on an oversubscribed node, step aside */
-    MCA_COLL_MODELTUNED_PUBLISHED_HOST,            /* hash of the node name */
-    MCA_COLL_MODELTUNED_PUBLISHED_PLACE,           /* package, numa, l3, core of its binding */
-    MCA_COLL_MODELTUNED_PUBLISHED_LISTS,           /* allowed bcast | reduce algorithms << 32 at start,
-                                                      the objective and tuned's settings (start_lists) */
+    MCA_COLL_MODELTUNED_PUBLISHED_TABLE = 0,      /* the table's checksum, 0: none */
+    MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED, /* 1: on an oversubscribed node, step aside */
+    MCA_COLL_MODELTUNED_PUBLISHED_HOST,           /* hash of the node name */
+    MCA_COLL_MODELTUNED_PUBLISHED_PLACE,          /* package, numa, l3, core of its binding */
+    MCA_COLL_MODELTUNED_PUBLISHED_LISTS, /* allowed bcast | reduce algorithms << 32 at start,
+                                            the objective and tuned's settings (start_lists) */
     MCA_COLL_MODELTUNED_PUBLISHED_KEYS
 };
 
 /* Dispatch table entry: the ompi_coll_base_* function of a registry algorithm, resolved at open. */
 typedef struct mca_coll_modeltuned_algorithm_t {
-    void *fn;              /* NULL: not in the registry or not resolved; never allowed */
-    int32_t convention;    /* MT_CALL_* */
-    const char *name;      /* the registry's name, for traces */
-    bool splits;           /* cuts the message into parts even unsegmented */
+    void *fn;           /* NULL: not in the registry or not resolved; never allowed */
+    int32_t convention; /* MT_CALL_* */
+    const char *name;   /* the registry's name, for traces */
+    bool splits;        /* cuts the message into parts even unsegmented */
 } mca_coll_modeltuned_algorithm_t;
 
 typedef struct mca_coll_modeltuned_component_t {
@@ -61,19 +61,20 @@ typedef struct mca_coll_modeltuned_component_t {
     char *bcast_algorithms;
     char *reduce_algorithms;
     char *decision_file;
-    bool oversubscribed;         /* decide on oversubscribed nodes too */
-    int objective;               /* MT_OBJECTIVE_*: what the model minimises */
-    bool objective_rejected;     /* the value given was not a known objective: the default stays */
-    unsigned reported;           /* MCA_COLL_MODELTUNED_ONCE_* already reported in this process */
-    uint64_t start_lists;        /* what this process published under MCA_COLL_MODELTUNED_PUBLISHED_LISTS:
-                                    bcast mask | reduce mask << 32, bit 0 (no algorithm) the objective,
-                                    bits 31 and 63 (no algorithm) tuned told what to run for bcast, reduce */
+    bool oversubscribed;     /* decide on oversubscribed nodes too */
+    int objective;           /* MT_OBJECTIVE_*: what the model minimises */
+    bool objective_rejected; /* the value given was not a known objective: the default stays */
+    unsigned reported;       /* MCA_COLL_MODELTUNED_ONCE_* already reported in this process */
+    uint64_t
+        start_lists; /* what this process published under MCA_COLL_MODELTUNED_PUBLISHED_LISTS:
+                        bcast mask | reduce mask << 32, bit 0 (no algorithm) the objective,
+                        bits 31 and 63 (no algorithm) tuned told what to run for bcast, reduce */
 
-    /* [op], indexed by tuned's algorithm number: slots = the registry's largest number + 1 (one width
-     * for both operations, as MPI_T readers such as modeltuned-bench expect). */
+    /* [op], indexed by tuned's algorithm number: slots = the registry's largest number + 1 (one
+     * width for both operations, as MPI_T readers such as modeltuned-bench expect). */
     int slots;
-    mca_coll_modeltuned_algorithm_t *algorithms[2];  /* the dispatch table, built at open */
-    uint32_t runnable[2];        /* mask of the algorithms whose function was resolved */
+    mca_coll_modeltuned_algorithm_t *algorithms[2]; /* the dispatch table, built at open */
+    uint32_t runnable[2]; /* mask of the algorithms whose function was resolved */
     /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls), index 0 = handed to the previous
      * component. Plain increments: exact unless several threads run collectives at once. In the
      * struct, not behind a pointer: one dependent load less per call. */
@@ -92,22 +93,24 @@ MCA_COLL_MODELTUNED_DECLSPEC extern mca_coll_modeltuned_component_t mca_coll_mod
 enum {
     MCA_COLL_MODELTUNED_ONCE_DECISION_FILE = 1 << 0,  /* the decision file cannot be written */
     MCA_COLL_MODELTUNED_ONCE_TABLE_MISMATCH = 1 << 1, /* ranks without the same table */
-    MCA_COLL_MODELTUNED_ONCE_LISTS_MISMATCH = 1 << 2  /* ranks that started with other algorithm lists */
+    MCA_COLL_MODELTUNED_ONCE_LISTS_MISMATCH = 1 << 2  /* ranks that started with other algorithm
+                                                         lists */
 };
 
 /* True the first time it is asked about `problem` (MCA_COLL_MODELTUNED_ONCE_*) in this process. */
 static inline bool mca_coll_modeltuned_once(unsigned problem)
 {
     unsigned *reported = &mca_coll_modeltuned_component.reported;
-    if (*reported & problem) return false;
+    if (*reported & problem)
+        return false;
     *reported |= problem;
     return true;
 }
 
 typedef enum {
-    MCA_COLL_MODELTUNED_UNPLACED = 0,  /* no model yet: built at enable */
+    MCA_COLL_MODELTUNED_UNPLACED = 0, /* no model yet: built at enable */
     MCA_COLL_MODELTUNED_READY,
-    MCA_COLL_MODELTUNED_FALLBACK       /* setup failed on some rank: the previous component runs */
+    MCA_COLL_MODELTUNED_FALLBACK /* setup failed on some rank: the previous component runs */
 } mca_coll_modeltuned_state_t;
 
 /* Calls decided apart, by what their operation allows (every rank knows it from the operation
@@ -130,13 +133,13 @@ enum {
  * then loads one cache line of its own, not the dispatch table too (between large messages every
  * load misses, and dependent misses add up). 24 bytes. */
 typedef struct mca_coll_modeltuned_decision_t {
-    void *fn;            /* the algorithm's ompi_coll_base_* function; NULL when algorithm is 0 */
-    int32_t algorithm;   /* tuned's number; 0: Open MPI's default was kept, or nothing can run:
-                            hand the call to the previous component */
-    uint32_t segsize;    /* bytes, 0 = unsegmented */
-    int32_t fanout;      /* chains / tree fan-out / radix; 0 when not used */
-    int8_t convention;   /* MT_CALL_* of fn */
-    bool splits;         /* the algorithm cuts the message into parts even unsegmented */
+    void *fn;          /* the algorithm's ompi_coll_base_* function; NULL when algorithm is 0 */
+    int32_t algorithm; /* tuned's number; 0: Open MPI's default was kept, or nothing can run:
+                          hand the call to the previous component */
+    uint32_t segsize;  /* bytes, 0 = unsegmented */
+    int32_t fanout;    /* chains / tree fan-out / radix; 0 when not used */
+    int8_t convention; /* MT_CALL_* of fn */
+    bool splits;       /* the algorithm cuts the message into parts even unsegmented */
 } mca_coll_modeltuned_decision_t;
 
 /* A cached decision and its key, 0 when the slot is empty (so a zeroed row is empty): in a module's
@@ -152,11 +155,11 @@ typedef struct mca_coll_modeltuned_module_t {
 
     mca_coll_modeltuned_state_t state;
     mt_comm_model *model;
-    uint32_t allowed[2];         /* [op] algorithms this communicator may use, from the parameters
-                                    as they were when it was created */
-    char tuned_told[2][MCA_COLL_MODELTUNED_REASON_MAX];  /* [op] why tuned runs what the user told it
-                                    ("": it does not), when this communicator was created: that op is
-                                    left to tuned */
+    uint32_t allowed[2]; /* [op] algorithms this communicator may use, from the parameters
+                            as they were when it was created */
+    char tuned_told[2][MCA_COLL_MODELTUNED_REASON_MAX]; /* [op] why tuned runs what the user told it
+                                   ("": it does not), when this communicator was created: that op is
+                                   left to tuned */
 
     /* What ran before modeltuned was enabled: the fallback. */
     mca_coll_base_module_bcast_fn_t previous_bcast;
@@ -170,8 +173,10 @@ typedef struct mca_coll_modeltuned_module_t {
     /* Decisions replaced in `rows` by another root's, by root: allocated when a size class
      * first sees a second root. */
     mca_coll_modeltuned_slot_t *remembered;
-    uint8_t in_remembered[MCA_COLL_MODELTUNED_KINDS][MCA_COLL_MODELTUNED_SIZE_CLASSES];  /* rows[k][c] came from it */
-    mca_coll_modeltuned_slot_t uncached;  /* the answer when a row cannot be allocated: valid until the next decision */
+    uint8_t in_remembered[MCA_COLL_MODELTUNED_KINDS]
+                         [MCA_COLL_MODELTUNED_SIZE_CLASSES]; /* rows[k][c] came from it */
+    mca_coll_modeltuned_slot_t
+        uncached; /* the answer when a row cannot be allocated: valid until the next decision */
     size_t remembered_capacity, remembered_count;
 } mca_coll_modeltuned_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
@@ -182,8 +187,10 @@ OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
  * topic of help-coll-modeltuned.txt on stderr if `here` (the rank that reports a problem). */
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 void mca_coll_modeltuned_show_help(bool here, const char *topic, ...);
-mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm, int *priority);
-int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module, struct ompi_communicator_t *comm);
+mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm,
+                                                       int *priority);
+int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module,
+                              struct ompi_communicator_t *comm);
 /* Publishes `values` (place and host are filled in here); what `proc` published under `key`
  * (OPAL_ERR_NOT_FOUND: nothing, modeltuned is not loaded there). */
 int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS]);
@@ -201,10 +208,9 @@ bool mca_coll_modeltuned_coll_list_gap(char *what, size_t what_size, char *list,
  * (coll_modeltuned_call.h) for a call of `size_class`: from the decisions remembered for other
  * roots, or by running the model once; NULL when nothing can run (remembered too).
  * mca_coll_modeltuned_trace: the level-20 line of what ran (d == NULL: fallback). */
-const mca_coll_modeltuned_decision_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module,
-                                                                 struct ompi_communicator_t *comm, int kind,
-                                                                 int size_class, size_t count, size_t type_size,
-                                                                 int root);
+const mca_coll_modeltuned_decision_t *
+mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module, struct ompi_communicator_t *comm,
+                           int kind, int size_class, size_t count, size_t type_size, int root);
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
                                const mca_coll_modeltuned_decision_t *d);
 
@@ -214,9 +220,10 @@ int mca_coll_modeltuned_dispatch_open(void);
 int mca_coll_modeltuned_run_bcast(const mca_coll_modeltuned_decision_t *d, void *buf, int count,
                                   struct ompi_datatype_t *dtype, int root,
                                   struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
-int mca_coll_modeltuned_run_reduce(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf, int count,
-                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-                                   struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_modeltuned_run_reduce(const mca_coll_modeltuned_decision_t *d, const void *sbuf,
+                                   void *rbuf, int count, struct ompi_datatype_t *dtype,
+                                   struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
+                                   mca_coll_base_module_t *module);
 
 /* coll_modeltuned_view.c: the byte view of a bcast buffer. mca_coll_modeltuned_bcast_view fills
  * `v`; call mca_coll_modeltuned_bcast_view_done afterwards in every case (it unpacks and frees).
@@ -225,7 +232,7 @@ typedef struct mca_coll_modeltuned_view_t {
     void *buf;
     int count;
     struct ompi_datatype_t *dtype;
-    char *temp;                  /* packed copy of a non-contiguous layout */
+    char *temp; /* packed copy of a non-contiguous layout */
 } mca_coll_modeltuned_view_t;
 int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf, int count,
                                    struct ompi_datatype_t *dtype, size_t bytes, bool root);

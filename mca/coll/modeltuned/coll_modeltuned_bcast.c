@@ -18,10 +18,13 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
     const size_t bytes = (size_t) count * type_size;
     /* Every rank has the same type signature, so all see an empty message: nothing to move
      * (Open MPI 4.1.4's k-nomial writes outside zero-size buffers). */
-    if (0 == bytes) return OMPI_SUCCESS;
+    if (0 == bytes)
+        return OMPI_SUCCESS;
     /* Decided on bytes: the same on every rank whatever datatype it passed. */
-    const mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_BCAST, bytes, 1, root);
-    if (OPAL_UNLIKELY(NULL == d)) goto fallback;
+    const mca_coll_modeltuned_decision_t *d;
+    d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_BCAST, bytes, 1, root);
+    if (OPAL_UNLIKELY(NULL == d))
+        goto fallback;
     if (!mca_coll_modeltuned_cuts(d, bytes)) {
         mca_coll_modeltuned_count_call(MT_OP_BCAST, comm, d, bytes, root);
         return mca_coll_modeltuned_run_bcast(d, buf, count, dtype, root, comm, module);

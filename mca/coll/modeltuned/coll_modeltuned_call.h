@@ -22,12 +22,12 @@ static inline int mca_coll_modeltuned_size_class(size_t bytes)
  * rank shares (bytes, or an intrinsic reduction's predefined type), never a rank's own derived
  * datatype, which MPI lets differ between ranks of one type signature. NULL: hand the call to the
  * previous component. */
-static inline const mca_coll_modeltuned_decision_t *mca_coll_modeltuned_lookup(mca_coll_modeltuned_module_t *m,
-                                                                               struct ompi_communicator_t *comm,
-                                                                               int kind, size_t count,
-                                                                               size_t type_size, int root)
+static inline const mca_coll_modeltuned_decision_t *
+mca_coll_modeltuned_lookup(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                           int kind, size_t count, size_t type_size, int root)
 {
-    if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state)) return NULL;  /* setup failed at enable */
+    if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state))
+        return NULL; /* setup failed at enable */
     const int size_class = mca_coll_modeltuned_size_class(count * type_size);
     const mca_coll_modeltuned_slot_t *row = m->rows[kind];
     if (OPAL_UNLIKELY(NULL == row || row[size_class].key != (uint64_t) root + 1))
@@ -46,10 +46,12 @@ static inline bool mca_coll_modeltuned_cuts(const mca_coll_modeltuned_decision_t
 /* A call of `op` (MT_OP_*) that runs `d` (NULL: the previous component): its MPI_T counter, and
  * its trace line at verbose 20. */
 static inline void mca_coll_modeltuned_count_call(int op, struct ompi_communicator_t *comm,
-                                                  const mca_coll_modeltuned_decision_t *d, size_t bytes, int root)
+                                                  const mca_coll_modeltuned_decision_t *d,
+                                                  size_t bytes, int root)
 {
     ++mca_coll_modeltuned_component.calls[op][NULL == d ? 0 : d->algorithm];
-    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20)) mca_coll_modeltuned_trace(comm, op, bytes, root, d);
+    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
+        mca_coll_modeltuned_trace(comm, op, bytes, root, d);
 }
 
 END_C_DECLS

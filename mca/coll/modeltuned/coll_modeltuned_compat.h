@@ -20,36 +20,36 @@
 #include "ompi/mca/coll/coll.h"
 #include "opal/mca/base/mca_base_var.h"
 #if OMPI_MAJOR_VERSION >= 5
-#  include "ompi/runtime/params.h"
+#    include "ompi/runtime/params.h"
 #endif
 
 #if OMPI_MAJOR_VERSION == 4 && OMPI_MINOR_VERSION == 1
-#  define MCA_COLL_MODELTUNED_OMPI_SERIES "4.1"
+#    define MCA_COLL_MODELTUNED_OMPI_SERIES "4.1"
 /* The coll framework's component interface: 2.0.0 in 4.1, 2.4.0 in 5.0. */
 typedef mca_coll_base_component_2_0_0_t mca_coll_modeltuned_base_component_t;
-#  define MCA_COLL_MODELTUNED_BASE_VERSION MCA_COLL_BASE_VERSION_2_0_0
+#    define MCA_COLL_MODELTUNED_BASE_VERSION MCA_COLL_BASE_VERSION_2_0_0
 /* The runtime layer: ORTE behind ompi/mca/rte in 4.1, PMIx directly in 5.0. */
-#  define MCA_COLL_MODELTUNED_RTE_H "ompi/mca/rte/rte.h"
-#  define MCA_COLL_MODELTUNED_PMIX_H "opal/mca/pmix/pmix.h"
+#    define MCA_COLL_MODELTUNED_RTE_H  "ompi/mca/rte/rte.h"
+#    define MCA_COLL_MODELTUNED_PMIX_H "opal/mca/pmix/pmix.h"
 /* The modex macros take OPAL's scope and type constants in 4.1 and PMIx's in 5.0. */
-#  define MCA_COLL_MODELTUNED_MODEX_GLOBAL OPAL_PMIX_GLOBAL
-#  define MCA_COLL_MODELTUNED_MODEX_UINT64 OPAL_UINT64
+#    define MCA_COLL_MODELTUNED_MODEX_GLOBAL OPAL_PMIX_GLOBAL
+#    define MCA_COLL_MODELTUNED_MODEX_UINT64 OPAL_UINT64
 /* How the component structure is exported, and a communicator's id for messages (5.0 has local
  * and extended ids; the local one is what 4.1 called the cid). */
-#  define MCA_COLL_MODELTUNED_DECLSPEC OMPI_MODULE_DECLSPEC
-#  define mca_coll_modeltuned_cid(comm) ((int) ompi_comm_get_cid(comm))
+#    define MCA_COLL_MODELTUNED_DECLSPEC  OMPI_MODULE_DECLSPEC
+#    define mca_coll_modeltuned_cid(comm) ((int) ompi_comm_get_cid(comm))
 #elif OMPI_MAJOR_VERSION == 5 && OMPI_MINOR_VERSION == 0
-#  define MCA_COLL_MODELTUNED_OMPI_SERIES "5.0"
+#    define MCA_COLL_MODELTUNED_OMPI_SERIES  "5.0"
 typedef mca_coll_base_component_2_4_0_t mca_coll_modeltuned_base_component_t;
-#  define MCA_COLL_MODELTUNED_BASE_VERSION MCA_COLL_BASE_VERSION_2_4_0
-#  define MCA_COLL_MODELTUNED_RTE_H "ompi/runtime/ompi_rte.h"
-#  define MCA_COLL_MODELTUNED_PMIX_H "opal/mca/pmix/pmix-internal.h"
-#  define MCA_COLL_MODELTUNED_MODEX_GLOBAL PMIX_GLOBAL
-#  define MCA_COLL_MODELTUNED_MODEX_UINT64 PMIX_UINT64
-#  define MCA_COLL_MODELTUNED_DECLSPEC OMPI_DECLSPEC
-#  define mca_coll_modeltuned_cid(comm) ((int) ompi_comm_get_local_cid(comm))
+#    define MCA_COLL_MODELTUNED_BASE_VERSION MCA_COLL_BASE_VERSION_2_4_0
+#    define MCA_COLL_MODELTUNED_RTE_H        "ompi/runtime/ompi_rte.h"
+#    define MCA_COLL_MODELTUNED_PMIX_H       "opal/mca/pmix/pmix-internal.h"
+#    define MCA_COLL_MODELTUNED_MODEX_GLOBAL PMIX_GLOBAL
+#    define MCA_COLL_MODELTUNED_MODEX_UINT64 PMIX_UINT64
+#    define MCA_COLL_MODELTUNED_DECLSPEC     OMPI_DECLSPEC
+#    define mca_coll_modeltuned_cid(comm)    ((int) ompi_comm_get_local_cid(comm))
 #else
-#  error "modeltuned builds against Open MPI 4.1.x or 5.0.x only (configure checks this)"
+#    error "modeltuned builds against Open MPI 4.1.x or 5.0.x only (configure checks this)"
 #endif
 
 /* Whether Open MPI runs this process on an oversubscribed node (more ranks than slots). 4.1's
@@ -63,8 +63,8 @@ static inline bool mca_coll_modeltuned_node_oversubscribed(void)
 #else
     const void *value = NULL;
     const int index = mca_base_var_find("ompi", "mpi", NULL, "oversubscribe");
-    return index >= 0 && OPAL_SUCCESS == mca_base_var_get_value(index, &value, NULL, NULL) && NULL != value &&
-           *(const bool *) value;
+    return index >= 0 && OPAL_SUCCESS == mca_base_var_get_value(index, &value, NULL, NULL) &&
+           NULL != value && *(const bool *) value;
 #endif
 }
 

@@ -36,7 +36,8 @@ static int counters_get(const struct mca_base_pvar_t *pvar, void *value, void *o
 static int counters_notify(struct mca_base_pvar_t *pvar, mca_base_pvar_event_t event, void *obj,
                            int *count)
 {
-    if (MCA_BASE_PVAR_HANDLE_BIND == event) *count = mca_coll_modeltuned_component.slots;
+    if (MCA_BASE_PVAR_HANDLE_BIND == event)
+        *count = mca_coll_modeltuned_component.slots;
     return OMPI_SUCCESS;
 }
 
@@ -52,49 +53,67 @@ static void register_op_parameters(mca_coll_modeltuned_component_t *c, int op)
     mt_algorithm_info info;
     size_t used = 0;
     for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
-        if (info.id >= c->slots && info.id < MCA_COLL_MODELTUNED_MAX_SLOTS) c->slots = info.id + 1;
+        if (info.id >= c->slots && info.id < MCA_COLL_MODELTUNED_MAX_SLOTS)
+            c->slots = info.id + 1;
         if (used < sizeof names)
-            used += snprintf(names + used, sizeof names - used, "%s%s (%d)", i ? ", " : "", info.name, info.id);
+            used += snprintf(names + used, sizeof names - used, "%s%s (%d)", i ? ", " : "",
+                             info.name, info.id);
     }
     *list = "";
     snprintf(name, sizeof name, "%s_algorithms", op_names[op]);
-    snprintf(description, sizeof description, "%c%s algorithms modeltuned may choose, by name or "
+    snprintf(description, sizeof description,
+             "%c%s algorithms modeltuned may choose, by name or "
              "tuned's number, comma-separated: %s; empty or \"all\" = every one.%s Writable at run "
-             "time (MPI_T): communicators created afterwards follow it", op_names[op][0] - 'a' + 'A',
-             op_names[op] + 1, names, MT_OP_BCAST == op ? "" : " Non-commutative operations only "
-             "ever get the order-preserving ones.");
+             "time (MPI_T): communicators created afterwards follow it",
+             op_names[op][0] - 'a' + 'A', op_names[op] + 1, names,
+             MT_OP_BCAST == op ? ""
+                               : " Non-commutative operations only "
+                                 "ever get the order-preserving ones.");
     (void) mca_base_component_var_register(v, name, description, MCA_BASE_VAR_TYPE_STRING, NULL, 0,
-        MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_ALL, list);
+                                           MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
+                                           MCA_BASE_VAR_SCOPE_ALL, list);
 
     snprintf(name, sizeof name, "%s_calls", op_names[op]);
-    snprintf(description, sizeof description, "MPI_%c%s calls modeltuned ran, per tuned algorithm "
-             "number (index 0: handed to the previous component)", op_names[op][0] - 'a' + 'A',
-             op_names[op] + 1);
+    snprintf(description, sizeof description,
+             "MPI_%c%s calls modeltuned ran, per tuned algorithm "
+             "number (index 0: handed to the previous component)",
+             op_names[op][0] - 'a' + 'A', op_names[op] + 1);
     (void) mca_base_component_pvar_register(v, name, description, OPAL_INFO_LVL_4,
-        MPI_T_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MPI_T_BIND_NO_OBJECT,
-        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, counters_get, NULL,
-        counters_notify, (void *) (intptr_t) op);
+                                            MPI_T_PVAR_CLASS_COUNTER,
+                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                            MPI_T_BIND_NO_OBJECT,
+                                            MCA_BASE_PVAR_FLAG_READONLY |
+                                                MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                            counters_get, NULL, counters_notify,
+                                            (void *) (intptr_t) op);
 }
 
 /* Completion is what an application waits for (the slowest rank); OSU's latency column is the
  * rank mean, under which a reduce's leaves count as done once they have sent. */
 static int register_objective(mca_coll_modeltuned_component_t *c)
 {
-    static const mca_base_var_enum_value_t objectives[] = {
-        {MT_OBJECTIVE_COMPLETION, "completion"}, {MT_OBJECTIVE_RANK_MEAN, "rank_mean"}, {0, NULL}};
+    static const mca_base_var_enum_value_t objectives[] = {{MT_OBJECTIVE_COMPLETION, "completion"},
+                                                           {MT_OBJECTIVE_RANK_MEAN, "rank_mean"},
+                                                           {0, NULL}};
     mca_base_var_enum_t *objective_enum = NULL;
     c->objective = MT_OBJECTIVE_COMPLETION;
-    const int rc = mca_base_var_enum_create("coll_modeltuned_objective", objectives, &objective_enum);
-    if (OPAL_SUCCESS != rc) return rc;  /* out of memory: the component is not registered */
+    const int rc = mca_base_var_enum_create("coll_modeltuned_objective", objectives,
+                                            &objective_enum);
+    if (OPAL_SUCCESS != rc)
+        return rc; /* out of memory: the component is not registered */
     /* An unknown value fails the registration and leaves the default. Open MPI names it too, but
      * through the show_help relay that loses messages (see mca_coll_modeltuned_show_help), so
      * load_table says it again on rank 0's stderr. */
-    c->objective_rejected = 0 > mca_base_component_var_register(&c->super.collm_version, "objective",
-        "What the model minimises: completion (from the first rank's start to the last rank's end, "
-        "what modeltuned-bench measures) or rank_mean (each rank's own time averaged over ranks, "
-        "what OSU's benchmarks report as latency). Must be the same on every rank",
-        MCA_BASE_VAR_TYPE_INT, objective_enum, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
-        &c->objective);
+    c->objective_rejected =
+        0 > mca_base_component_var_register(
+                &c->super.collm_version, "objective",
+                "What the model minimises: completion (from the first rank's start to the last "
+                "rank's end, "
+                "what modeltuned-bench measures) or rank_mean (each rank's own time averaged over "
+                "ranks, "
+                "what OSU's benchmarks report as latency). Must be the same on every rank",
+                MCA_BASE_VAR_TYPE_INT, objective_enum, 0, 0, OPAL_INFO_LVL_4,
+                MCA_BASE_VAR_SCOPE_READONLY, &c->objective);
     OBJ_RELEASE(objective_enum);
     return OMPI_SUCCESS;
 }
@@ -107,21 +126,23 @@ static int modeltuned_register(void)
     /* Above tuned (30) so that, where it is loaded and has a table, it owns bcast and reduce.
      * Writable at run time (MPI_T): communicators created after a change follow it. */
     c->priority = 40;
-    (void) mca_base_component_var_register(v, "priority",
+    (void) mca_base_component_var_register(
+        v, "priority",
         "Priority of the modeltuned coll component (tuned's is 30; a negative value disables "
         "modeltuned for communicators created afterwards)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_ALL, &c->priority);
 
     c->verbose = 0;
-    (void) mca_base_component_var_register(v, "verbose",
+    (void) mca_base_component_var_register(
+        v, "verbose",
         "Verbosity of modeltuned: 1 = why it steps aside, 10 = each decision (comm rank 0), "
         "20 = every call on every rank",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_LOCAL,
-        &c->verbose);
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_LOCAL, &c->verbose);
 
     c->calibration_file = NULL;
-    (void) mca_base_component_var_register(v, "calibration_file",
+    (void) mca_base_component_var_register(
+        v, "calibration_file",
         "Calibration table (JSON, see docs/calibration-format.md). When empty, the first file "
         "found of $XDG_CONFIG_HOME/modeltuned/calibration.json (default "
         "~/.config/modeltuned/calibration.json) and " MODELTUNED_SYSCONFDIR
@@ -130,24 +151,29 @@ static int modeltuned_register(void)
         &c->calibration_file);
 
     c->slots = 1;
-    for (int op = 0; op < 2; ++op) register_op_parameters(c, op);
+    for (int op = 0; op < 2; ++op)
+        register_op_parameters(c, op);
 
     c->decision_file = NULL;
-    (void) mca_base_component_var_register(v, "decision_file",
+    (void) mca_base_component_var_register(
+        v, "decision_file",
         "Append every decision (communicator, size class, root, pick, every candidate's prediction "
-        "and Open MPI's default) as a JSON line to this file; \"%r\" in the name is replaced by the "
+        "and Open MPI's default) as a JSON line to this file; \"%r\" in the name is replaced by "
+        "the "
         "rank in MPI_COMM_WORLD to get one file per rank, otherwise rank 0 of each communicator "
         "writes. Read it with: modeltuned explain --decisions FILE",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
         &c->decision_file);
 
     const int rc = register_objective(c);
-    if (OMPI_SUCCESS != rc) return rc;
+    if (OMPI_SUCCESS != rc)
+        return rc;
 
     /* Measured on the 2-core development VM with 4 ranks: the picks ran up to 6x slower than Open
      * MPI's, since every pipeline stage or exchange round waits for a rank to be scheduled. */
     c->oversubscribed = false;
-    (void) mca_base_component_var_register(v, "oversubscribed",
+    (void) mca_base_component_var_register(
+        v, "oversubscribed",
         "Decide on nodes Open MPI runs oversubscribed (more ranks than cores, mpi_oversubscribe) "
         "too. By default modeltuned steps aside on every communicator with a rank on such a node: "
         "its model assumes a core per rank, and time-shared ranks make pipelines and exchange "
@@ -164,11 +190,13 @@ static int modeltuned_register(void)
 void mca_coll_modeltuned_show_help(bool here, const char *topic, ...)
 {
     va_list ap;
-    if (!here) return;
+    if (!here)
+        return;
     va_start(ap, topic);
     char *text = opal_show_help_vstring(HELP_FILE, topic, true, ap);
     va_end(ap);
-    if (NULL != text) fputs(text, stderr);  /* not opal_output(0): it prefixes the first line */
+    if (NULL != text)
+        fputs(text, stderr); /* not opal_output(0): it prefixes the first line */
     free(text);
 }
 
@@ -181,9 +209,11 @@ static bool runtime_version_matches(char *running, size_t len)
     MPI_Get_library_version(lib, &n);
     const char *v = strstr(lib, "v");
     if (NULL == v || 3 != sscanf(v, "v%d.%d.%d", &major, &minor, &release))
-        snprintf(running, len, "an unrecognised version (%.60s)", lib);  /* release stays -1 */
-    else snprintf(running, len, "%d.%d.%d", major, minor, release);
-    return major == OMPI_MAJOR_VERSION && minor == OMPI_MINOR_VERSION && release == OMPI_RELEASE_VERSION;
+        snprintf(running, len, "an unrecognised version (%.60s)", lib); /* release stays -1 */
+    else
+        snprintf(running, len, "%d.%d.%d", major, minor, release);
+    return major == OMPI_MAJOR_VERSION && minor == OMPI_MINOR_VERSION &&
+           release == OMPI_RELEASE_VERSION;
 }
 
 /* Search order of the calibration table when the parameter is empty. */
@@ -191,9 +221,12 @@ static char *find_default_table(void)
 {
     char path[4096] = "";
     const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-    if (NULL != xdg && '\0' != xdg[0]) snprintf(path, sizeof path, "%s/modeltuned/calibration.json", xdg);
-    else if (NULL != home) snprintf(path, sizeof path, "%s/.config/modeltuned/calibration.json", home);
-    if ('\0' != path[0] && 0 == access(path, F_OK)) return strdup(path);
+    if (NULL != xdg && '\0' != xdg[0])
+        snprintf(path, sizeof path, "%s/modeltuned/calibration.json", xdg);
+    else if (NULL != home)
+        snprintf(path, sizeof path, "%s/.config/modeltuned/calibration.json", home);
+    if ('\0' != path[0] && 0 == access(path, F_OK))
+        return strdup(path);
     snprintf(path, sizeof path, "%s/modeltuned/calibration.json", MODELTUNED_SYSCONFDIR);
     return 0 == access(path, F_OK) ? strdup(path) : NULL;
 }
@@ -209,29 +242,32 @@ static const char *load_table(mca_coll_modeltuned_component_t *c)
     uint32_t mask;
 
     if (!runtime_version_matches(running, sizeof running)) {
-        mca_coll_modeltuned_show_help(first, "version-mismatch", OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                                      OMPI_RELEASE_VERSION, running);
-        (void) opal_asprintf(&c->problem, "modeltuned was built for Open MPI %d.%d.%d, this is %s", OMPI_MAJOR_VERSION,
-                             OMPI_MINOR_VERSION, OMPI_RELEASE_VERSION, running);
+        mca_coll_modeltuned_show_help(first, "version-mismatch", OMPI_MAJOR_VERSION,
+                                      OMPI_MINOR_VERSION, OMPI_RELEASE_VERSION, running);
+        (void) opal_asprintf(&c->problem, "modeltuned was built for Open MPI %d.%d.%d, this is %s",
+                             OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION, OMPI_RELEASE_VERSION, running);
         return "built for another Open MPI version";
     }
     for (int op = 0; op < 2; ++op)
         if (0 != mt_parse_algorithms(op, lists[op], &mask, err, sizeof err)) {
-            mca_coll_modeltuned_show_help(first, "bad-algorithm-list", MT_OP_BCAST == op ? "bcast" : "reduce",
-                                          lists[op], err);
+            mca_coll_modeltuned_show_help(first, "bad-algorithm-list",
+                                          MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], err);
             (void) opal_asprintf(&c->problem, "coll_modeltuned_%s_algorithms='%s': %s",
                                  MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], err);
             return "an algorithm list parameter is invalid";
         }
     if (c->objective_rejected) {
         const char *given = getenv("OMPI_MCA_coll_modeltuned_objective");
-        mca_coll_modeltuned_show_help(first, "unknown-objective", NULL != given ? given : "(from a parameter file)");
+        mca_coll_modeltuned_show_help(first, "unknown-objective",
+                                      NULL != given ? given : "(from a parameter file)");
     }
     if (NULL != c->calibration_file && '\0' != c->calibration_file[0]) {
         c->table_path = strdup(c->calibration_file);
     } else if (NULL == (c->table_path = find_default_table())) {
-        opal_output_verbose(1, c->output, "coll:modeltuned:open: no calibration table (set "
-                            "coll_modeltuned_calibration_file, or run modeltuned-calibrate); stepping aside");
+        opal_output_verbose(
+            1, c->output,
+            "coll:modeltuned:open: no calibration table (set "
+            "coll_modeltuned_calibration_file, or run modeltuned-calibrate); stepping aside");
         return "no calibration table";
     }
     c->table = mt_table_load(c->table_path, err, sizeof err);
@@ -240,7 +276,8 @@ static const char *load_table(mca_coll_modeltuned_component_t *c)
         (void) opal_asprintf(&c->problem, "calibration file '%s': %s", c->table_path, err);
         return "the calibration file cannot be used";
     }
-    opal_output_verbose(10, c->output, "coll:modeltuned:open: calibration table '%s' (checksum %016llx)",
+    opal_output_verbose(10, c->output,
+                        "coll:modeltuned:open: calibration table '%s' (checksum %016llx)",
                         c->table_path, (unsigned long long) mt_table_checksum(c->table));
     return NULL;
 }
@@ -253,27 +290,36 @@ static void prepare(mca_coll_modeltuned_component_t *c)
     int rc;
     char gap[512], list[256];
     /* Whether modeltuned takes part or not: the list is the user's, and the job's at risk. */
-    if (0 == OMPI_PROC_MY_NAME->vpid && mca_coll_modeltuned_coll_list_gap(gap, sizeof gap, list, sizeof list))
+    if (0 == OMPI_PROC_MY_NAME->vpid &&
+        mca_coll_modeltuned_coll_list_gap(gap, sizeof gap, list, sizeof list))
         mca_coll_modeltuned_show_help(true, "coll-list-leaves-out", list, gap);
-    if (NULL == c->disabled_reason) c->disabled_reason = load_table(c);
+    if (NULL == c->disabled_reason)
+        c->disabled_reason = load_table(c);
     uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] = {0};
-    values[MCA_COLL_MODELTUNED_PUBLISHED_TABLE] = NULL == c->table ? 0 : mt_table_checksum(c->table);
-    values[MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED] = !c->oversubscribed && mca_coll_modeltuned_node_oversubscribed();
+    values[MCA_COLL_MODELTUNED_PUBLISHED_TABLE] = NULL == c->table ? 0
+                                                                   : mt_table_checksum(c->table);
+    values[MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED] =
+        !c->oversubscribed && mca_coll_modeltuned_node_oversubscribed();
     uint32_t lists[2] = {0, 0};
     for (int op = 0; op < 2 && NULL != c->table; ++op)
-        (void) mt_parse_algorithms(op, MT_OP_BCAST == op ? c->bcast_algorithms : c->reduce_algorithms, &lists[op],
-                                   NULL, 0);  /* valid: checked by load_table */
+        (void) mt_parse_algorithms(op,
+                                   MT_OP_BCAST == op ? c->bcast_algorithms : c->reduce_algorithms,
+                                   &lists[op], NULL, 0); /* valid: checked by load_table */
     c->start_lists = values[MCA_COLL_MODELTUNED_PUBLISHED_LISTS] =
         (uint64_t) (lists[MT_OP_BCAST] & c->runnable[MT_OP_BCAST]) |
         (uint64_t) (lists[MT_OP_REDUCE] & c->runnable[MT_OP_REDUCE]) << 32 |
-        (uint64_t) (MT_OBJECTIVE_RANK_MEAN == c->objective) |  /* bit 0: tuned numbers start at 1 */
-        (uint64_t) mca_coll_modeltuned_tuned_is_told(MT_OP_BCAST, NULL, 0) << 31 |  /* above tuned's numbers */
+        (uint64_t) (MT_OBJECTIVE_RANK_MEAN == c->objective) | /* bit 0: tuned numbers start at 1 */
+        (uint64_t) mca_coll_modeltuned_tuned_is_told(MT_OP_BCAST, NULL, 0)
+            << 31 | /* above tuned's numbers */
         (uint64_t) mca_coll_modeltuned_tuned_is_told(MT_OP_REDUCE, NULL, 0) << 63;
-    if (NULL != c->problem)  /* named by the rank that reports this one as without a table */
-        OPAL_MODEX_SEND_STRING(rc, MCA_COLL_MODELTUNED_MODEX_GLOBAL, MCA_COLL_MODELTUNED_PROBLEM_KEY, c->problem, strlen(c->problem) + 1);
+    if (NULL != c->problem) /* named by the rank that reports this one as without a table */
+        OPAL_MODEX_SEND_STRING(rc, MCA_COLL_MODELTUNED_MODEX_GLOBAL,
+                               MCA_COLL_MODELTUNED_PROBLEM_KEY, c->problem, strlen(c->problem) + 1);
     if (OPAL_SUCCESS != (rc = mca_coll_modeltuned_publish(values)))
-        opal_output_verbose(1, c->output, "coll:modeltuned:open: cannot publish in the modex (%d); "
-                            "modeltuned will step aside", rc);
+        opal_output_verbose(1, c->output,
+                            "coll:modeltuned:open: cannot publish in the modex (%d); "
+                            "modeltuned will step aside",
+                            rc);
 }
 
 /* Where opal_show_help finds HELP_FILE (after Open MPI's own help directory): next to this shared
@@ -284,7 +330,8 @@ static void add_help_dirs(void)
     Dl_info self;
     char dir[4096], *slash;
     if (0 != dladdr((void *) &mca_coll_modeltuned_component, &self) && NULL != self.dli_fname &&
-        (size_t) snprintf(dir, sizeof dir, "%s", self.dli_fname) < sizeof dir && NULL != (slash = strrchr(dir, '/'))) {
+        (size_t) snprintf(dir, sizeof dir, "%s", self.dli_fname) < sizeof dir &&
+        NULL != (slash = strrchr(dir, '/'))) {
         *slash = '\0';
         opal_show_help_add_dir(dir);
     }
@@ -299,12 +346,15 @@ int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     char msg[512];
-    const bool here = 0 == OMPI_PROC_MY_NAME->vpid || (c->verbose >= 1 && 0 == ompi_process_info.my_local_rank);
-    if (NULL == c->table || !here || OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology)
+    const bool here = 0 == OMPI_PROC_MY_NAME->vpid ||
+                      (c->verbose >= 1 && 0 == ompi_process_info.my_local_rank);
+    if (NULL == c->table || !here || OPAL_SUCCESS != opal_hwloc_base_get_topology() ||
+        NULL == opal_hwloc_topology)
         return OMPI_SUCCESS;
-    const int rc = mt_table_topology_mismatch(c->table, OBJECTS(PACKAGE), OBJECTS(NUMANODE), OBJECTS(L3CACHE),
-                                              OBJECTS(CORE), OBJECTS(PU), msg, sizeof msg);
-    if (1 == rc || (0 != rc && c->verbose >= 1))  /* -1: the table records no topology */
+    const int rc = mt_table_topology_mismatch(c->table, OBJECTS(PACKAGE), OBJECTS(NUMANODE),
+                                              OBJECTS(L3CACHE), OBJECTS(CORE), OBJECTS(PU), msg,
+                                              sizeof msg);
+    if (1 == rc || (0 != rc && c->verbose >= 1)) /* -1: the table records no topology */
         mca_coll_modeltuned_show_help(true, "table-from-other-topology", c->table_path, msg);
     return OMPI_SUCCESS;
 }
@@ -323,8 +373,10 @@ static int modeltuned_open(void)
     /* The default the model weighs its picks against is the one of the line it runs under (the
      * runtime version check in load_table makes that the compiled one). */
     (void) mt_set_ompi_version(MCA_COLL_MODELTUNED_OMPI_SERIES);
-    if (OMPI_SUCCESS != mca_coll_modeltuned_dispatch_open()) c->disabled_reason = "out of memory";
-    if (ompi_mpi_state >= OMPI_MPI_STATE_INIT_STARTED) prepare(c);
+    if (OMPI_SUCCESS != mca_coll_modeltuned_dispatch_open())
+        c->disabled_reason = "out of memory";
+    if (ompi_mpi_state >= OMPI_MPI_STATE_INIT_STARTED)
+        prepare(c);
     return OMPI_SUCCESS;
 }
 
@@ -344,17 +396,19 @@ static int modeltuned_close(void)
 }
 
 mca_coll_modeltuned_component_t mca_coll_modeltuned_component = {
-    .super = {
-        .collm_version = {
-            MCA_COLL_MODELTUNED_BASE_VERSION,
-            .mca_component_name = "modeltuned",
-            MCA_BASE_MAKE_VERSION(component, 0, 1, 0),
-            .mca_open_component = modeltuned_open,
-            .mca_close_component = modeltuned_close,
-            .mca_register_component_params = modeltuned_register,
+    .super =
+        {
+            .collm_version =
+                {
+                    MCA_COLL_MODELTUNED_BASE_VERSION,
+                    .mca_component_name = "modeltuned",
+                    MCA_BASE_MAKE_VERSION(component, 0, 1, 0),
+                    .mca_open_component = modeltuned_open,
+                    .mca_close_component = modeltuned_close,
+                    .mca_register_component_params = modeltuned_register,
+                },
+            .collm_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
+            .collm_init_query = mca_coll_modeltuned_init_query,
+            .collm_comm_query = mca_coll_modeltuned_comm_query,
         },
-        .collm_data = { MCA_BASE_METADATA_PARAM_CHECKPOINT },
-        .collm_init_query = mca_coll_modeltuned_init_query,
-        .collm_comm_query = mca_coll_modeltuned_comm_query,
-    },
 };

@@ -25,74 +25,92 @@ static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communi
     const char *file = c->decision_file;
     const char *mark = strstr(file, "%r");
     if (per_rank)
-        snprintf(path, sizeof path, "%.*s%u%s", (int) (mark - file), file, (unsigned) OMPI_PROC_MY_NAME->vpid,
-                 mark + 2);
+        snprintf(path, sizeof path, "%.*s%u%s", (int) (mark - file), file,
+                 (unsigned) OMPI_PROC_MY_NAME->vpid, mark + 2);
     else
         snprintf(path, sizeof path, "%s", file);
     char channels[64];
     mt_comm_model_channels(m->model, channels, sizeof channels);
-    char name[2 * MPI_MAX_OBJECT_NAME];  /* the communicator's name, JSON-escaped */
+    char name[2 * MPI_MAX_OBJECT_NAME]; /* the communicator's name, JSON-escaped */
     size_t k = 0;
     for (const char *p = comm->c_name; *p && k + 2 < sizeof name; ++p) {
-        if ('"' == *p || '\\' == *p) name[k++] = '\\';
+        if ('"' == *p || '\\' == *p)
+            name[k++] = '\\';
         name[k++] = (unsigned char) *p < 0x20 ? ' ' : *p;
     }
     name[k] = '\0';
     /* decision is a JSON object: splice the communicator's fields in after its '{'. */
-    int n = opal_asprintf(&line, "{\"cid\":%d,\"comm\":\"%s\",\"world_rank\":%u,\"comm_rank\":%d,"
-                          "\"channels\":\"%s\",%s\n", mca_coll_modeltuned_cid(comm), name,
-                          (unsigned) OMPI_PROC_MY_NAME->vpid, ompi_comm_rank(comm), channels, decision + 1);
-    if (n < 0) return;
+    int n = opal_asprintf(&line,
+                          "{\"cid\":%d,\"comm\":\"%s\",\"world_rank\":%u,\"comm_rank\":%d,"
+                          "\"channels\":\"%s\",%s\n",
+                          mca_coll_modeltuned_cid(comm), name, (unsigned) OMPI_PROC_MY_NAME->vpid,
+                          ompi_comm_rank(comm), channels, decision + 1);
+    if (n < 0)
+        return;
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd < 0 || write(fd, line, n) != n) {
-        if (mca_coll_modeltuned_once(MCA_COLL_MODELTUNED_ONCE_DECISION_FILE))  /* the calls still run */
+        if (mca_coll_modeltuned_once(
+                MCA_COLL_MODELTUNED_ONCE_DECISION_FILE)) /* the calls still run */
             mca_coll_modeltuned_show_help(true, "decision-file-unwritable", path, strerror(errno));
     }
-    if (fd >= 0) close(fd);
+    if (fd >= 0)
+        close(fd);
     free(line);
 }
 
 static uint64_t remembered_key(int kind, int size_class, int root)
 {
-    return ((uint64_t) (uint32_t) (root + 1) << 16) | ((uint64_t) kind << 8) | (uint64_t) size_class;
+    return ((uint64_t) (uint32_t) (root + 1) << 16) | ((uint64_t) kind << 8) |
+           (uint64_t) size_class;
 }
 
 static mca_coll_modeltuned_slot_t *remembered_slot(mca_coll_modeltuned_module_t *m, uint64_t key)
 {
-    size_t mask = m->remembered_capacity - 1, i = (size_t) ((key * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
-    while (0 != m->remembered[i].key && key != m->remembered[i].key) i = (i + 1) & mask;
+    size_t mask = m->remembered_capacity - 1,
+           i = (size_t) ((key * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+    while (0 != m->remembered[i].key && key != m->remembered[i].key)
+        i = (i + 1) & mask;
     return &m->remembered[i];
 }
 
 /* Keeps a decision; a full or missing table only costs a later recomputation, never a wrong one. */
-static void remember(mca_coll_modeltuned_module_t *m, uint64_t key, const mca_coll_modeltuned_decision_t *d)
+static void remember(mca_coll_modeltuned_module_t *m, uint64_t key,
+                     const mca_coll_modeltuned_decision_t *d)
 {
     if (2 * (m->remembered_count + 1) > m->remembered_capacity) {
         size_t old_capacity = m->remembered_capacity;
         mca_coll_modeltuned_slot_t *old = m->remembered;
         size_t capacity = 0 == old_capacity ? 64 : 2 * old_capacity;
         mca_coll_modeltuned_slot_t *grown = calloc(capacity, sizeof *grown);
-        if (NULL == grown) return;
+        if (NULL == grown)
+            return;
         m->remembered = grown;
         m->remembered_capacity = capacity;
         for (size_t i = 0; i < old_capacity; ++i)
-            if (0 != old[i].key) *remembered_slot(m, old[i].key) = old[i];
+            if (0 != old[i].key)
+                *remembered_slot(m, old[i].key) = old[i];
         free(old);
     }
     mca_coll_modeltuned_slot_t *slot = remembered_slot(m, key);
-    if (0 == slot->key) ++m->remembered_count;
+    if (0 == slot->key)
+        ++m->remembered_count;
     slot->key = key;
     slot->decision = *d;
 }
 
 /* A decision to run `algorithm` (resolved at open: the model only picks allowed, runnable ones),
  * with its dispatch entry copied in. */
-static mca_coll_modeltuned_decision_t to_run(int op, int32_t algorithm, uint32_t segsize, int32_t fanout)
+static mca_coll_modeltuned_decision_t to_run(int op, int32_t algorithm, uint32_t segsize,
+                                             int32_t fanout)
 {
-    const mca_coll_modeltuned_algorithm_t *a = &mca_coll_modeltuned_component.algorithms[op][algorithm];
-    return (mca_coll_modeltuned_decision_t) {.fn = a->fn, .algorithm = algorithm, .segsize = segsize,
-                                             .fanout = fanout, .convention = (int8_t) a->convention,
-                                             .splits = a->splits};
+    const mca_coll_modeltuned_algorithm_t *a = &mca_coll_modeltuned_component
+                                                    .algorithms[op][algorithm];
+    return (mca_coll_modeltuned_decision_t){.fn = a->fn,
+                                            .algorithm = algorithm,
+                                            .segsize = segsize,
+                                            .fanout = fanout,
+                                            .convention = (int8_t) a->convention,
+                                            .splits = a->splits};
 }
 
 /* What a slot tells the caller: NULL for algorithm 0 (Open MPI's default was kept by the margin,
@@ -105,10 +123,13 @@ static const mca_coll_modeltuned_decision_t *decided(const mca_coll_modeltuned_s
 /* The row's slot for (kind, size class), allocated on the first call of its kind (out of memory:
  * m->uncached, deciding without caching; decisions never depend on what is cached, so every rank
  * still takes the same one). Another root's decision found there is kept for that root's return. */
-static mca_coll_modeltuned_slot_t *slot_for(mca_coll_modeltuned_module_t *m, int kind, int size_class)
+static mca_coll_modeltuned_slot_t *slot_for(mca_coll_modeltuned_module_t *m, int kind,
+                                            int size_class)
 {
-    if (NULL == m->rows[kind]) m->rows[kind] = calloc(MCA_COLL_MODELTUNED_SIZE_CLASSES, sizeof *m->rows[kind]);
-    mca_coll_modeltuned_slot_t *slot = NULL != m->rows[kind] ? &m->rows[kind][size_class] : &m->uncached;
+    if (NULL == m->rows[kind])
+        m->rows[kind] = calloc(MCA_COLL_MODELTUNED_SIZE_CLASSES, sizeof *m->rows[kind]);
+    mca_coll_modeltuned_slot_t *slot = NULL != m->rows[kind] ? &m->rows[kind][size_class]
+                                                             : &m->uncached;
     uint8_t *in_remembered = &m->in_remembered[kind][size_class];
     if (slot != &m->uncached && 0 != slot->key && !*in_remembered)
         remember(m, remembered_key(kind, size_class, (int) slot->key - 1), &slot->decision);
@@ -117,12 +138,15 @@ static mca_coll_modeltuned_slot_t *slot_for(mca_coll_modeltuned_module_t *m, int
 }
 
 /* Whether this root's decision was remembered; if so it is back in `slot`. */
-static bool recall(mca_coll_modeltuned_module_t *m, mca_coll_modeltuned_slot_t *slot, int kind, int size_class,
-                   int root)
+static bool recall(mca_coll_modeltuned_module_t *m, mca_coll_modeltuned_slot_t *slot, int kind,
+                   int size_class, int root)
 {
-    if (NULL == m->remembered) return false;
-    const mca_coll_modeltuned_slot_t *seen = remembered_slot(m, remembered_key(kind, size_class, root));
-    if (0 == seen->key) return false;
+    if (NULL == m->remembered)
+        return false;
+    const mca_coll_modeltuned_slot_t *seen = remembered_slot(m, remembered_key(kind, size_class,
+                                                                               root));
+    if (0 == seen->key)
+        return false;
     slot->decision = seen->decision;
     slot->key = (uint64_t) root + 1;
     m->in_remembered[kind][size_class] = slot != &m->uncached;
@@ -131,8 +155,8 @@ static bool recall(mca_coll_modeltuned_module_t *m, mca_coll_modeltuned_slot_t *
 
 /* Runs the model for the call into `slot`, with the decision file's line and the verbose-10 line
  * (comm rank 0). Returns mt_decide's status. */
-static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm, int kind, size_t count,
-                     size_t type_size, int root, mca_coll_modeltuned_slot_t *slot)
+static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm, int kind,
+                     size_t count, size_t type_size, int root, mca_coll_modeltuned_slot_t *slot)
 {
     const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const int op = MCA_COLL_MODELTUNED_KIND_BCAST == kind ? MT_OP_BCAST : MT_OP_REDUCE;
@@ -142,47 +166,60 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
     const bool per_rank = NULL != file && NULL != strstr(file, "%r");
     const bool record = NULL != file && '\0' != file[0] && (per_rank || 0 == ompi_comm_rank(comm));
     const bool log = c->verbose >= 10 && 0 == ompi_comm_rank(comm);
-    mt_decision_report report = { .want_json = record };
-    const mt_call call = { .op = op, .root = root, .count = count, .type_size = type_size,
-                           .commutative = !ordered, .whole_message = user_op,
-                           .objective = c->objective };
+    mt_decision_report report = {.want_json = record};
+    const mt_call call = {.op = op,
+                          .root = root,
+                          .count = count,
+                          .type_size = type_size,
+                          .commutative = !ordered,
+                          .whole_message = user_op,
+                          .objective = c->objective};
     mt_decision decision;
     const int rc = mt_decide(m->model, &call, &decision, record || log ? &report : NULL);
     if (NULL != report.json) {
         record_decision(m, comm, report.json, per_rank);
         free(report.json);
     }
-    slot->decision = (mca_coll_modeltuned_decision_t) {0};  /* nothing can run, or the previous component */
+    slot->decision = (mca_coll_modeltuned_decision_t){
+        0}; /* nothing can run, or the previous component */
     if (0 == rc && 0 != decision.algorithm)
         slot->decision = to_run(op, decision.algorithm, decision.segsize, decision.fanout);
     slot->key = (uint64_t) root + 1;
     if (0 == rc && log)
-        opal_output(c->output, "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
-                    "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f ompi=%s", mca_coll_modeltuned_cid(comm),
-                    comm->c_name, MT_OP_BCAST == op ? "bcast" : "reduce", count * type_size, root,
-                    ordered ? " noncommutative" : user_op ? " user_op" : "", report.pick, decision.predicted_us,
-                    report.runner_up, decision.runner_up_us, report.margin, MCA_COLL_MODELTUNED_OMPI_SERIES);
+        opal_output(c->output,
+                    "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
+                    "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f ompi=%s",
+                    mca_coll_modeltuned_cid(comm), comm->c_name,
+                    MT_OP_BCAST == op ? "bcast" : "reduce", count * type_size, root,
+                    ordered   ? " noncommutative"
+                    : user_op ? " user_op"
+                              : "",
+                    report.pick, decision.predicted_us, report.runner_up, decision.runner_up_us,
+                    report.margin, MCA_COLL_MODELTUNED_OMPI_SERIES);
     return rc;
 }
 
-const mca_coll_modeltuned_decision_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
-                                                                 struct ompi_communicator_t *comm, int kind,
-                                                                 int size_class, size_t count, size_t type_size,
-                                                                 int root)
+const mca_coll_modeltuned_decision_t *
+mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                           int kind, int size_class, size_t count, size_t type_size, int root)
 {
     mca_coll_modeltuned_slot_t *slot = slot_for(m, kind, size_class);
-    if (recall(m, slot, kind, size_class, root)) return decided(slot);
+    if (recall(m, slot, kind, size_class, root))
+        return decided(slot);
     return 0 == run_model(m, comm, kind, count, type_size, root, slot) ? decided(slot) : NULL;
 }
 
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
                                const mca_coll_modeltuned_decision_t *d)
 {
-    char parameters[64] = "";  /* d == NULL: the previous component ran it */
-    if (NULL != d) snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);
+    char parameters[64] = ""; /* d == NULL: the previous component ran it */
+    if (NULL != d)
+        snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);
     opal_output(mca_coll_modeltuned_component.output,
                 "coll:modeltuned:%s cid=%d name=%s rank=%d bytes=%zu root=%d algorithm=%s%s",
                 MT_OP_BCAST == op ? "bcast" : "reduce", mca_coll_modeltuned_cid(comm), comm->c_name,
                 ompi_comm_rank(comm), bytes, root,
-                NULL == d ? "fallback" : mca_coll_modeltuned_component.algorithms[op][d->algorithm].name, parameters);
+                NULL == d ? "fallback"
+                          : mca_coll_modeltuned_component.algorithms[op][d->algorithm].name,
+                parameters);
 }

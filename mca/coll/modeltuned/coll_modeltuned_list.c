@@ -19,7 +19,8 @@ static const struct {
     const char *name, *role;
     int from_major;
 } needed[] = {
-    {"inter", "without it, intercommunicator collectives go to coll/basic, whose scatter crashes", 0},
+    {"inter", "without it, intercommunicator collectives go to coll/basic, whose scatter crashes",
+     0},
     {"han", "without it, communicators across nodes lose Open MPI 5's hierarchical collectives", 5},
 };
 
@@ -28,11 +29,14 @@ static bool listed(const char *list, const char *name)
 {
     const size_t length = strlen(name);
     for (const char *p = list; NULL != p && '\0' != *p;) {
-        while (' ' == *p) ++p;
-        if (0 == strncmp(p, name, length) && (',' == p[length] || ' ' == p[length] || '\0' == p[length]))
+        while (' ' == *p)
+            ++p;
+        if (0 == strncmp(p, name, length) &&
+            (',' == p[length] || ' ' == p[length] || '\0' == p[length]))
             return true;
         p = strchr(p, ',');
-        if (NULL != p) ++p;
+        if (NULL != p)
+            ++p;
     }
     return false;
 }
@@ -41,16 +45,19 @@ bool mca_coll_modeltuned_coll_list_gap(char *what, size_t what_size, char *list,
 {
     const int index = mca_base_var_find("ompi", "coll", NULL, NULL);
     const void *storage = NULL;
-    if (index < 0 || OPAL_SUCCESS != mca_base_var_get_value(index, &storage, NULL, NULL) || NULL == storage)
+    if (index < 0 || OPAL_SUCCESS != mca_base_var_get_value(index, &storage, NULL, NULL) ||
+        NULL == storage)
         return false;
-    char *const *value = storage;  /* a string variable's storage is its char * */
-    if (NULL == *value || '\0' == (*value)[0]) return false;
+    char *const *value = storage; /* a string variable's storage is its char * */
+    if (NULL == *value || '\0' == (*value)[0])
+        return false;
     const bool exclude = '^' == (*value)[0];
     const char *names = exclude ? *value + 1 : *value;
     size_t used = 0;
     what[0] = '\0';
     for (size_t i = 0; i < sizeof needed / sizeof *needed; ++i) {
-        if (OMPI_MAJOR_VERSION < needed[i].from_major || listed(names, needed[i].name) != exclude) continue;
+        if (OMPI_MAJOR_VERSION < needed[i].from_major || listed(names, needed[i].name) != exclude)
+            continue;
         used += snprintf(what + used, used < what_size ? what_size - used : 0, "%scoll/%s (%s)",
                          0 == used ? "" : "; ", needed[i].name, needed[i].role);
     }

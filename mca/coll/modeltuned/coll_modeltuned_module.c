@@ -30,12 +30,14 @@ static void module_destruct(mca_coll_modeltuned_module_t *m)
     }
     free(m->remembered);
     m->remembered = NULL;
-    if (NULL != m->previous_bcast_module) OBJ_RELEASE(m->previous_bcast_module);
-    if (NULL != m->previous_reduce_module) OBJ_RELEASE(m->previous_reduce_module);
+    if (NULL != m->previous_bcast_module)
+        OBJ_RELEASE(m->previous_bcast_module);
+    if (NULL != m->previous_reduce_module)
+        OBJ_RELEASE(m->previous_reduce_module);
 }
 
-OBJ_CLASS_INSTANCE(mca_coll_modeltuned_module_t, mca_coll_base_module_t,
-                   module_construct, module_destruct);
+OBJ_CLASS_INSTANCE(mca_coll_modeltuned_module_t, mca_coll_base_module_t, module_construct,
+                   module_destruct);
 
 /* What the ranks of `comm` published at open; every rank reads the same values, so all answer
  * comm_query alike and no rank runs modeltuned's bcast while another runs Open MPI's. Returns the
@@ -53,16 +55,26 @@ static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool 
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
         ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
         uint64_t theirs = 0, flag = 0, lists = 0;
-        if (*oversubscribed < 0 && OPAL_SUCCESS == mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED, &flag) &&
+        if (*oversubscribed < 0 &&
+            OPAL_SUCCESS ==
+                mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED,
+                                              &flag) &&
             0 != flag)
             *oversubscribed = r;
-        if (r == me) continue;
-        if (*other_lists < 0 && OPAL_SUCCESS == mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_LISTS, &lists) &&
+        if (r == me)
+            continue;
+        if (*other_lists < 0 &&
+            OPAL_SUCCESS ==
+                mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_LISTS, &lists) &&
             lists != mca_coll_modeltuned_component.start_lists)
             *other_lists = r;
-        const bool none = OPAL_SUCCESS != mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_TABLE, &theirs) ||
+        const bool none = OPAL_SUCCESS !=
+                              mca_coll_modeltuned_published(proc,
+                                                            MCA_COLL_MODELTUNED_PUBLISHED_TABLE,
+                                                            &theirs) ||
                           0 == theirs;
-        if (r < me && !none && theirs == mine) *first_with_table = false;
+        if (r < me && !none && theirs == mine)
+            *first_with_table = false;
         if (other < 0 && (none || theirs != mine)) {
             other = r;
             *missing = none;
@@ -73,24 +85,27 @@ static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool 
 
 /* One line naming a rank of `comm` without this rank's table (`missing`: it has none, with the
  * reason it published) or with another one; said by the first rank holding this table. */
-static void report_table_mismatch(struct ompi_communicator_t *comm, int other, bool missing, bool first_with_table)
+static void report_table_mismatch(struct ompi_communicator_t *comm, int other, bool missing,
+                                  bool first_with_table)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     if (!missing) {
-        mca_coll_modeltuned_show_help(first_with_table, "table-differs-on-rank", other, comm->c_name,
-                                      mca_coll_modeltuned_cid(comm), c->table_path);
+        mca_coll_modeltuned_show_help(first_with_table, "table-differs-on-rank", other,
+                                      comm->c_name, mca_coll_modeltuned_cid(comm), c->table_path);
         return;
     }
-    uint8_t *bytes = NULL;  /* what that rank published about its own input */
+    uint8_t *bytes = NULL; /* what that rank published about its own input */
     size_t length = 0;
     int rc = OPAL_ERR_NOT_FOUND;
-    OPAL_MODEX_RECV_STRING(rc, MCA_COLL_MODELTUNED_PROBLEM_KEY, &ompi_comm_peer_lookup(comm, other)->super.proc_name,
-                           &bytes, &length);
+    OPAL_MODEX_RECV_STRING(rc, MCA_COLL_MODELTUNED_PROBLEM_KEY,
+                           &ompi_comm_peer_lookup(comm, other)->super.proc_name, &bytes, &length);
     const char *problem = (const char *) bytes;
     mca_coll_modeltuned_show_help(first_with_table, "table-missing-on-rank", other, comm->c_name,
                                   mca_coll_modeltuned_cid(comm),
-                                  OPAL_SUCCESS == rc && NULL != problem && length > 0 && '\0' == problem[length - 1]
-                                      ? problem : "it published no reason: modeltuned is not loaded there",
+                                  OPAL_SUCCESS == rc && NULL != problem && length > 0 &&
+                                          '\0' == problem[length - 1]
+                                      ? problem
+                                      : "it published no reason: modeltuned is not loaded there",
                                   c->table_path);
     free(bytes);
 }
@@ -103,7 +118,8 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     if (NULL == comm->c_coll->coll_bcast_module || NULL == comm->c_coll->coll_reduce_module) {
         opal_output_verbose(1, mca_coll_modeltuned_component.output,
                             "coll:modeltuned:module_enable cid=%d name=%s: no component below "
-                            "to fall back to; not enabling", mca_coll_modeltuned_cid(comm), comm->c_name);
+                            "to fall back to; not enabling",
+                            mca_coll_modeltuned_cid(comm), comm->c_name);
         return OMPI_ERROR;
     }
     m->previous_bcast = comm->c_coll->coll_bcast;
@@ -115,7 +131,8 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
 
     /* The base algorithms keep their trees and request arrays here. */
     m->super.base_data = OBJ_NEW(mca_coll_base_comm_t);
-    if (NULL == m->super.base_data) return OMPI_ERR_OUT_OF_RESOURCE;
+    if (NULL == m->super.base_data)
+        return OMPI_ERR_OUT_OF_RESOURCE;
 
     /* The placement needs no communication (setup.c), so the model is built now, and an op it can
      * never take from Open MPI's default (or every op, when the model cannot be built) is left out:
@@ -126,32 +143,39 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     const char *left[2] = {NULL, NULL};
     /* An op the user told tuned how to run is theirs (coll_modeltuned_tuned.c). */
     for (int op = 0; op < 2; ++op) {
-        if ('\0' == m->tuned_told[op][0]) continue;
-        if (MT_OP_BCAST == op) m->super.coll_bcast = NULL;
-        else m->super.coll_reduce = NULL;
+        if ('\0' == m->tuned_told[op][0])
+            continue;
+        if (MT_OP_BCAST == op)
+            m->super.coll_bcast = NULL;
+        else
+            m->super.coll_reduce = NULL;
         if (0 == ompi_comm_rank(comm))
-            opal_output_verbose(1, mca_coll_modeltuned_component.output,
-                                "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to tuned: %s",
-                                mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
-                                MT_OP_BCAST == op ? "bcast" : "reduce", m->tuned_told[op]);
+            opal_output_verbose(
+                1, mca_coll_modeltuned_component.output,
+                "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to tuned: %s",
+                mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
+                MT_OP_BCAST == op ? "bcast" : "reduce", m->tuned_told[op]);
     }
-    if (NULL != m->super.coll_bcast && (!ready || !mt_comm_model_may_leave_default(m->model, MT_OP_BCAST))) {
+    if (NULL != m->super.coll_bcast &&
+        (!ready || !mt_comm_model_may_leave_default(m->model, MT_OP_BCAST))) {
         m->super.coll_bcast = NULL;
         left[0] = "bcast";
     }
-    if (NULL != m->super.coll_reduce && (!ready || !mt_comm_model_may_leave_default(m->model, MT_OP_REDUCE))) {
+    if (NULL != m->super.coll_reduce &&
+        (!ready || !mt_comm_model_may_leave_default(m->model, MT_OP_REDUCE))) {
         m->super.coll_reduce = NULL;
         left[1] = "reduce";
     }
     if ((NULL != left[0] || NULL != left[1]) && 0 == ompi_comm_rank(comm))
-        opal_output_verbose(1, mca_coll_modeltuned_component.output,
-                            "coll:modeltuned:module_enable cid=%d size=%d: leaves %s%s%s to the previous "
-                            "component: %s", mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
-                            NULL != left[0] ? left[0] : "", NULL != left[0] && NULL != left[1] ? " and " : "",
-                            NULL != left[1] ? left[1] : "",
-                            ready ? "no check of the table covers this communicator's shape and size, so "
-                            "the model would keep Open MPI's default for every call"
-                            : "the model could not be built (the setup line says why)");
+        opal_output_verbose(
+            1, mca_coll_modeltuned_component.output,
+            "coll:modeltuned:module_enable cid=%d size=%d: leaves %s%s%s to the previous "
+            "component: %s",
+            mca_coll_modeltuned_cid(comm), ompi_comm_size(comm), NULL != left[0] ? left[0] : "",
+            NULL != left[0] && NULL != left[1] ? " and " : "", NULL != left[1] ? left[1] : "",
+            ready ? "no check of the table covers this communicator's shape and size, so "
+                    "the model would keep Open MPI's default for every call"
+                  : "the model could not be built (the setup line says why)");
     return OMPI_SUCCESS;
 }
 
@@ -169,12 +193,14 @@ static int module_disable(mca_coll_base_module_t *module, struct ompi_communicat
 /* Why ranks of `comm` cannot all decide alike (another table or none, other algorithm lists, an
  * oversubscribed node), from what they published at open; NULL when they can. Installation
  * problems are reported once per process, by one rank. */
-static const char *published_mismatch(mca_coll_modeltuned_component_t *c, struct ompi_communicator_t *comm,
-                                      char *reason, size_t reason_size)
+static const char *published_mismatch(mca_coll_modeltuned_component_t *c,
+                                      struct ompi_communicator_t *comm, char *reason,
+                                      size_t reason_size)
 {
     bool missing = false, first_with_table = false;
     int oversubscribed = -1, other_lists = -1;
-    const int other = scan_published(comm, &missing, &first_with_table, &oversubscribed, &other_lists);
+    const int other = scan_published(comm, &missing, &first_with_table, &oversubscribed,
+                                     &other_lists);
     if (other >= 0) {
         if (mca_coll_modeltuned_once(MCA_COLL_MODELTUNED_ONCE_TABLE_MISMATCH))
             report_table_mismatch(comm, other, missing, first_with_table);
@@ -182,16 +208,19 @@ static const char *published_mismatch(mca_coll_modeltuned_component_t *c, struct
                  missing ? "has no usable calibration table" : "uses another calibration table");
         return reason;
     }
-    if (other_lists >= 0) {  /* parameters set differently per rank */
+    if (other_lists >= 0) { /* parameters set differently per rank */
         if (mca_coll_modeltuned_once(MCA_COLL_MODELTUNED_ONCE_LISTS_MISMATCH))
-            mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "algorithm-lists-differ", other_lists,
-                                          comm->c_name, mca_coll_modeltuned_cid(comm));
+            mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "algorithm-lists-differ",
+                                          other_lists, comm->c_name, mca_coll_modeltuned_cid(comm));
         return "ranks started with different algorithm lists";
     }
-    if (oversubscribed >= 0) {  /* not an installation problem: verbose only */
-        snprintf(reason, reason_size, "rank %d of this communicator runs on an oversubscribed node (more "
-                 "ranks than cores), where the model does not hold; set coll_modeltuned_oversubscribed 1 to "
-                 "decide anyway", oversubscribed);
+    if (oversubscribed >= 0) { /* not an installation problem: verbose only */
+        snprintf(reason, reason_size,
+                 "rank %d of this communicator runs on an oversubscribed node (more "
+                 "ranks than cores), where the model does not hold; set "
+                 "coll_modeltuned_oversubscribed 1 to "
+                 "decide anyway",
+                 oversubscribed);
         return reason;
     }
     return NULL;
@@ -209,10 +238,11 @@ static const char *allowed_now(mca_coll_modeltuned_component_t *c, struct ompi_c
     for (int op = 0; op < 2; ++op) {
         if (0 != mt_parse_algorithms(op, lists[op], &allowed[op], err, sizeof err)) {
             mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "bad-algorithm-list-written",
-                MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], comm->c_name, mca_coll_modeltuned_cid(comm), err);
+                                          MT_OP_BCAST == op ? "bcast" : "reduce", lists[op],
+                                          comm->c_name, mca_coll_modeltuned_cid(comm), err);
             return "an algorithm list written at run time is invalid";
         }
-        allowed[op] &= c->runnable[op];  /* what Open MPI's library cannot run is never allowed */
+        allowed[op] &= c->runnable[op]; /* what Open MPI's library cannot run is never allowed */
     }
     return NULL;
 }
@@ -227,30 +257,34 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
      * now, which MPI_T writes (scope "all", the same on every rank) may have changed since. */
     char told[2][MCA_COLL_MODELTUNED_REASON_MAX];
     for (int op = 0; op < 2; ++op)
-        if (!mca_coll_modeltuned_tuned_is_told(op, told[op], sizeof told[op])) told[op][0] = '\0';
+        if (!mca_coll_modeltuned_tuned_is_told(op, told[op], sizeof told[op]))
+            told[op][0] = '\0';
 
     *priority = c->priority;
-    const char *why = c->priority < 0                ? "priority is negative"
-                      : OMPI_COMM_IS_INTER(comm)     ? "intercommunicator"
-                      : ompi_comm_size(comm) < 2     ? "a single rank"
-                      : NULL == c->table             ? (NULL != c->disabled_reason ? c->disabled_reason
-                                                                                   : "no calibration table")
-                                                     : published_mismatch(c, comm, reason, sizeof reason);
-    if (NULL == why) why = allowed_now(c, comm, allowed);
+    const char *why = c->priority < 0            ? "priority is negative"
+                      : OMPI_COMM_IS_INTER(comm) ? "intercommunicator"
+                      : ompi_comm_size(comm) < 2 ? "a single rank"
+                      : NULL == c->table         ? (NULL != c->disabled_reason ? c->disabled_reason
+                                                                               : "no calibration table")
+                                         : published_mismatch(c, comm, reason, sizeof reason);
+    if (NULL == why)
+        why = allowed_now(c, comm, allowed);
     if (NULL == why && '\0' != told[MT_OP_BCAST][0] && '\0' != told[MT_OP_REDUCE][0]) {
         snprintf(reason, sizeof reason, "tuned runs what the user told it for bcast and reduce: %s",
                  told[MT_OP_BCAST]);
         why = reason;
     }
-    if (NULL != why) {  /* the same reason on every rank: one says it */
+    if (NULL != why) { /* the same reason on every rank: one says it */
         if (0 == ompi_comm_rank(comm))
-            opal_output_verbose(1, c->output, "coll:modeltuned:comm_query cid=%d name=%s: declining: %s",
+            opal_output_verbose(1, c->output,
+                                "coll:modeltuned:comm_query cid=%d name=%s: declining: %s",
                                 mca_coll_modeltuned_cid(comm), comm->c_name, why);
         return NULL;
     }
 
     mca_coll_modeltuned_module_t *m = OBJ_NEW(mca_coll_modeltuned_module_t);
-    if (NULL == m) return NULL;
+    if (NULL == m)
+        return NULL;
     memcpy(m->allowed, allowed, sizeof allowed);
     memcpy(m->tuned_told, told, sizeof told);
     m->super.coll_module_enable = module_enable;

@@ -15,14 +15,17 @@
 #include MCA_COLL_MODELTUNED_PMIX_H
 #include "opal/util/proc.h"
 
-static char *const published_key_names[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] = {  /* the modex macros take char * */
-    "coll.modeltuned.table", "coll.modeltuned.oversubscribed", "coll.modeltuned.host",
-    "coll.modeltuned.place", "coll.modeltuned.lists"};
+static char *const published_key_names[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] =
+    {/* the modex macros take char * */
+     "coll.modeltuned.table", "coll.modeltuned.oversubscribed", "coll.modeltuned.host",
+     "coll.modeltuned.place", "coll.modeltuned.lists"};
 
 static int logical_index_of(hwloc_obj_t covering, hwloc_obj_type_t type)
 {
-    if (NULL == covering) return -1;
-    if (covering->type == type) return (int) covering->logical_index;
+    if (NULL == covering)
+        return -1;
+    if (covering->type == type)
+        return (int) covering->logical_index;
     hwloc_obj_t ancestor = hwloc_get_ancestor_obj_by_type(opal_hwloc_topology, type, covering);
     return NULL == ancestor ? -1 : (int) ancestor->logical_index;
 }
@@ -32,14 +35,17 @@ static int logical_index_of(hwloc_obj_t covering, hwloc_obj_type_t type)
 static void my_place(mt_place *place)
 {
     place->package = place->numa = place->l3 = place->core = -1;
-    if (OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology) return;
+    if (OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology)
+        return;
 
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    if (NULL == set) return;
+    if (NULL == set)
+        return;
     int got = -1;
     if (NULL != opal_process_info.cpuset && '\0' != opal_process_info.cpuset[0])
         got = hwloc_bitmap_list_sscanf(set, opal_process_info.cpuset);
-    if (0 != got) got = hwloc_get_cpubind(opal_hwloc_topology, set, HWLOC_CPUBIND_PROCESS);
+    if (0 != got)
+        got = hwloc_get_cpubind(opal_hwloc_topology, set, HWLOC_CPUBIND_PROCESS);
     if (0 == got && !hwloc_bitmap_iszero(set)) {
         hwloc_obj_t covering = hwloc_get_obj_covering_cpuset(opal_hwloc_topology, set);
         place->package = logical_index_of(covering, HWLOC_OBJ_PACKAGE);
@@ -57,15 +63,17 @@ static uint64_t pack_place(const mt_place *p)
 {
     const int32_t v[4] = {p->package, p->numa, p->l3, p->core};
     uint64_t packed = 0;
-    for (int i = 0; i < 4; ++i) packed |= (uint64_t) (v[i] < 0 || v[i] >= 0xffff ? 0 : v[i] + 1) << (16 * i);
+    for (int i = 0; i < 4; ++i)
+        packed |= (uint64_t) (v[i] < 0 || v[i] >= 0xffff ? 0 : v[i] + 1) << (16 * i);
     return packed;
 }
 
 static void unpack_place(uint64_t packed, mt_place *p)
 {
     int32_t v[4];
-    for (int i = 0; i < 4; ++i) v[i] = (int32_t) ((packed >> (16 * i)) & 0xffff) - 1;
-    *p = (mt_place){ .node = -1, .package = v[0], .numa = v[1], .l3 = v[2], .core = v[3] };
+    for (int i = 0; i < 4; ++i)
+        v[i] = (int32_t) ((packed >> (16 * i)) & 0xffff) - 1;
+    *p = (mt_place){.node = -1, .package = v[0], .numa = v[1], .l3 = v[2], .core = v[3]};
 }
 
 int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS])
@@ -75,45 +83,53 @@ int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLIS
     memcpy(all, values, sizeof all);
     my_place(&place);
     all[MCA_COLL_MODELTUNED_PUBLISHED_PLACE] = pack_place(&place);
-    uint64_t host = 1469598103934665603ULL;  /* FNV-1a of the node name */
+    uint64_t host = 1469598103934665603ULL; /* FNV-1a of the node name */
     for (const char *s = opal_process_info.nodename; NULL != s && *s; ++s)
         host = (host ^ (unsigned char) *s) * 1099511628211ULL;
     all[MCA_COLL_MODELTUNED_PUBLISHED_HOST] = host;
     int rc = OPAL_SUCCESS;
     for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS && OPAL_SUCCESS == rc; ++k)
-        OPAL_MODEX_SEND_VALUE(rc, MCA_COLL_MODELTUNED_MODEX_GLOBAL, published_key_names[k], &all[k], MCA_COLL_MODELTUNED_MODEX_UINT64);
+        OPAL_MODEX_SEND_VALUE(rc, MCA_COLL_MODELTUNED_MODEX_GLOBAL, published_key_names[k], &all[k],
+                              MCA_COLL_MODELTUNED_MODEX_UINT64);
     return rc;
 }
 
 /* Cached per rank of this job (the modex is read-only after MPI_Init). */
 int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out)
 {
-    static uint64_t *cache[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];  /* per vpid: value + 1, 0 = not looked up */
+    static uint64_t
+        *cache[MCA_COLL_MODELTUNED_PUBLISHED_KEYS]; /* per vpid: value + 1, 0 = not looked up */
     static uint32_t cached_procs;
     const bool same_job = proc->super.proc_name.jobid == OMPI_PROC_MY_NAME->jobid;
     const uint32_t vpid = proc->super.proc_name.vpid;
     if (same_job && 0 == cached_procs && ompi_process_info.num_procs > 0) {
         cached_procs = ompi_process_info.num_procs;
-        for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k) cache[k] = calloc(cached_procs, sizeof *cache[k]);
+        for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k)
+            cache[k] = calloc(cached_procs, sizeof *cache[k]);
     }
-    uint64_t *slot = same_job && NULL != cache[key] && vpid < cached_procs ? &cache[key][vpid] : NULL;
+    uint64_t *slot = same_job && NULL != cache[key] && vpid < cached_procs ? &cache[key][vpid]
+                                                                           : NULL;
     if (NULL != slot && 0 != *slot) {
-        if (UINT64_MAX == *slot) return OPAL_ERR_NOT_FOUND;
+        if (UINT64_MAX == *slot)
+            return OPAL_ERR_NOT_FOUND;
         *out = *slot - 1;
         return OPAL_SUCCESS;
     }
     uint64_t value = 0, *ptr = &value;
     int rc;
-    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, published_key_names[key], &proc->super.proc_name, &ptr, MCA_COLL_MODELTUNED_MODEX_UINT64);
-    if (NULL != slot) *slot = OPAL_SUCCESS == rc && value != UINT64_MAX ? value + 1 : UINT64_MAX;
-    if (OPAL_SUCCESS != rc) return OPAL_ERR_NOT_FOUND;
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, published_key_names[key], &proc->super.proc_name, &ptr,
+                                   MCA_COLL_MODELTUNED_MODEX_UINT64);
+    if (NULL != slot)
+        *slot = OPAL_SUCCESS == rc && value != UINT64_MAX ? value + 1 : UINT64_MAX;
+    if (OPAL_SUCCESS != rc)
+        return OPAL_ERR_NOT_FOUND;
     *out = value;
     return OPAL_SUCCESS;
 }
 
 typedef struct host_rank {
     bool known;
-    uint64_t host;  /* hash of the node name */
+    uint64_t host; /* hash of the node name */
     int rank;
 } host_rank;
 
@@ -121,8 +137,10 @@ typedef struct host_rank {
 static int compare_host_rank(const void *a, const void *b)
 {
     const host_rank *x = a, *y = b;
-    if (x->known != y->known) return x->known ? -1 : 1;
-    if (x->known && x->host != y->host) return x->host < y->host ? -1 : 1;
+    if (x->known != y->known)
+        return x->known ? -1 : 1;
+    if (x->known && x->host != y->host)
+        return x->host < y->host ? -1 : 1;
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
@@ -141,12 +159,13 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
     if (NULL == places || NULL == by_host) {
         free(places);
         free(by_host);
-        return OMPI_ERR_OUT_OF_RESOURCE;  /* a rank out of memory at setup: see design.md */
+        return OMPI_ERR_OUT_OF_RESOURCE; /* a rank out of memory at setup: see design.md */
     }
     for (int r = 0; r < size; ++r) {
         struct ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
         uint64_t packed = 0, host = 0;
-        bool known = OPAL_SUCCESS == mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_HOST, &host);
+        bool known = OPAL_SUCCESS ==
+                     mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_HOST, &host);
         (void) mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_PLACE, &packed);
         unpack_place(packed, &places[r]);
         by_host[r] = (host_rank){known, host, r};
@@ -155,7 +174,8 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
      * Sorted, not compared pairwise: O(P log P) at any number of nodes. */
     qsort(by_host, size, sizeof *by_host, compare_host_rank);
     for (int k = 0; k < size; ++k) {
-        const bool same = k > 0 && by_host[k].known && by_host[k - 1].known && by_host[k].host == by_host[k - 1].host;
+        const bool same = k > 0 && by_host[k].known && by_host[k - 1].known &&
+                          by_host[k].host == by_host[k - 1].host;
         places[by_host[k].rank].node = same ? places[by_host[k - 1].rank].node : by_host[k].rank;
     }
     m->model = mt_comm_model_create(c->table, size, places, m->allowed[MT_OP_BCAST],
@@ -163,16 +183,20 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
     free(places);
     free(by_host);
     if (NULL == m->model) {
-        opal_output_verbose(1, c->output, "coll:modeltuned:setup cid=%d name=%s: %s; falling back to "
-                            "the previous component", mca_coll_modeltuned_cid(comm), comm->c_name, err);
+        opal_output_verbose(1, c->output,
+                            "coll:modeltuned:setup cid=%d name=%s: %s; falling back to "
+                            "the previous component",
+                            mca_coll_modeltuned_cid(comm), comm->c_name, err);
         return OMPI_ERROR;
     }
     m->state = MCA_COLL_MODELTUNED_READY;
     if (c->verbose >= 10) {
         char channels[64];
         mt_comm_model_channels(m->model, channels, sizeof channels);
-        opal_output(c->output, "coll:modeltuned:setup cid=%d name=%s: placement of %d ranks from what "
-                    "they published, channels=%s", mca_coll_modeltuned_cid(comm), comm->c_name, size, channels);
+        opal_output(c->output,
+                    "coll:modeltuned:setup cid=%d name=%s: placement of %d ranks from what "
+                    "they published, channels=%s",
+                    mca_coll_modeltuned_cid(comm), comm->c_name, size, channels);
     }
     return OMPI_SUCCESS;
 }

@@ -20,14 +20,16 @@ static const void *tuned_variable(const char *name)
 {
     const int index = mca_base_var_find("ompi", "coll", "tuned", name);
     const void *value = NULL;
-    if (index < 0 || OPAL_SUCCESS != mca_base_var_get_value(index, &value, NULL, NULL)) return NULL;
+    if (index < 0 || OPAL_SUCCESS != mca_base_var_get_value(index, &value, NULL, NULL))
+        return NULL;
     return value;
 }
 
 bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size)
 {
     const bool *dynamic = tuned_variable("use_dynamic_rules");
-    if (NULL == dynamic || !*dynamic) return false;
+    if (NULL == dynamic || !*dynamic)
+        return false;
     const char *algorithm_name = MT_OP_BCAST == op ? "bcast_algorithm" : "reduce_algorithm";
     const int *algorithm = tuned_variable(algorithm_name);
     char *const *rules = tuned_variable("dynamic_rules_filename");
@@ -35,13 +37,16 @@ bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size)
      * every operation is taken as covered. */
     if (NULL != rules && NULL != *rules && '\0' != (*rules)[0]) {
         if (NULL != why)
-            snprintf(why, why_size, "coll_tuned_use_dynamic_rules is set with the rules file "
-                     "coll_tuned_dynamic_rules_filename=%s", *rules);
+            snprintf(why, why_size,
+                     "coll_tuned_use_dynamic_rules is set with the rules file "
+                     "coll_tuned_dynamic_rules_filename=%s",
+                     *rules);
         return true;
     }
     if (NULL != algorithm && 0 != *algorithm) {
         if (NULL != why)
-            snprintf(why, why_size, "coll_tuned_use_dynamic_rules is set and coll_tuned_%s=%d forces an algorithm",
+            snprintf(why, why_size,
+                     "coll_tuned_use_dynamic_rules is set and coll_tuned_%s=%d forces an algorithm",
                      algorithm_name, *algorithm);
         return true;
     }

@@ -33,16 +33,19 @@ int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf, int
                                    struct ompi_datatype_t *dtype, size_t bytes, bool root)
 {
     v->temp = NULL;
-    if (bytes > INT_MAX) return OMPI_ERR_NOT_SUPPORTED;  /* same size everywhere: all fall back */
+    if (bytes > INT_MAX)
+        return OMPI_ERR_NOT_SUPPORTED; /* same size everywhere: all fall back */
     v->count = (int) bytes;
     v->dtype = &ompi_mpi_byte.dt;
     if (ompi_datatype_is_contiguous_memory_layout(dtype, count)) {
         v->buf = first_byte(buf, dtype);
         return OMPI_SUCCESS;
     }
-    if (NULL == (v->temp = malloc(bytes))) return OMPI_ERR_OUT_OF_RESOURCE;
+    if (NULL == (v->temp = malloc(bytes)))
+        return OMPI_ERR_OUT_OF_RESOURCE;
     v->buf = v->temp;
-    if (!root) return OMPI_SUCCESS;
+    if (!root)
+        return OMPI_SUCCESS;
     return ompi_datatype_sndrcv(buf, count, dtype, v->temp, v->count, &ompi_mpi_packed.dt);
 }
 
