@@ -257,8 +257,16 @@ START_TEST(table_without_node_channel_steps_aside) {
   MpiRun run = with_modeltuned(4, 1);
   run.calibration_file = srcdir() + "/calib/tables/cpp-vm-2core.json";
   run.nodes = "nodeA:2,nodeB:2";
+  // The table knows the cache channel only (the VM it was measured on shares one L3 between its two
+  // cores): each emulated node is such a machine, whatever this one's caches are.
+  const fs::path xml = scratch.dir / "node.xml";
+  const std::string cmd =
+      "'" + lstopo() + "' --input 'pack:1 numa:1 l3:1 core:2 pu:1' --of xml > '" + xml.string() + "'";
+  ck_assert_msg(std::system(cmd.c_str()) == 0, "%s failed", cmd.c_str());
+  run.node_topology = xml.string();
+  run.mca = {{"mpi_yield_when_idle", "1"}};
   // By node: ranks 0 and 2 on nodeA, 1 and 3 on nodeB, so the odd/even halves stay inside a node.
-  run.extra_mpirun_args = {"--map-by", "node"};
+  run.extra_mpirun_args = {"--map-by", "node", "--bind-to", "core"};
   run.program_args = {"--comms=world,split", "--max-bytes=65536"};
   run.verbose = 20;
   RunResult r = run_mpi(run, scratch.dir);
