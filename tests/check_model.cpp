@@ -509,16 +509,42 @@ START_TEST(checks_hold_near_their_ranks) {
     return check_range(t, Op::bcast, "binomial", 0, 0, 2048, Metric::completion, Channel::core, Channel::node, ranks);
   };
   ck_assert_double_eq(range(100)->hi, 0.1);  // inside [64, 128)
-  ck_assert_double_eq(range(200)->hi, 0.1);  // within 2 x 127
-  ck_assert_double_eq(range(40)->hi, 0.1);   // 64 / 40 = 1.6 beats 40 / 16 = 2.5 (out of reach anyway)
-  ck_assert_double_eq(range(24)->hi, 0.5);   // 24 / 16 = 1.5 beats 64 / 24 = 2.7
-  ck_assert_double_eq(range(8)->hi, 0.5);    // 16 / 8 = 2: still within reach
+  ck_assert_double_eq(range(200)->hi, 0.1);  // one side, 200 / 127 within the span it pooled (128 / 64)
+  ck_assert_double_eq(range(40)->hi, 0.1);   // one side (16 is out of reach), 64 / 40 within its span
+  ck_assert(!range(24).has_value());         // one side, measured on 16 alone: not carried to 24
+  ck_assert(!range(8).has_value());          // the same below it
+  ck_assert_double_eq(range(16)->hi, 0.5);   // measured there
   ck_assert_double_eq(range(7)->hi, 2.0);    // no sized check holds: the unsized one
   ck_assert_double_eq(range(256)->hi, 2.0);  // 256 >= 2 x 128
   ck_assert(std::isinf(ranks_distance(t.checks[0], 256)) && ranks_distance(t.checks[0], 100) == 0 &&
             ranks_distance(t.checks[2], 100) < 0);
   t.checks.pop_back();
   ck_assert(!range(256).has_value());  // beyond every sized check: unchecked, the default is kept
+}
+END_TEST
+
+// Checks measured on single communicator sizes, as modeltuned-calibrate measures them: between two
+// the range is the union of both (the error moves between them), beyond the extreme ones nothing.
+START_TEST(checks_between_measured_sizes_take_both) {
+  CalibrationTable t;
+  auto add = [&](double lo, double hi, int ranks) {
+    t.checks.push_back({"bcast", "chain", 0, 4, "completion", "core", "node", 1024, 4096, lo, hi, 4, ranks, ranks + 1});
+  };
+  add(-0.1, 0.2, 62);
+  add(0.3, 0.5, 126);
+  add(-0.4, 0.0, 90);
+  auto range = [&](int ranks) {
+    return check_range(t, Op::bcast, "chain", 0, 4, 2048, Metric::completion, Channel::core, Channel::node, ranks);
+  };
+  ck_assert(range(100)->lo == -0.4 && range(100)->hi == 0.5);    // between 90 and 126
+  ck_assert(range(70)->lo == -0.4 && range(70)->hi == 0.2);      // between 62 and 90
+  ck_assert(range(126)->lo == 0.3 && range(126)->hi == 0.5);     // measured there
+  ck_assert(!range(130).has_value() && !range(50).has_value());  // beyond the largest and the smallest
+  // The sizes the calibrator measures them on, and validate --calibrated-on fits them on.
+  ck_assert(check_group_sizes(256) == (std::vector<int>{256, 180, 128, 90, 64}));
+  ck_assert(check_group_sizes(254) == (std::vector<int>{254, 178, 126, 88, 62}));
+  ck_assert(check_group_sizes(4) == (std::vector<int>{4, 2}));
+  ck_assert(check_group_sizes(2) == (std::vector<int>{2}));
 }
 END_TEST
 

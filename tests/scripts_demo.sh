@@ -28,6 +28,8 @@ check "it says how to adopt the table" \
   'printf "%s" "$out" | grep -q "to use this table in every job, copy it to $dir/home/.config/modeltuned/calibration.json"'
 check "it prints what modeltuned chose per size" 'printf "%s" "$out" | grep -q "modeltuned chose" && printf "%s" "$out" | grep -qE "^bcast +1024 "'
 check "it writes the A/B plot and CSV" '[ -s "$dir/demo/ab.png" ] && [ -s "$dir/demo/ab.csv" ]'
+check "its ORFEO part leaves the default somewhere, naming the checks that allowed it" \
+  'printf "%s" "$out" | grep -q "leaves Open MPI.s default.*checks measured on [0-9]* and [0-9]* ranks"'
 
 # A second run reuses its table: no calibration.
 demo

@@ -7,6 +7,7 @@ tools_modeltuned_SOURCES += tools/validate/validate.cpp tools/validate/options.h
 	tools/validate/calibration.hpp tools/validate/calibration.cpp \
 	tools/validate/accuracy.hpp tools/validate/accuracy.cpp \
 	tools/validate/selection.hpp tools/validate/selection.cpp \
+	tools/validate/protocol.hpp tools/validate/protocol.cpp \
 	tools/validate/format.hpp tools/validate/csv_output.hpp tools/validate/csv_output.cpp \
 	tools/validate/report.hpp tools/validate/report.cpp \
 	tools/validate/plots.hpp tools/validate/plots.cpp

@@ -443,12 +443,11 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   result.problem = checks_unavailable();
   if (!result.problem.empty()) return result;
 
-  // MPI_COMM_WORLD, then its first P/2 and P/4 ranks: each group's checks hold for communicators
-  // near its size (a model error that grows or shrinks with the number of ranks), and a smaller
-  // group may have another shape (one L3, one socket) that then gets checks of its own. World gets
-  // half the time, the others share the rest.
-  std::vector<int> groups{size};
-  for (int k = size / 2; k >= 2 && groups.size() < 3; k /= 2) groups.push_back(k);
+  // MPI_COMM_WORLD, then its first ranks every factor sqrt(2) fewer (check_group_sizes): a
+  // communicator between two of them is judged by both (the model's error moves with the number of
+  // ranks), and a smaller group may have another shape (one L3, one socket) that then gets checks
+  // of its own. World gets half the time, the others share the rest.
+  const std::vector<int> groups = check_group_sizes(size);
   std::map<RangeKey, Range> ranges;
   nlohmann::json measured = nlohmann::json::array(), runs = nlohmann::json::array();
   for (size_t g = 0; g < groups.size(); ++g) {

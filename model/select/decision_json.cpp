@@ -39,6 +39,16 @@ nlohmann::json decision_json(const CalibrationTable &table, const Placement &pla
     j["margin_basis"] = decision->margin_basis == Decision::MarginBasis::checks      ? "checks"
                         : decision->margin_basis == Decision::MarginBasis::unchecked ? "unchecked"
                                                                                      : "held_out";
+  if (decision && decision->margin_basis == Decision::MarginBasis::checks) {
+    const auto sizes = [](const std::array<int, 2> &on) {
+      nlohmann::json out = nlohmann::json::array();
+      for (int ranks : on)
+        if (ranks > 0) out.push_back(ranks);
+      return out;
+    };
+    j["checked_on_ranks"] = {{"pick", sizes(decision->pick_checked_on)},
+                             {"default", sizes(decision->default_checked_on)}};
+  }
   nlohmann::json all = nlohmann::json::array();
   if (decision)
     for (const Prediction &pr : decision->predictions) all.push_back(candidate_json(pr.candidate, pr.us));

@@ -25,6 +25,16 @@ double held_out_uncertainty(const CalibrationTable &table) {
   return std::min(worst, kMaxUncertainty);
 }
 
+std::vector<int> check_group_sizes(int ranks) {
+  std::vector<int> sizes{ranks};
+  for (int k = 1; k < kCheckGroups; ++k) {
+    const int size = static_cast<int>(ranks / std::pow(kCheckGroupRatio, k) + 1e-9) / 2 * 2;  // 256 / 2 is 128
+    if (size < 2) break;
+    if (size != sizes.back()) sizes.push_back(size);
+  }
+  return sizes;
+}
+
 double ranks_distance(const CheckResidual &r, int ranks) {
   if (!r.has_ranks()) return -1;
   const double p = ranks;
@@ -72,14 +82,48 @@ const CheckResidual *nearest_in(std::span<const CheckResidual *const> checks, st
 
 std::optional<ResidualRange> range_of(const CheckResidual *r) {
   if (!r) return std::nullopt;
-  return ResidualRange{r->log_lo, r->log_hi};
+  return ResidualRange{r->log_lo, r->log_hi, {r->from_ranks, 0}};
+}
+
+// The range of one configuration at `ranks`: where checks of it were measured on both smaller and
+// larger communicators (within reach), the union of the nearest on each side, since the model's
+// error moves between measured sizes and nothing says how; where only one side has one, or a check
+// holds `ranks` itself, that check's range; sizeless checks only when no sized one holds.
+template <typename Holds>
+std::optional<ResidualRange> bracket_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
+                                        uint32_t segsize, int fanout, int ranks, Holds holds) {
+  const CheckResidual *below = nullptr, *above = nullptr;
+  double below_d = INFINITY, above_d = INFINITY;
+  for (const CheckResidual *r : checks) {
+    if (r->algorithm != algorithm || r->segsize != segsize || r->fanout != fanout || !r->has_ranks() || !holds(*r))
+      continue;
+    const double d = ranks_distance(*r, ranks);
+    if (d == 0) return range_of(r);  // measured on this size
+    const bool larger = r->from_ranks > ranks;
+    const CheckResidual *&side = larger ? above : below;
+    double &side_distance = larger ? above_d : below_d;
+    if (d < side_distance) {  // ties keep the table's order
+      side = r;
+      side_distance = d;
+    }
+  }
+  if (!below && !above)  // version 2 checks hold for any size
+    return range_of(nearest_in(checks, algorithm, segsize, fanout, ranks, holds));
+  if (!below || !above) {  // one side: carried no farther than the span of sizes it pooled
+    const CheckResidual *one = below ? below : above;
+    if ((below ? below_d : above_d) > std::log(double(one->below_ranks) / one->from_ranks)) return std::nullopt;
+    return range_of(one);
+  }
+  return ResidualRange{std::min(below->log_lo, above->log_lo),
+                       std::max(below->log_hi, above->log_hi),
+                       {below->from_ranks, above->from_ranks}};
 }
 
 }  // namespace
 
 std::optional<ResidualRange> range_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
                                       uint32_t segsize, int fanout, int ranks) {
-  return range_of(nearest_in(checks, algorithm, segsize, fanout, ranks, [](const CheckResidual &) { return true; }));
+  return bracket_in(checks, algorithm, segsize, fanout, ranks, [](const CheckResidual &) { return true; });
 }
 
 std::optional<ResidualRange> default_range_in(std::span<const CheckResidual *const> checks, Op op,
@@ -97,9 +141,9 @@ std::optional<ResidualRange> default_range_in(std::span<const CheckResidual *con
   const AlgorithmSpec *spec = find_algorithm(op, runs.algorithm);
   const std::optional<ResidualRange> forced =
       spec ? range_in(checks, spec->name, runs.segsize, runs.fanout, ranks) : std::nullopt;
-  const std::optional<ResidualRange> own = range_of(nearest_in(checks, "default", 0, 0, ranks, ran_the_same));
+  const std::optional<ResidualRange> own = bracket_in(checks, "default", 0, 0, ranks, ran_the_same);
   if (own && forced)  // the same code measured twice: the range covers both
-    return ResidualRange{std::min(own->lo, forced->lo), std::max(own->hi, forced->hi)};
+    return ResidualRange{std::min(own->lo, forced->lo), std::max(own->hi, forced->hi), own->measured_on};
   return own ? own : forced;
 }
 

@@ -1,6 +1,7 @@
 // When the model may leave Open MPI's default: only when a candidate is predicted faster by more
 // than the model's own measured uncertainty (docs/model.md, "Margin").
 #pragma once
+#include <array>
 #include <functional>
 #include <optional>
 #include <span>
@@ -32,6 +33,9 @@ inline double margin_factor(double uncertainty) { return (1 + uncertainty) / (1 
 // widest_channel) is not trusted: then the default is kept.
 struct ResidualRange {
   double lo = 0, hi = 0;  // ln(measured / predicted)
+  // The communicator sizes of the checks it came from (from_ranks; 0: none, or a check without
+  // sizes), for explain: one size, or the two a communicator between them was judged by.
+  std::array<int, 2> measured_on{0, 0};
 };
 //
 // A check measured on communicators of [from_ranks, below_ranks) holds for a communicator of P
@@ -39,9 +43,24 @@ struct ResidualRange {
 // error changes with the number of ranks (more concurrent transfers than it charges, longer
 // trees), so a range pooled from 4 to 126 ranks is wider than the error at any one of them, and
 // one from 16 ranks says little about 256. Among the checks of one configuration that hold, the
-// one measured nearest P (in ratio) decides. A check without sizes (version 2 tables) holds for
-// any P, and only when no sized one does.
+// range at P is (range_in):
+//  - a check measured on P's own size: its range;
+//  - checks on both smaller and larger sizes: the union of the nearest on each side. How the
+//    error moves between two measured sizes is unknown (ORFEO's chain bcast under map-by core
+//    measured 1.5-3x its 254-rank error at 130-174 ranks), and the union is what both allow;
+//  - checks on one side only: that range carried no farther than the span of sizes it pooled
+//    (ln(below_ranks / from_ranks)); beyond, the configuration is not trusted. A check pooled over
+//    64-127 ranks has seen its error move over that span; one measured on 62 ranks alone has not.
+// A check without sizes (version 2 tables) holds for any P, and only when no sized one does.
 inline constexpr double kChecksRanksReach = 2;
+// The communicator sizes modeltuned-calibrate measures its checks on in an allocation of `ranks`
+// (MPI_COMM_WORLD and its first ranks): all of them, then every factor sqrt(2) fewer, rounded down
+// to an even size, while at least 2, kCheckGroups sizes at most (256 ranks: 256, 180, 128, 90, 64).
+// Between two of them the rule interpolates (range_in); below the smallest it keeps Open MPI's
+// default. `modeltuned validate --calibrated-on N` fits its checks on the same sizes.
+inline constexpr int kCheckGroups = 5;
+inline constexpr double kCheckGroupRatio = 1.4142135623730951;
+std::vector<int> check_group_sizes(int ranks);
 // How far (ln ratio) communicator size `ranks` is from the sizes check `r` was measured on: 0
 // inside them, infinity beyond kChecksRanksReach, -1 for a check without sizes.
 double ranks_distance(const CheckResidual &r, int ranks);

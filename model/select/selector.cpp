@@ -147,6 +147,10 @@ Decision Selector::apply_checks(const CallShape &call, Decision decision) const 
       default_range && shown >= 0 ? Decision::MarginBasis::checks : Decision::MarginBasis::unchecked;
   decision.margin =
       decision.margin_basis == Decision::MarginBasis::checks ? std::exp(ranges[shown]->hi - default_range->lo) : 0;
+  if (decision.margin_basis == Decision::MarginBasis::checks) {
+    decision.pick_checked_on = ranges[shown]->measured_on;
+    decision.default_checked_on = default_range->measured_on;
+  }
   if (chosen < 0) {
     decision.kept_default = true;
     decision.pick = fixed.candidate;

@@ -1,5 +1,6 @@
 // Evaluates every allowed candidate of the registry and picks the fastest prediction.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -44,6 +45,9 @@ struct Decision {
   // best checked candidate when the default was kept); `unchecked`: the table has checks but none
   // for the default or any candidate at this size, so the default was kept (margin 0: none).
   enum class MarginBasis { held_out, checks, unchecked } margin_basis = MarginBasis::held_out;
+  // With checks: the communicator sizes the pick's (or the best checked candidate's) checks and the
+  // default's were measured on (ResidualRange::measured_on), the evidence explain names.
+  std::array<int, 2> pick_checked_on{0, 0}, default_checked_on{0, 0};
 };
 
 // The model of one communicator: its placement, the table and the allowed algorithms. Plans (the

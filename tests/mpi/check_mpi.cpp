@@ -704,11 +704,11 @@ START_TEST(oversubscribed_node_steps_aside) {
 }
 END_TEST
 
-// Where no check of the table covers a communicator (here: the shipped table's reduce checks removed),
-// the model would keep Open MPI's default for every call of that op, so modeltuned leaves the op
-// to the previous component at enable and costs it nothing: no reduce call passes through it (no
-// trace line), rank 0 says so once per communicator at verbose 1, bcast still goes through it,
-// and every result is right.
+// Where no check of the table covers a communicator (here: the shipped table's reduce checks removed,
+// its bcast checks moved onto this test's 2-rank communicator in one L3), the model would keep Open
+// MPI's default for every call of that op, so modeltuned leaves the op to the previous component at
+// enable and costs it nothing: no reduce call passes through it (no trace line), rank 0 says so
+// once per communicator at verbose 1, bcast still goes through it, and every result is right.
 START_TEST(unchecked_op_left_to_the_previous_component) {
   Scratch scratch("modeltuned-mpi");
   std::ifstream in(srcdir() + "/calib/tables/orfeo-epyc.json");  // with its checks (table_path() has none)
@@ -716,15 +716,20 @@ START_TEST(unchecked_op_left_to_the_previous_component) {
   nlohmann::json &checks = table["checks"]["residuals"];
   ck_assert_msg(checks.is_array() && !checks.empty(), "the test table has no checks");
   nlohmann::json kept = nlohmann::json::array();
-  for (const auto &c : checks)
-    if (c.value("op", "") != "reduce") kept.push_back(c);
+  for (auto c : checks)
+    if (c.value("op", "") != "reduce") {
+      c["from_ranks"] = 2;
+      c["below_ranks"] = 3;
+      c["neighbors"] = c["widest"] = "cache";
+      kept.push_back(c);
+    }
   ck_assert_msg(kept.size() < checks.size(), "the test table has no reduce checks");
   checks = kept;
   const fs::path bcast_only = scratch.dir / "bcast-checks-only.json";
   std::ofstream(bcast_only) << table.dump();
   MpiRun run = with_modeltuned(2);
   run.calibration_file = bcast_only.string();
-  // Both ranks in one emulated L3, a shape the shipped bcast checks cover whatever this machine's
+  // Both ranks in one emulated L3, the shape the bcast checks now cover, whatever this machine's
   // caches are (a VM whose cores sit in separate L3s has a shape they do not).
   run.emulate_two_sockets = true;
   run.program_args = {"--comms=world", "--max-bytes=65536"};

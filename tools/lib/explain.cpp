@@ -23,6 +23,24 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
   return out;
 }
 
+namespace {
+
+// "; checks measured on 178 and 254 ranks for the pick, on 254 ranks for the default": the
+// communicator sizes the decision's checks came from (decision_json's checked_on_ranks).
+std::string checked_on(const nlohmann::json &d) {
+  if (!d.contains("checked_on_ranks")) return "";
+  const auto sizes = [](const nlohmann::json &on) {
+    std::string text;
+    for (size_t i = 0; i < on.size(); ++i) text += fmt::format("{}{}", i == 0 ? "" : " and ", on[i].get<int>());
+    return text.empty() ? std::string("any number of") : text;
+  };
+  const nlohmann::json &on = d["checked_on_ranks"];
+  return fmt::format("; checks measured on {} ranks for the pick, {} for the default", sizes(on["pick"]),
+                     sizes(on["default"]));
+}
+
+}  // namespace
+
 std::string format_decision(const nlohmann::json &d, int top) {
   const bool commutative = d.value("commutative", true);
   std::string out =
@@ -57,8 +75,8 @@ std::string format_decision(const nlohmann::json &d, int top) {
     else if (basis == "checks" && d.value("kept_default", false))
       out += fmt::format(
           "  why: keeps Open MPI's default: no candidate stays faster when each prediction errs by the worst "
-          "ratio the table's checks saw (best checked candidate: margin {:.2f}x; docs/model.md#margin)\n",
-          margin);
+          "ratio the table's checks saw (best checked candidate: margin {:.2f}x; docs/model.md#margin){}\n",
+          margin, checked_on(d));
     else if (basis == "checks")
       // The margin here is e^(hi of the pick - lo of the default): below 1 when the checks measured
       // the pick faster, relative to its prediction, than the default; so a pick predicted slower
@@ -66,8 +84,8 @@ std::string format_decision(const nlohmann::json &d, int top) {
       out += fmt::format(
           "  why: leaves Open MPI's default: the default's predicted time is {:.2f}x the pick's, more than "
           "the {:.2f}x that the worst errors the table's checks saw for both allow "
-          "(docs/model.md#margin)\n",
-          us(fixed) / best, margin);
+          "(docs/model.md#margin){}\n",
+          us(fixed) / best, margin, checked_on(d));
     else if (d.value("kept_default", false))
       out += fmt::format(
           "  why: keeps Open MPI's default: the fastest candidate ({:.2f} us) does not beat it by the "

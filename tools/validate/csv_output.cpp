@@ -1,6 +1,7 @@
 // Writing validate's CSV files (see csv_output.hpp).
 #include "tools/validate/csv_output.hpp"
 
+#include <cmath>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -20,23 +21,25 @@ void write_accuracy_csv(const fs::path &path, const std::vector<AccuracyRow> &ro
 
 void write_selection_csv(const fs::path &path, const std::vector<SelectionRow> &rows) {
   std::ofstream out(path);
-  out << "model,op,mapping,scored_against,cases,regret_geomean,regret_p95,regret_worst,speedup_vs_default_geomean\n";
+  out << "model,op,mapping,scored_against,cases,regret_geomean,regret_p95,regret_worst,speedup_vs_default_geomean,"
+         "protocol,check_sizes,calibration_seconds\n";
   for (const auto &r : rows)
     out << r.model << ',' << op_name(r.op) << ',' << kMappings[r.mapping] << ',' << r.scored_against << ',' << r.cases
         << ',' << num(r.regret_geomean, 4) << ',' << num(r.regret_p95, 4) << ',' << num(r.regret_worst, 4) << ','
-        << num(r.speedup_vs_default, 4) << '\n';
+        << num(r.speedup_vs_default, 4) << ',' << r.protocol << ',' << r.check_sizes << ','
+        << (std::isnan(r.calibration_seconds) ? "" : num(r.calibration_seconds, 1)) << '\n';
   if (!out) throw ValidateError(fmt::format("{}: cannot write; check --out", path.string()));
 }
 
 void write_decisions_csv(const fs::path &path, const std::vector<SelectionRow> &rows) {
   std::ofstream out(path);
-  out << "model,op,mapping,scored_against,p,bytes,pick,best,pick_us,best_us,default_us,regret\n";
+  out << "model,op,mapping,scored_against,p,bytes,pick,best,pick_us,best_us,default_us,regret,protocol\n";
   for (const auto &r : rows)
     for (const auto &d : r.decisions)
       out << r.model << ',' << op_name(r.op) << ',' << kMappings[r.mapping] << ',' << r.scored_against << ',' << d.p
           << ',' << d.bytes << ',' << algorithm_label(r.op, d.pick) << ',' << algorithm_label(r.op, d.best) << ','
           << num(d.pick_us, 3) << ',' << num(d.best_us, 3) << ',' << num(d.default_us, 3) << ','
-          << num(d.pick_us / d.best_us, 4) << '\n';
+          << num(d.pick_us / d.best_us, 4) << ',' << r.protocol << '\n';
   if (!out) throw ValidateError(fmt::format("{}: cannot write; check --out", path.string()));
 }
 

@@ -1,6 +1,7 @@
 // The options of `modeltuned validate` (registered in tools/validate/validate.cpp).
 #pragma once
 #include <string>
+#include <vector>
 
 namespace modeltuned::tools::validate {
 
@@ -17,6 +18,9 @@ struct ValidateOptions {
   // Fit each mapping's neighbour channel's relay cost on the forced chain bcasts at P <= 126
   // (collective data, scored on P >= 130 only: issue 12, item 5).
   bool relay_from_chains = false;
+  // The realistic protocols (protocol.hpp): one per allocation size N, checks fitted on the sizes
+  // modeltuned-calibrate measures there, scored on the other sizes.
+  std::vector<int> calibrated_on;
 };
 
 }  // namespace modeltuned::tools::validate

@@ -36,15 +36,15 @@ std::vector<Case> selection_cases(const Measured &measured) {
 }
 
 std::vector<CheckResidual> fit_checks(const Measured &measured, const std::map<Key, double> &predicted,
-                                      const char *objective, int max_p) {
+                                      const char *objective, const std::function<bool(int)> &fitted, bool exact_ranks) {
   // op, algorithm, size band, ranks band, shape
   std::map<std::tuple<int, int, int, int, Channel, Channel>, std::vector<double>> residuals;
   for (const auto &[k, us] : measured) {
-    if (k.p > max_p) continue;
+    if (!fitted(k.p)) continue;
     auto it = predicted.find(k);
     if (it == predicted.end() || !(it->second > 0) || !(us > 0)) continue;
     const int band = k.bytes < 1 ? 0 : static_cast<int>(std::floor(std::log(k.bytes) / std::log(4.0) + 1e-9));
-    const int ranks_band = std::bit_width(static_cast<unsigned>(k.p)) - 1;
+    const int ranks_band = exact_ranks ? -k.p : std::bit_width(static_cast<unsigned>(k.p)) - 1;
     const auto [neighbors, widest] = shape_of(k.mapping, k.p);
     residuals[{k.op, k.algorithm, band, ranks_band, neighbors, widest}].push_back(std::log(us / it->second));
   }
@@ -64,8 +64,8 @@ std::vector<CheckResidual> fit_checks(const Measured &measured, const std::map<K
     r.widest = channel_name(widest);
     r.from_bytes = band == 0 ? 0 : std::pow(4.0, band);
     r.below_bytes = std::pow(4.0, band + 1);
-    r.from_ranks = std::max(2, 1 << ranks_band);
-    r.below_ranks = 2 << ranks_band;
+    r.from_ranks = ranks_band < 0 ? -ranks_band : std::max(2, 1 << ranks_band);
+    r.below_ranks = ranks_band < 0 ? 1 - ranks_band : 2 << ranks_band;
     r.log_lo = *std::min_element(values.begin(), values.end());
     r.log_hi = *std::max_element(values.begin(), values.end());
     r.samples = static_cast<int>(values.size());
@@ -100,7 +100,8 @@ int pick_by_checks(const ChecksRule &checks, Op op, int mapping, const Key &base
   return chosen < 0 ? 0 : forced[chosen];
 }
 
-// The row's figures from its scored cases (decisions.csv lists the same ones).
+}  // namespace
+
 void score(SelectionRow &row) {
   std::vector<double> regrets, speedups, oracle;
   for (const auto &d : row.decisions) {
@@ -118,8 +119,6 @@ void score(SelectionRow &row) {
   row.oracle_speedup_vs_default = geomean(oracle);
 }
 
-}  // namespace
-
 SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, double> &predicted, const std::string &model,
                        Op op, int mapping, bool with_default, double margin, const ChecksRule &checks) {
   SelectionRow row;
@@ -129,7 +128,7 @@ SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, doubl
   for (const Case &c : cases) {
     if (c.base.op != static_cast<int>(op) || c.base.mapping != mapping) continue;
     if (with_default && !c.measured.count(0)) continue;
-    if (c.base.p < checks.min_p || c.base.p > checks.max_p) continue;
+    if (!checks.scored(c.base.p)) continue;
     double best = INFINITY, default_us = NAN;
     int best_alg = -1;
     std::vector<double> forced_us;  // predictions of the forced algorithms, ascending tuned number

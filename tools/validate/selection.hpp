@@ -3,6 +3,7 @@
 // against the measured best; what Open MPI's fixed rules pick; and the checks fitted for the
 // component from the model's residuals.
 #pragma once
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -14,6 +15,9 @@ namespace modeltuned::tools::validate {
 
 struct SelectionRow {
   std::string model;
+  std::string protocol = "held-out";       // protocol.hpp: where the checks were fitted and what is scored
+  std::string check_sizes;                 // the communicator sizes of the checks ("254;126;62"), calibrated-on only
+  double calibration_seconds = NAN;        // what measuring those checks would take (calibrated-on only)
   std::string scored_against = "latency";  // the OSU column: latency (rank mean) or max (completion)
   Op op = Op::bcast;
   int mapping = 0;
@@ -47,27 +51,31 @@ struct Case {
 std::vector<Case> selection_cases(const Measured &measured);
 
 // The model's residuals on measured collectives, ln(measured / predicted), per op, algorithm
-// ("default" for algorithm 0), size band [4^k, 4^(k+1)) bytes and communicator-size band
-// [2^j, 2^(j+1)) ranks, pooled over mappings, from the cases with P <= max_p only: the table's
-// checks (margin.hpp), fitted where they are not scored.
+// ("default" for algorithm 0), size band [4^k, 4^(k+1)) bytes, communicator shape and
+// communicator-size band [2^j, 2^(j+1)) ranks (exact_ranks: per communicator size, as the
+// calibrator measures them), from the cases with fitted(P) only: the table's checks (margin.hpp),
+// fitted where they are not scored.
 std::vector<CheckResidual> fit_checks(const Measured &measured, const std::map<Key, double> &predicted,
-                                      const char *objective, int max_p);
+                                      const char *objective, const std::function<bool(int)> &fitted, bool exact_ranks);
 
 // with_default: Open MPI's default decision (what its fixed rules run, predicted like any
 // algorithm) is a candidate too, and the best is taken over it as well: the component can always
 // leave a call to Open MPI.
 // margin > 0: the component's rule (model/select/margin.hpp): the fastest forced algorithm
 // replaces the default only when predicted faster by that factor.
-// checks: a table with checks (margin.hpp), whose rule replaces the factor; only cases with
-// min_p <= P <= max_p are scored (checks fitted on P <= 126 are scored on P >= 130).
+// checks: a table with checks (margin.hpp), whose rule replaces the factor; only cases whose P
+// `scored` accepts are scored (checks fitted on P <= 126 are scored on P >= 130).
 struct ChecksRule {
   const CalibrationTable *table = nullptr;
   Metric metric = Metric::completion;
-  int min_p = 0, max_p = 1 << 30;
+  std::function<bool(int)> scored = [](int) { return true; };
 };
 
 SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, double> &predicted, const std::string &model,
                        Op op, int mapping, bool with_default = false, double margin = 0, const ChecksRule &checks = {});
+
+// A row's figures from its scored cases (decisions.csv lists the same ones).
+void score(SelectionRow &row);
 
 FixedRulesRow fixed_rules(const std::vector<Case> &cases, Op op, int mapping);
 

@@ -27,6 +27,7 @@
 #include "tools/validate/models.hpp"
 #include "tools/validate/options.hpp"
 #include "tools/validate/plots.hpp"
+#include "tools/validate/protocol.hpp"
 #include "tools/validate/report.hpp"
 #include "tools/validate/selection.hpp"
 
@@ -53,24 +54,33 @@ Predictions predict_completion(const calib::Samples &samples, const ValidateOpti
   return completion;
 }
 
-// The component's tables carry checks fitted on P <= 126 (both nodes' worth of measurements stay
-// unseen), one table per objective: rank mean against `latency`, completion against `max`. The
-// component runs with one table (the shipped one is fitted on nbft's latency column), so both are
-// the latency table; completion is scored with that table's completion predictions.
+// The component's tables carry checks fitted where a protocol fits them (held-out: P <= 126, so
+// both nodes' worth of measurements stay unseen), one table per objective: rank mean against
+// `latency`, completion against `max`. The component runs with one table (the shipped one is fitted
+// on nbft's latency column), so both are the latency table; completion is scored with that
+// table's completion predictions.
 struct CheckedTables {
   CalibrationTable latency, max;
 };
 
 // `predictions` is not const: a model that --variant leaves out gets an empty entry here, hence
 // selection rows with no cases and empty lines in the plots for it.
-CheckedTables fit_component_checks(const CalibrationTable &table, const Measured &measured,
+CheckedTables fit_component_checks(const Protocol &protocol, const CalibrationTable &table, const Measured &measured,
                                    const Measured &measured_max, Predictions &predictions) {
   CheckedTables checked{table, table};
-  checked.latency.checks = fit_checks(measured, predictions["p2p-rank-mean"], "rank_mean", kOutOfSampleFitMaxP);
-  checked.max.checks = fit_checks(measured_max, predictions["p2p"], "completion", kOutOfSampleFitMaxP);
-  checked.latency.checks_source = checked.max.checks_source = fmt::format(
-      "ORFEO EPYC bcast_/reduce_{{core,socket,node}}.csv at P <= {} (modeltuned validate; scored on P >= {})",
-      kOutOfSampleFitMaxP, kOutOfSampleMinP);
+  const auto fits = [&](int p) { return protocol.fits(p); };
+  const bool exact = !protocol.check_sizes.empty();  // as the calibrator measures them: per size
+  checked.latency.checks = fit_checks(measured, predictions["p2p-rank-mean"], "rank_mean", fits, exact);
+  checked.max.checks = fit_checks(measured_max, predictions["p2p"], "completion", fits, exact);
+  checked.latency.checks_source = checked.max.checks_source =
+      exact ? fmt::format(
+                  "ORFEO EPYC bcast_/reduce_{{core,socket,node}}.csv at P = {} (modeltuned validate "
+                  "--calibrated-on {}: the sizes modeltuned-calibrate measures on {} ranks)",
+                  protocol.sizes_text(), protocol.allocation, protocol.allocation)
+            : fmt::format(
+                  "ORFEO EPYC bcast_/reduce_{{core,socket,node}}.csv at P <= {} (modeltuned validate; "
+                  "scored on P >= {})",
+                  kOutOfSampleFitMaxP, kOutOfSampleMinP);
   return checked;
 }
 
@@ -94,10 +104,12 @@ std::vector<SelectionRow> select_all(const std::vector<Case> &cases, const std::
                                      const std::map<Key, double> &completion, const CalibrationTable &table,
                                      const CheckedTables &checked) {
   const double margin_latency = margin_factor(held_out_uncertainty(table));
-  const ChecksRule held_latency{&checked.latency, Metric::rank_mean, kOutOfSampleMinP},
-      held_max{&checked.max, Metric::completion, kOutOfSampleMinP},
-      fitted_latency{&checked.latency, Metric::rank_mean, 0, kOutOfSampleFitMaxP},
-      fitted_max{&checked.max, Metric::completion, 0, kOutOfSampleFitMaxP};
+  const auto second_node = [](int p) { return p >= kOutOfSampleMinP; };
+  const auto first_node = [](int p) { return p <= kOutOfSampleFitMaxP; };
+  const ChecksRule held_latency{&checked.latency, Metric::rank_mean, second_node},
+      held_max{&checked.max, Metric::completion, second_node},
+      fitted_latency{&checked.latency, Metric::rank_mean, first_node},
+      fitted_max{&checked.max, Metric::completion, first_node};
   std::vector<SelectionRow> sel;
   for (Op op : {Op::bcast, Op::reduce})
     for (int m = 0; m < kMappingCount; ++m) {
@@ -120,6 +132,37 @@ std::vector<SelectionRow> select_all(const std::vector<Case> &cases, const std::
         sel.push_back(row);
       }
     }
+  return sel;
+}
+
+// The rows of a calibrated-on protocol, per op and mapping and OSU column: the component with
+// checks fitted on the protocol's sizes only, the baseline that runs what was measured fastest at
+// the nearest of them, and the measured best.
+std::vector<SelectionRow> select_calibrated_on(const Protocol &protocol, const std::vector<Case> &cases,
+                                               const std::vector<Case> &cases_max, const Measured &measured,
+                                               const Measured &measured_max, Predictions &predictions,
+                                               const CalibrationTable &table) {
+  const auto scores = [&](int p) { return protocol.scores(p); };
+  const CheckedTables checked = fit_component_checks(protocol, table, measured, measured_max, predictions);
+  std::vector<SelectionRow> sel;
+  for (Op op : {Op::bcast, Op::reduce})
+    for (int m = 0; m < kMappingCount; ++m)
+      for (const char *column : {"max", "latency"}) {
+        const bool max = std::string(column) == "max";
+        const std::vector<Case> &scored = max ? cases_max : cases;
+        const ChecksRule rule{max ? &checked.max : &checked.latency, max ? Metric::completion : Metric::rank_mean,
+                              scores};
+        SelectionRow rows[] = {
+            select_on(scored, predictions[max ? "p2p" : "p2p-rank-mean"], "component", op, m, true, 0, rule),
+            select_nearest(scored, protocol, op, m), select_oracle(scored, protocol, op, m)};
+        for (SelectionRow &row : rows) {
+          row.scored_against = column;
+          row.protocol = protocol.name;
+          row.check_sizes = protocol.sizes_text();
+          row.calibration_seconds = calibration_seconds(measured_max, protocol, m, kCalibratorRounds);
+          sel.push_back(std::move(row));
+        }
+      }
   return sel;
 }
 
@@ -176,11 +219,19 @@ void run_validate(const ValidateOptions &o) {
   const std::map<Key, double> &completion_us = completion[kCompletionModel];
 
   // Selection: what each model and the component would pick, and what Open MPI's fixed rules do.
-  const CheckedTables checked = fit_component_checks(table, measured, measured_max, predictions);
-  if (!o.checks_out.empty()) write_checks(o.checks_out, checked);
+  const CheckedTables checked = fit_component_checks(held_out_protocol(), table, measured, measured_max, predictions);
+  if (!o.checks_out.empty())  // the first calibrated-on protocol's, else the held-out ones
+    write_checks(o.checks_out, o.calibrated_on.empty()
+                                   ? checked
+                                   : fit_component_checks(calibrated_on(o.calibrated_on.front()), table, measured,
+                                                          measured_max, predictions));
   const std::vector<Case> cases = selection_cases(measured);
-  const std::vector<SelectionRow> sel =
-      select_all(cases, selection_cases(measured_max), models, predictions, completion_us, table, checked);
+  const std::vector<Case> cases_max = selection_cases(measured_max);
+  std::vector<SelectionRow> sel = select_all(cases, cases_max, models, predictions, completion_us, table, checked);
+  for (int n : o.calibrated_on)
+    for (SelectionRow &row :
+         select_calibrated_on(calibrated_on(n), cases, cases_max, measured, measured_max, predictions, table))
+      sel.push_back(std::move(row));
   const std::vector<FixedRulesRow> fixed = fixed_rules_all(cases);
 
   fs::create_directories(out_dir);
@@ -218,11 +269,18 @@ void add_validate_command(CLI::App &app) {
                   "(0: none; model/calibration/contention.hpp)")
       ->capture_default_str();
   cmd->add_option("--checks-out", options->checks_out,
-                  "also write the checks fitted on P <= 126 (both objectives) to this JSON file, which "
-                  "`modeltuned fit --checks` puts into a table");
+                  "also write the checks (both objectives) to this JSON file, which `modeltuned fit --checks` "
+                  "puts into a table: those of the first --calibrated-on protocol, else those fitted on P <= 126");
   cmd->add_flag("--relay-from-chains", options->relay_from_chains,
                 "fit each mapping's relay cost on the forced chain bcasts at P <= 126 (max column) and put it "
                 "in the tables; the data set has no relay measurement (docs/validation.md)");
+  cmd->add_option("--calibrated-on", options->calibrated_on,
+                  "also score the component as calibrated on an allocation of N ranks (comma-separated list): "
+                  "checks fitted on the communicator sizes modeltuned-calibrate measures there only, scored on "
+                  "every other size from the smallest / 2 to N, beside the nearest-measurement baseline and the "
+                  "measured best (selection.csv's protocol column)")
+      ->delimiter(',')
+      ->check(cli::whole_number(4, 256));
   cmd->add_flag("--quick", options->quick, "no plots (for the regression guard)");
   cmd->add_option("--reduce-us-per-byte", options->reduce_us_per_byte,
                   "local reduction cost, us per byte (default: the shipped table's estimate)")
