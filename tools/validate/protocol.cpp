@@ -81,8 +81,8 @@ SelectionRow select_by(const std::vector<Case> &cases, const Protocol &protocol,
     if (!protocol.scores(c.base.p)) continue;
     const int chosen = pick(c);
     const int best = fastest(c);
-    row.decisions.push_back({c.base.p, c.base.bytes, chosen, best, c.measured.at(chosen), c.measured.at(best),
-                             c.measured.at(0)});
+    row.decisions.push_back(
+        {c.base.p, c.base.bytes, chosen, best, c.measured.at(chosen), c.measured.at(best), c.measured.at(0)});
   }
   score(row);
   return row;
