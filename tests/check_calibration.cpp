@@ -1293,7 +1293,8 @@ START_TEST(calibrator_measures_checks) {
   const json &checks = doc["provenance"]["checks"];
   ck_assert_msg(!table.checks.empty() && checks.contains("measured"), "no checks: %s\n%s", checks.dump().c_str(),
                 output.c_str());
-  // Two ranks: MPI_COMM_WORLD is the only group (larger runs also measure their first P/2 and P/4).
+  // Two ranks: MPI_COMM_WORLD is the only group (larger runs also measure their first ranks,
+  // check_group_sizes).
   ck_assert_uint_eq(checks["groups"].size(), 1);
   const json &run = checks["groups"][0];
   const std::string run_neighbors = run["neighbors"].get<std::string>(), run_widest = run["widest"].get<std::string>();
