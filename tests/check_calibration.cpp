@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "calib/fit.hpp"
+#include "common/stats.hpp"
 #include "calib/merge.hpp"
 #include "calib/regression.hpp"
 #include "model/registry/registry.hpp"
@@ -997,9 +998,7 @@ START_TEST(shipped_table_reproduces_orfeo_1B_latency) {
   for (auto &[name, latencies] : one_byte) {
     const int c = channel_from_name(name);
     ck_assert_msg(c >= 0 && table.has(static_cast<Channel>(c)), "channel %s missing from the table", name.c_str());
-    std::sort(latencies.begin(), latencies.end());
-    const size_t n = latencies.size();
-    const double median = n % 2 ? latencies[n / 2] : (latencies[n / 2 - 1] + latencies[n / 2]) / 2;
+    const double median = modeltuned::median(latencies);
     const double predicted = p2p_time(table.channels[c], 1);
     ck_assert_msg(std::abs(predicted - median) <= 0.05 * median,
                   "%s: table gives %.4f us at 1 B, p2p.csv median is %.4f us", name.c_str(), predicted, median);

@@ -75,6 +75,8 @@ typedef struct mca_coll_modeltuned_component_t {
     int slots;
     mca_coll_modeltuned_algorithm_t *algorithms[2]; /* the dispatch table, built at open */
     uint32_t runnable[2]; /* mask of the algorithms whose function was resolved */
+    /* verbose >= 20 (every call traced), read by every call next to its counter below. */
+    bool trace_calls;
     /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls), index 0 = handed to the previous
      * component. Plain increments: exact unless several threads run collectives at once. In the
      * struct, not behind a pointer: one dependent load less per call. */
@@ -153,6 +155,19 @@ typedef struct mca_coll_modeltuned_slot_t {
 typedef struct mca_coll_modeltuned_module_t {
     mca_coll_base_module_t super;
 
+    /* What a call reads, side by side, first thing after the base (a call between other work meets
+     * cold caches, and each line it touches costs a miss that tuned's own path does not pay):
+     * [call kind] -> [size class]: the decision for the last root used, and the fallback. A row is
+     * allocated on the first call of its kind, so creating a communicator costs no cache it never
+     * uses; none while the model is not ready, so calls then go to decide, which hands them back.
+     */
+    mca_coll_modeltuned_slot_t *rows[MCA_COLL_MODELTUNED_KINDS];
+    /* What ran before modeltuned was enabled: the fallback. */
+    mca_coll_base_module_bcast_fn_t previous_bcast;
+    mca_coll_base_module_t *previous_bcast_module;
+    mca_coll_base_module_reduce_fn_t previous_reduce;
+    mca_coll_base_module_t *previous_reduce_module;
+
     mca_coll_modeltuned_state_t state;
     mt_comm_model *model;
     uint32_t allowed[2]; /* [op] algorithms this communicator may use, from the parameters
@@ -161,15 +176,6 @@ typedef struct mca_coll_modeltuned_module_t {
                                    ("": it does not), when this communicator was created: that op is
                                    left to tuned */
 
-    /* What ran before modeltuned was enabled: the fallback. */
-    mca_coll_base_module_bcast_fn_t previous_bcast;
-    mca_coll_base_module_t *previous_bcast_module;
-    mca_coll_base_module_reduce_fn_t previous_reduce;
-    mca_coll_base_module_t *previous_reduce_module;
-
-    /* [call kind] -> [size class]: the decision for the last root used. A row is allocated on the
-     * first call of its kind, so creating a communicator costs no cache it never uses. */
-    mca_coll_modeltuned_slot_t *rows[MCA_COLL_MODELTUNED_KINDS];
     /* Decisions replaced in `rows` by another root's, by root: allocated when a size class
      * first sees a second root. */
     mca_coll_modeltuned_slot_t *remembered;

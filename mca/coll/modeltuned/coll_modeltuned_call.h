@@ -26,8 +26,6 @@ static inline const mca_coll_modeltuned_decision_t *
 mca_coll_modeltuned_lookup(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
                            int kind, size_t count, size_t type_size, int root)
 {
-    if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state))
-        return NULL; /* setup failed at enable */
     const int size_class = mca_coll_modeltuned_size_class(count * type_size);
     const mca_coll_modeltuned_slot_t *row = m->rows[kind];
     if (OPAL_UNLIKELY(NULL == row || row[size_class].key != (uint64_t) root + 1))
@@ -50,7 +48,7 @@ static inline void mca_coll_modeltuned_count_call(int op, struct ompi_communicat
                                                   size_t bytes, int root)
 {
     ++mca_coll_modeltuned_component.calls[op][NULL == d ? 0 : d->algorithm];
-    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.verbose >= 20))
+    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.trace_calls))
         mca_coll_modeltuned_trace(comm, op, bytes, root, d);
 }
 

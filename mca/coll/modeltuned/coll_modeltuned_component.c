@@ -365,6 +365,7 @@ static int modeltuned_open(void)
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     c->output = opal_output_open(NULL);
     opal_output_set_verbosity(c->output, c->verbose);
+    c->trace_calls = c->verbose >= 20; /* verbose is not writable at run time */
     c->table = NULL;
     c->table_path = NULL;
     c->problem = NULL;

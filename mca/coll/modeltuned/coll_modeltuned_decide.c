@@ -203,6 +203,8 @@ const mca_coll_modeltuned_decision_t *
 mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
                            int kind, int size_class, size_t count, size_t type_size, int root)
 {
+    if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state))
+        return NULL; /* setup failed at enable, or disabled: no row, every call handed back */
     mca_coll_modeltuned_slot_t *slot = slot_for(m, kind, size_class);
     if (recall(m, slot, kind, size_class, root))
         return decided(slot);

@@ -187,6 +187,10 @@ static int module_disable(mca_coll_base_module_t *module, struct ompi_communicat
     mt_comm_model_free(m->model);
     m->model = NULL;
     m->state = MCA_COLL_MODELTUNED_FALLBACK;
+    for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind) { /* the lookup reads rows only */
+        free(m->rows[kind]);
+        m->rows[kind] = NULL;
+    }
     return OMPI_SUCCESS;
 }
 
