@@ -5,7 +5,7 @@
 noinst_LTLIBRARIES += model/libmodeltuned_model.la
 model_libmodeltuned_model_la_SOURCES = \
 	model/topology/placement.hpp model/topology/placement.cpp \
-	model/calibration/table.hpp model/calibration/table.cpp \
+	model/calibration/table.hpp model/calibration/table.cpp model/calibration/table_write.cpp \
 	model/calibration/contention.hpp model/calibration/contention.cpp \
 	model/cost/channel_cost.hpp model/cost/channel_cost.cpp \
 	model/schedule/ompi_version.hpp model/schedule/ompi_version.cpp \

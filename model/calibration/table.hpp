@@ -21,6 +21,7 @@ namespace modeltuned {
 // and predict as before.
 inline constexpr int kCalibrationVersion = 4;
 inline constexpr int kOldestCalibrationVersion = 1;
+inline constexpr std::string_view kCalibrationFormatName = "modeltuned-calibration";
 
 // What a table may hold, refused outside (docs/calibration-format.md, "Limits"). Far beyond any
 // working machine, so they only catch corrupt or hand-edited values that would make the model
