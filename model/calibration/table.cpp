@@ -361,10 +361,8 @@ std::string locate_quoted_token(std::string_view message, std::string_view text)
   return " at line " + std::to_string(line) + ", column " + std::to_string(at - line_start + 1);
 }
 
-}  // namespace
-
-CalibrationTable parse_calibration(std::string_view text, std::string_view source) {
-  (void)source;  // callers prefix messages with the file name themselves
+// The text as JSON, or a CalibrationError saying where it is not.
+json parse_json(std::string_view text) {
   json doc;
   try {
     doc = json::parse(text.begin(), text.end());
@@ -376,6 +374,11 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
     throw CalibrationError("not usable JSON: " + std::string(e.what()) + locate_quoted_token(e.what(), text) +
                            "; numbers must be finite doubles");
   }
+  return doc;
+}
+
+// The top level's keys, format and version; returns the version.
+int parse_header(const json &doc) {
   if (!doc.is_object()) fail("top level", "must be a JSON object, found " + type_of(doc));
   reject_unknown_keys(doc, {"format", "version", "provenance", "channels", "reduce", "memory", "checks"}, "");
 
@@ -388,11 +391,11 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
   if (!version.is_number_integer() || version.get<long long>() < kOldestCalibrationVersion ||
       version.get<long long>() > kCalibrationVersion)
     fail("version", version.dump() + " is not supported; " + supported);
-  const int table_version = static_cast<int>(version.get<long long>());
+  return static_cast<int>(version.get<long long>());
+}
 
-  CalibrationTable table;
-  if (auto it = doc.find("provenance"); it != doc.end()) table.provenance = require_object(*it, "provenance");
-
+// Each channel's costs (at least one channel).
+void parse_channels(const json &doc, CalibrationTable &table, int table_version) {
   const json &channels = require_object(
       require_key(doc, "channels", "", "give at least one of \"cache\", \"core\", \"socket\", \"node\""), "channels");
   if (channels.empty())
@@ -403,7 +406,10 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
       fail("channels." + it.key(), "unknown channel; known channels are \"cache\", \"core\", \"socket\", \"node\"");
     table.channels[c] = parse_channel(it.value(), "channels." + it.key(), table_version);
   }
+}
 
+// The local reduction cost and where it comes from.
+void parse_reduce(const json &doc, CalibrationTable &table) {
   const json &reduce = require_object(
       require_key(doc, "reduce", "", "give the local reduction cost {\"us_per_byte\", \"source\"}"), "reduce");
   reject_unknown_keys(reduce, {"us_per_byte", "source"}, "reduce");
@@ -418,29 +424,43 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
     fail("reduce.source",
          "must be a non-empty string (\"measured\" or \"estimate: <why>\"), found " + reduce_source.dump());
   table.reduce_source = reduce_source.get<std::string>();
+}
 
-  if (auto it = doc.find("memory"); it != doc.end()) {
-    const json &memory = require_object(*it, "memory");
-    reject_unknown_keys(memory, {"fresh_us_per_byte", "one_buffer_us_per_byte", "source"}, "memory");
-    table.fresh_memory_us_per_byte =
-        us_per_byte(non_negative_number(require_key(memory, "fresh_us_per_byte", "memory",
-                                                    "give the cost of writing fresh memory in microseconds per byte"),
-                                        "memory.fresh_us_per_byte"),
-                    "memory.fresh_us_per_byte");
-    const json &source = require_key(memory, "source", "memory", "say how the fresh-memory cost was measured");
-    if (!source.is_string() || source.get<std::string>().empty())
-      fail("memory.source", "must be a non-empty string saying how it was measured, found " + source.dump());
-    table.fresh_memory_source = source.get<std::string>();
-    if (auto one = memory.find("one_buffer_us_per_byte"); one != memory.end())
-      table.fresh_memory_one_buffer_us_per_byte =
-          us_per_byte(non_negative_number(*one, "memory.one_buffer_us_per_byte"), "memory.one_buffer_us_per_byte");
-  }
+// The optional cost of writing fresh memory.
+void parse_memory(const json &doc, CalibrationTable &table) {
+  auto it = doc.find("memory");
+  if (it == doc.end()) return;
+  const json &memory = require_object(*it, "memory");
+  reject_unknown_keys(memory, {"fresh_us_per_byte", "one_buffer_us_per_byte", "source"}, "memory");
+  table.fresh_memory_us_per_byte =
+      us_per_byte(non_negative_number(require_key(memory, "fresh_us_per_byte", "memory",
+                                                  "give the cost of writing fresh memory in microseconds per byte"),
+                                      "memory.fresh_us_per_byte"),
+                  "memory.fresh_us_per_byte");
+  const json &source = require_key(memory, "source", "memory", "say how the fresh-memory cost was measured");
+  if (!source.is_string() || source.get<std::string>().empty())
+    fail("memory.source", "must be a non-empty string saying how it was measured, found " + source.dump());
+  table.fresh_memory_source = source.get<std::string>();
+  if (auto one = memory.find("one_buffer_us_per_byte"); one != memory.end())
+    table.fresh_memory_one_buffer_us_per_byte =
+        us_per_byte(non_negative_number(*one, "memory.one_buffer_us_per_byte"), "memory.one_buffer_us_per_byte");
+}
 
+}  // namespace
+
+CalibrationTable parse_calibration(std::string_view text, std::string_view source) {
+  (void)source;  // callers prefix messages with the file name themselves
+  const json doc = parse_json(text);
+  const int table_version = parse_header(doc);
+  CalibrationTable table;
+  if (auto it = doc.find("provenance"); it != doc.end()) table.provenance = require_object(*it, "provenance");
+  parse_channels(doc, table, table_version);
+  parse_reduce(doc, table);
+  parse_memory(doc, table);
   if (auto it = doc.find("checks"); it != doc.end()) {
     if (table_version < 2) fail("checks", "needs \"version\": 2 (version 1 tables have no checks)");
     parse_checks(require_object(*it, "checks"), table, table_version);
   }
-
   update_checksum(table);
   return table;
 }
