@@ -22,6 +22,8 @@ constexpr int kDataTag = 7002;
 // check and the CSV flush after it happen often.
 constexpr double kBatchSeconds = 0.05;
 constexpr int kBatchMax = 256;
+// Round trips of the first pass that run even past the deadline: enough sizes for a fit.
+constexpr long kMinPingPongSizes = 8;
 
 int log2_ceil(int p) { return p <= 1 ? 0 : static_cast<int>(std::ceil(std::log2(p))); }
 
@@ -162,6 +164,7 @@ LatencyEstimate Calibrator::ping_pong_root(Channel channel, int peer, double dea
   std::uniform_real_distribution<double> log_size(0, std::log(double(largest)));
   std::vector<int> sizes(count);
   for (int &s : sizes) s = std::clamp(static_cast<int>(std::lround(std::exp(log_size(rng_)))), 1, largest);
+  sizes[0] = 1, sizes[1] = largest;  // the ends, so that a cut run still spans the range
 
   progress_.note(fmt::format("  {} channel: ping-pong rank 0 <-> {}: {} sizes 1 B - {} B x {} reps",
                              channel_name(channel), peer, count, largest, reps));
@@ -170,6 +173,9 @@ LatencyEstimate Calibrator::ping_pong_root(Channel channel, int peer, double dea
   bool out_of_time = false;
   for (int rep = 0; rep < reps && !out_of_time; ++rep) {
     std::shuffle(sizes.begin(), sizes.end(), rng_);
+    // The least a fit needs, measured even past the deadline (a machine too loaded to keep the
+    // budget still gets a table): both ends and a few sizes between, first.
+    if (rep == 0) std::partition(sizes.begin(), sizes.end(), [&](int s) { return s == 1 || s == largest; });
     for (size_t first = 0; first < sizes.size() && !out_of_time;) {
       std::vector<int> batch;
       double expected_s = 0;
@@ -182,7 +188,7 @@ LatencyEstimate Calibrator::ping_pong_root(Channel channel, int peer, double dea
       store_->flush();
       done += static_cast<long>(batch.size());
       progress_.update(double(done) / total);
-      out_of_time = MPI_Wtime() >= deadline;
+      out_of_time = MPI_Wtime() >= deadline && (rep > 0 || done >= std::min<long>(count, kMinPingPongSizes));
     }
   }
   run_batch({});  // tells the peer to stop
@@ -454,10 +460,16 @@ void Calibrator::drive_flat_trees(const ChannelPeers &channel, const LatencyEsti
   long done = 0;
   double last_flush = MPI_Wtime();
   bool out_of_time = false;
+  // The least a fit needs, measured first and even past the deadline (a machine too loaded to keep
+  // the budget still gets a table): the flat trees at both ends of the sizes.
+  const auto least = [&](const Experiment &e) {
+    return (e.kind == GroupRun::fanout || e.kind == GroupRun::fanin) && (e.bytes == 1 || e.bytes == plan.cap);
+  };
   for (int rep = 0; rep < plan.reps && !out_of_time; ++rep) {
     std::shuffle(experiments.begin(), experiments.end(), rng_);
+    if (rep == 0) std::stable_partition(experiments.begin(), experiments.end(), least);
     for (const Experiment &e : experiments) {
-      if ((out_of_time = MPI_Wtime() >= deadline)) break;
+      if (!(rep == 0 && least(e)) && (out_of_time = MPI_Wtime() >= deadline)) break;
       const double us = run(e.group, e.kind, e.bytes);
       record(channel.channel, e.kind, e.kind == GroupRun::relay ? 3 : all_ps[e.group], e.bytes, rep, us, relay_times);
       ++done;

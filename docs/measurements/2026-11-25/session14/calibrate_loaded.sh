@@ -15,7 +15,7 @@ for i in $(seq "$runs"); do
   mpirun $root_flag --oversubscribe -np 2 --mca coll ^modeltuned "$build/calib/modeltuned-calibrate" \
     --budget 5 --reps 3 -o "$dir/t.json" > "$dir/log.$i" 2>&1
   if [ -s "$dir/t.json" ]; then written=$((written + 1)); status=written
-  else status="NOT written: $(grep -i 'cannot\|error' "$dir/log.$i" | head -n 2 | tr '\n' ' ')"; fi
+  else status="NOT written: $(tail -n 3 "$dir/log.$i" | tr '\n' ' ')"; fi
   echo "run $i: table $status; reduce: $(sed -n 's/.*"source": *"\(measured MPI_Reduce_local[^"]*\)".*/\1/p' "$dir/t.json" 2>/dev/null | cut -c1-160)"
 done
 echo "$written of $runs runs wrote a table"
