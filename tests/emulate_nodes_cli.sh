@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/modeltuned-emulate-nodes: its --help, one line and status 2 for every bad argument (before
 # anything starts), and a run over two emulated nodes that sees both host names, a variable set
-# on one node only, and leaves no temporary directory behind.
+# on one node only, each node's own network (as root), and leaves no temporary directory behind.
 top="$(cd "$(dirname "$0")/.." && pwd)"
 tool="$top/tools/modeltuned-emulate-nodes"
 mpirun="${MPIRUN:-mpirun}"
@@ -43,6 +43,7 @@ expect_error "not one of the nodes" --node-env c:X=1 a:1 -- "$mpirun" hostname
 expect_error "not a variable name" --node-env a:1X=1 a:1 -- "$mpirun" hostname
 expect_error "write NAME:VAR=VALUE" --node-env a a:1 -- "$mpirun" hostname
 expect_error "--topology $scratch/none.xml: cannot read" --topology "$scratch/none.xml" a:1 -- "$mpirun" hostname
+expect_error "--network 'wifi': write netns or loopback" --network wifi a:1 -- "$mpirun" hostname
 
 if "$tool" --help | grep -q '^Usage: modeltuned-emulate-nodes'; then passed=$((passed + 1)); else fail "--help"; fi
 
@@ -53,6 +54,21 @@ if [ "$status" -eq 0 ] && printf '%s\n' "$out" | grep -qx "nodeA=none" && printf
   passed=$((passed + 1))
 else
   fail "a run over nodeA and nodeB: status $status, output:"; echo "$out"
+fi
+# As root, each node in a network namespace of its own: its own address on eth0, none of it left
+# on this machine afterwards; --network loopback still runs.
+if [ "$(id -u)" = 0 ] && command -v ip >/dev/null; then
+  out=$(TMPDIR="$scratch" "$tool" nodeA:1,nodeB:1 -- "$mpirun" $root_flag -np 2 \
+        sh -c 'echo "$(hostname) $(ip -4 -o addr show dev eth0 | awk "{print \$4}")"' 2>&1); status=$?
+  if [ "$status" -eq 0 ] && printf '%s\n' "$out" | grep -qx "nodeA 10.77.0.2/24" &&
+     printf '%s\n' "$out" | grep -qx "nodeB 10.77.0.3/24" && ! ip -o link | grep -q "mt-"; then
+    passed=$((passed + 1))
+  else
+    fail "nodes in network namespaces: status $status, output:"; echo "$out"
+  fi
+  out=$(TMPDIR="$scratch" "$tool" --network loopback nodeA:1,nodeB:1 -- "$mpirun" $root_flag -np 2 hostname 2>&1); status=$?
+  if [ "$status" -eq 0 ] && printf '%s\n' "$out" | grep -qx nodeB; then passed=$((passed + 1)); else
+    fail "--network loopback: status $status, output:"; echo "$out"; fi
 fi
 TMPDIR="$scratch" "$tool" 2x1 -- "$mpirun" $root_flag -np 2 sh -c 'exit 3' >/dev/null 2>&1; status=$?
 if [ "$status" -ne 0 ]; then passed=$((passed + 1)); else fail "a failing job's status was not passed on"; fi

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -138,6 +139,11 @@ LaunchResult launch_mpi(const fs::path &scratch, const Launch &launch) {
   }
   argv.insert(argv.end(), {"-x", "HOME", "-x", "XDG_CONFIG_HOME"});
   if (launch.decide_oversubscribed) argv.insert(argv.end(), {"--mca", "coll_modeltuned_oversubscribed", "1"});
+  // Under --oversubscribe PRRTE's default mapping (by package) fills the first node before the
+  // next: emulated nodes get the slot order of the hostfile unless the test maps otherwise.
+  const bool maps =
+      std::find(launch.mpirun_args.begin(), launch.mpirun_args.end(), "--map-by") != launch.mpirun_args.end();
+  if (prrte() && !launch.wrapper.empty() && !maps) argv.insert(argv.end(), {"--map-by", "slot"});
   argv.insert(argv.end(), launch.mpirun_args.begin(), launch.mpirun_args.end());
   if (prrte()) {
     // 5.0.7's PMIx loses each rank's stderr under --output dir=... (PMIX_ERR_EXISTS for the rank's
