@@ -201,6 +201,8 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module,
  * (OPAL_ERR_NOT_FOUND: nothing, modeltuned is not loaded there). */
 int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS]);
 int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out);
+/* The string `proc` published under `key` (NULL: none), to free. */
+char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char *key);
 
 /* coll_modeltuned_tuned.c: whether tuned runs what the user told it for `op` (MT_OP_*) instead of
  * its fixed rules, and why in `why` (may be NULL). */

@@ -94,20 +94,16 @@ static void report_table_mismatch(struct ompi_communicator_t *comm, int other, b
                                       comm->c_name, mca_coll_modeltuned_cid(comm), c->table_path);
         return;
     }
-    uint8_t *bytes = NULL; /* what that rank published about its own input */
-    size_t length = 0;
-    int rc = OPAL_ERR_NOT_FOUND;
-    OPAL_MODEX_RECV_STRING(rc, MCA_COLL_MODELTUNED_PROBLEM_KEY,
-                           &ompi_comm_peer_lookup(comm, other)->super.proc_name, &bytes, &length);
-    const char *problem = (const char *) bytes;
+    /* what that rank published about its own input */
+    char *problem = mca_coll_modeltuned_published_string(ompi_comm_peer_lookup(comm, other),
+                                                         MCA_COLL_MODELTUNED_PROBLEM_KEY);
     mca_coll_modeltuned_show_help(first_with_table, "table-missing-on-rank", other, comm->c_name,
                                   mca_coll_modeltuned_cid(comm),
-                                  OPAL_SUCCESS == rc && NULL != problem && length > 0 &&
-                                          '\0' == problem[length - 1]
+                                  NULL != problem
                                       ? problem
                                       : "it published no reason: modeltuned is not loaded there",
                                   c->table_path);
-    free(bytes);
+    free(problem);
 }
 
 static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)

@@ -94,6 +94,76 @@ int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLIS
     return rc;
 }
 
+#if OMPI_MAJOR_VERSION >= 5
+/* 5.0's PMIx holds the data of other nodes' ranks in the PMIx servers: a get that stays local
+ * (OPTIONAL, IMMEDIATE) never finds it, and a plain get waits for ever for a key never published
+ * (modeltuned not loaded on that rank's node). Every rank publishes its keys before MPI_Init's
+ * exchange, so a present key arrives at once; the timeout bounds the wait for an absent one. */
+#    define MODEX_TIMEOUT_S 5
+static int modex_get(const opal_process_name_t *name, const char *key, pmix_value_t **kv)
+{
+    pmix_proc_t proc;
+    pmix_info_t info;
+    int timeout = MODEX_TIMEOUT_S;
+    OPAL_PMIX_CONVERT_NAME(&proc, name);
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &timeout, PMIX_INT);
+    *kv = NULL;
+    const pmix_status_t rc = PMIx_Get(&proc, key, &info, 1, kv);
+    PMIX_INFO_DESTRUCT(&info);
+    return PMIX_SUCCESS == rc && NULL != *kv ? OPAL_SUCCESS : OPAL_ERR_NOT_FOUND;
+}
+
+static int modex_recv_uint64(const opal_process_name_t *name, const char *key, uint64_t *out)
+{
+    pmix_value_t *kv;
+    int rc = modex_get(name, key, &kv);
+    if (OPAL_SUCCESS == rc && PMIX_UINT64 == kv->type)
+        *out = kv->data.uint64;
+    else
+        rc = OPAL_ERR_NOT_FOUND;
+    if (NULL != kv)
+        PMIX_VALUE_RELEASE(kv);
+    return rc;
+}
+
+char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char *key)
+{
+    pmix_value_t *kv;
+    char *out = NULL;
+    if (OPAL_SUCCESS == modex_get(&proc->super.proc_name, key, &kv) &&
+        PMIX_BYTE_OBJECT == kv->type && kv->data.bo.size > 0 &&
+        '\0' == kv->data.bo.bytes[kv->data.bo.size - 1])
+        out = strdup(kv->data.bo.bytes);
+    if (NULL != kv)
+        PMIX_VALUE_RELEASE(kv);
+    return out;
+}
+#else
+/* 4.1's modex holds every rank's data after MPI_Init's exchange: OPTIONAL finds it, and does not
+ * wait for a key never published. */
+static int modex_recv_uint64(const opal_process_name_t *name, const char *key, uint64_t *out)
+{
+    uint64_t value = 0, *ptr = &value;
+    int rc;
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, key, name, &ptr, MCA_COLL_MODELTUNED_MODEX_UINT64);
+    if (OPAL_SUCCESS == rc)
+        *out = value;
+    return OPAL_SUCCESS == rc ? OPAL_SUCCESS : OPAL_ERR_NOT_FOUND;
+}
+
+char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char *key)
+{
+    uint8_t *bytes = NULL;
+    size_t length = 0;
+    int rc = OPAL_ERR_NOT_FOUND;
+    OPAL_MODEX_RECV_STRING(rc, key, &proc->super.proc_name, &bytes, &length);
+    if (OPAL_SUCCESS == rc && NULL != bytes && length > 0 && '\0' == bytes[length - 1])
+        return (char *) bytes;
+    free(bytes);
+    return NULL;
+}
+#endif
+
 /* Cached per rank of this job (the modex is read-only after MPI_Init). */
 int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out)
 {
@@ -115,12 +185,15 @@ int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *o
         *out = *slot - 1;
         return OPAL_SUCCESS;
     }
-    uint64_t value = 0, *ptr = &value;
-    int rc;
-    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, published_key_names[key], &proc->super.proc_name, &ptr,
-                                   MCA_COLL_MODELTUNED_MODEX_UINT64);
+    uint64_t value = 0;
+    const int rc = modex_recv_uint64(&proc->super.proc_name, published_key_names[key], &value);
     if (NULL != slot)
         *slot = OPAL_SUCCESS == rc && value != UINT64_MAX ? value + 1 : UINT64_MAX;
+    /* The keys are published together: one absent, all absent (no wait for each under 5.0). */
+    for (int k = 0; OPAL_SUCCESS != rc && NULL != slot && k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS;
+         ++k)
+        if (NULL != cache[k])
+            cache[k][vpid] = UINT64_MAX;
     if (OPAL_SUCCESS != rc)
         return OPAL_ERR_NOT_FOUND;
     *out = value;
