@@ -309,9 +309,8 @@ int main() {
     std::fprintf(stderr, "check_multinode: cannot create UTS namespaces here (unshare --uts failed); skipped\n");
     return 77;
   }
-  // Under Open MPI 5.0.7 the emulated nodes (network namespaces) run these tests, but two still fail
-  // there: han's own calls on a 2+2 job reach the trace count, and observe exits on one rank over
-  // an emulated topology (issue 30): these tests run under 4.1.
+  // Under Open MPI 5.0.7 the emulated nodes (network namespaces) run these tests, but one still
+  // fails there: han's own calls on a 2+2 job reach the trace count (issue 30): they run under 4.1.
   if (ompi_series() != "4.1") {
     std::fprintf(stderr,
                  "check_multinode: modeltuned across emulated nodes is tested under Open MPI 4.1 only (this "
