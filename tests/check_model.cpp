@@ -707,6 +707,27 @@ START_TEST(ompi_versions) {
 }
 END_TEST
 
+// What runs when modeltuned hands a call back (coll_modeltuned_module.c decides the same from the
+// modules Open MPI enabled): tuned, or under 5.0 han across nodes, which runs tuned's rule only with
+// one rank per node.
+START_TEST(fallback_under_han) {
+  const Placement one_node({place(0, 0, 0), place(0, 1, 1)});
+  const Placement one_per_node({place(0, 0, 0), place(1, 0, 0), place(2, 0, 0)});
+  const Placement two_on_a_node({place(0, 0, 0), place(0, 1, 1), place(1, 0, 0)});
+  for (const Placement *p : {&one_node, &one_per_node, &two_on_a_node}) {
+    ck_assert(ompi_fallback(OmpiVersion::v4_1, *p) == Fallback::tuned);
+    ck_assert(fallback_runs_tuned_rule(OmpiVersion::v4_1, *p));
+    ck_assert(ompi_fallback(OmpiVersion::v5_0, *p, false) == Fallback::tuned);
+    ck_assert(fallback_runs_tuned_rule(OmpiVersion::v5_0, *p, false));
+  }
+  ck_assert(ompi_fallback(OmpiVersion::v5_0, one_node) == Fallback::tuned);
+  ck_assert(ompi_fallback(OmpiVersion::v5_0, one_per_node) == Fallback::han);
+  ck_assert(fallback_runs_tuned_rule(OmpiVersion::v5_0, one_per_node));
+  ck_assert(ompi_fallback(OmpiVersion::v5_0, two_on_a_node) == Fallback::han);
+  ck_assert(!fallback_runs_tuned_rule(OmpiVersion::v5_0, two_on_a_node));
+}
+END_TEST
+
 START_TEST(tuned_fixed_rules) {
   // Spot checks against coll_tuned_decision_fixed.c (Open MPI 4.1.4).
   ck_assert_int_eq(ompi_fixed_decision(Op::bcast, 100, 3, true).algorithm, 5);
@@ -895,7 +916,7 @@ int main() {
       {"select",
        {selector_rules, checks_decide_only_what_they_cover, checks_hold_near_their_ranks,
         default_checks_follow_the_fixed_rule, uncovered_communicators_never_leave_the_default,
-        candidates_cover_parameters, algorithm_lists, tuned_fixed_rules}},
+        candidates_cover_parameters, algorithm_lists, tuned_fixed_rules, fallback_under_han}},
       {"registry", {registry_matches_tuned, registry_refuses_clashes}},
       {"emulate", {emulated_orfeo_placements}},
   };

@@ -103,6 +103,23 @@ for case in "256 false" "16 true"; do
     echo "FAIL: explain -np $1: left_to_ompi is not $2"; failures=$((failures + 1)); fi
 done
 
+# Under 5.0 han runs bcast and reduce across nodes: where a node holds two of the ranks it runs its
+# hierarchical algorithms and the component leaves both ops to it; with one rank per node han hands
+# calls to tuned, and under 4.1 or --without-han the fallback is tuned.
+for case in "5.0 nodeA:2,nodeB:2 4 - han han" "5.0 nodeA:1,nodeB:1 2 - han none" \
+            "5.0 nodeA:2,nodeB:2 4 --without-han tuned none" "4.1 nodeA:2,nodeB:2 4 - tuned none"; do
+  set -- $case
+  flag=$4; [ "$flag" = - ] && flag=
+  out=$("$tool" explain --machine orfeo-epyc --hosts "$2" -np "$3" $flag --ompi "$1" --op reduce --sizes 1K --json)
+  left=$(printf '%s' "$out" | grep -o '"left_to": "[a-z]*"' | sed 's/.*: "\(.*\)"/\1/')
+  if printf '%s' "$out" | grep -q "\"fallback\": \"$5\"" && [ "${left:-none}" = "$6" ]; then
+    passed=$((passed + 1)); else
+    echo "FAIL: explain --ompi $1 --hosts $2 $flag: expected fallback $5, left to $6"; failures=$((failures + 1)); fi
+done
+if "$tool" explain --machine orfeo-epyc --hosts nodeA:2,nodeB:2 -np 4 --ompi 5.0 --op bcast --sizes 1K |
+     grep -q "leaves this op to han"; then passed=$((passed + 1)); else
+  echo "FAIL: explain's text does not say the op is left to han"; failures=$((failures + 1)); fi
+
 # One node's hwloc XML (as lstopo writes it) plus --nodes: the same shape as the synthetic text.
 if command -v lstopo-no-graphics >/dev/null 2>&1; then
   xml=$(mktemp --suffix=.xml)

@@ -47,6 +47,7 @@ struct ExplainOptions {
   bool json = false;
   std::string decisions;     // a real run's decision file instead of an emulated job
   std::string ompi = "4.1";  // the Open MPI line whose default is shown
+  bool without_han = false;  // as under --mca coll ^han
 };
 
 // "64K" -> 65536; K, M, G are powers of 1024 (message sizes).
@@ -220,6 +221,7 @@ int run_explain(const ExplainOptions &o) {
     what_if.ompi = *v;
   else
     throw std::invalid_argument(fmt::format("--ompi '{}': use 4.1 or 5.0", o.ompi));
+  what_if.han_enabled = !o.without_han;
   const nlohmann::json decisions = explain_what_if(table, placement, what_if);
   if (o.json)
     std::cout << decisions.dump(2) << "\n";
@@ -286,6 +288,9 @@ void add_explain_command(CLI::App &app) {
                   "the Open MPI line the component runs under (4.1 or 5.0): its default decision "
                   "is shown and weighed, as the component does")
       ->capture_default_str();
+  cmd->add_flag("--without-han", o->without_han,
+                "as under --mca coll ^han: under 5.0, han otherwise runs bcast and reduce on a communicator across "
+                "nodes, and where a node holds two or more of its ranks the component leaves both to it");
   cmd->add_flag("--json", o->json, "machine-readable output");
   cmd->callback([o]() {
     try {

@@ -1,6 +1,7 @@
 #include "model/select/ompi_fixed.hpp"
 
 #include <initializer_list>
+#include <set>
 #include <utility>
 
 namespace modeltuned {
@@ -96,6 +97,21 @@ Candidate what_runs(const Candidate &c, size_t count, size_t type_size, int comm
     runs = *next;
   }
   return runs;
+}
+
+Fallback ompi_fallback(OmpiVersion ompi, const Placement &placement, bool han_enabled) {
+  if (ompi == OmpiVersion::v4_1 || !han_enabled) return Fallback::tuned;
+  for (const RankPlace &r : placement.ranks())
+    if (r.node != placement[0].node) return Fallback::han;
+  return Fallback::tuned;
+}
+
+bool fallback_runs_tuned_rule(OmpiVersion ompi, const Placement &placement, bool han_enabled) {
+  if (ompi_fallback(ompi, placement, han_enabled) == Fallback::tuned) return true;
+  std::set<int32_t> nodes;
+  for (const RankPlace &r : placement.ranks())
+    if (!nodes.insert(r.node).second) return false;  // a node holds two of its ranks
+  return true;
 }
 
 }  // namespace modeltuned

@@ -6,6 +6,7 @@
 
 #include "model/registry/registry.hpp"
 #include "model/schedule/ompi_version.hpp"
+#include "model/topology/placement.hpp"
 
 namespace modeltuned {
 
@@ -18,5 +19,17 @@ Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutati
 // The algorithm Open MPI really runs when asked for `c`: its silent fallbacks, as each spec's
 // runs_instead states them (docs/openmpi-algorithms.md §5).
 Candidate what_runs(const Candidate &c, size_t count, size_t type_size, int comm_size, bool commutative);
+
+// Which component runs a call modeltuned hands back on a communicator, as the component finds it at
+// enable (coll_modeltuned_module.c). Under 5.0, coll/han (priority 35, above tuned's 30) takes bcast
+// and reduce on a communicator whose ranks span nodes (`han_enabled`: not taken out with
+// --mca coll ^han); 4.1 ships it at priority 0.
+enum class Fallback { tuned, han };
+Fallback ompi_fallback(OmpiVersion ompi, const Placement &placement, bool han_enabled = true);
+
+// Whether that fallback runs tuned's fixed rule, the default the model predicts: han does only
+// where every node holds one rank of the communicator, since it then hands each call to tuned
+// (coll_han_subcomms.c); elsewhere it runs its hierarchical algorithms, and modeltuned keeps them.
+bool fallback_runs_tuned_rule(OmpiVersion ompi, const Placement &placement, bool han_enabled = true);
 
 }  // namespace modeltuned

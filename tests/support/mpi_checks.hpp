@@ -115,4 +115,7 @@ TCase *add_case(Suite *suite, const char *name, Tests... tests) {
 // A run with modeltuned, the test table (MODELTUNED_TEST_TABLE) and trace lines.
 MpiRun with_modeltuned(int np, int verbose = 20);
 
+// What `cmd` (run by sh) prints on stdout; "" when it cannot be run or exits non-zero.
+std::string command_output(const std::string &cmd);
+
 }  // namespace modeltuned::test

@@ -1,5 +1,7 @@
 #include "tools/lib/explain.hpp"
 
+#include "model/select/ompi_fixed.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -16,8 +18,14 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
     CallShape call{what_if.op, bytes / what_if.type_size, what_if.type_size, what_if.root, what_if.commutative};
     nlohmann::json d =
         decision_json(table, placement, call, selector.decide(call), what_if.tree_schedule, what_if.ompi);
-    // As the component at enable: an op the model can never take from the default is not taken.
-    d["left_to_ompi"] = !selector.may_leave_default(what_if.op);
+    // As the component at enable: an op the model can never take from the default is not taken,
+    // nor one whose fallback runs something other than tuned's fixed rule (han's hierarchical
+    // algorithms under 5.0).
+    const Fallback fallback = ompi_fallback(what_if.ompi, placement, what_if.han_enabled);
+    const bool tuned_rule = fallback_runs_tuned_rule(what_if.ompi, placement, what_if.han_enabled);
+    d["fallback"] = fallback == Fallback::han ? "han" : "tuned";
+    d["left_to_ompi"] = !tuned_rule || !selector.may_leave_default(what_if.op);
+    if (!tuned_rule) d["left_to"] = "han";
     out.push_back(std::move(d));
   }
   return out;
@@ -63,7 +71,14 @@ std::string format_decision(const nlohmann::json &d, int top) {
     const auto &all_candidates = d["candidates"];
     const double fastest = all_candidates.empty() ? best : us(all_candidates[0]);
     const std::string basis = d.value("margin_basis", "held_out");
-    if (d.value("left_to_ompi", false))
+    if (d.value("left_to", "") == "han")
+      out += fmt::format(
+          "  why: Open MPI's default runs without modeltuned: under {} han takes this communicator (its ranks span "
+          "nodes) and, as a node holds two or more of them, runs its hierarchical {}, which the model does not "
+          "predict and no check measured; the component leaves this op to han at enable (the default above is "
+          "tuned's rule, what runs with --mca coll ^han; docs/user-guide.md, \"Beside coll/han\")\n",
+          d.value("ompi", "5.0"), d["op"].get<std::string>());
+    else if (d.value("left_to_ompi", false))
       out +=
           "  why: Open MPI's default runs without modeltuned: no check of the table covers this communicator's "
           "shape and number of ranks at any size, so the component leaves this op to tuned at enable and its "

@@ -20,6 +20,7 @@ struct WhatIf {
   AlgorithmMask allowed = kAllAlgorithms;
   TreeSchedule tree_schedule = nullptr;  // nullptr: the model's (the component's)
   OmpiVersion ompi = OmpiVersion::v4_1;  // whose default the picks are weighed against
+  bool han_enabled = true;               // false: as under --mca coll ^han (5.0 only)
 };
 
 // One decision_json per size.

@@ -170,8 +170,12 @@ typedef struct mca_coll_modeltuned_module_t {
 
     mca_coll_modeltuned_state_t state;
     mt_comm_model *model;
-    uint32_t allowed[2]; /* [op] algorithms this communicator may use, from the parameters
-                            as they were when it was created */
+    const char *fallback[2]; /* [op] the component that runs the op's calls modeltuned hands back
+                                ("tuned", "han", ...), named in its lines and decision file */
+    bool ranks_share_a_node; /* some node holds two or more of its ranks (setup, from the placement)
+                              */
+    uint32_t allowed[2];     /* [op] algorithms this communicator may use, from the parameters
+                                as they were when it was created */
     char tuned_told[2][MCA_COLL_MODELTUNED_REASON_MAX]; /* [op] why tuned runs what the user told it
                                    ("": it does not), when this communicator was created: that op is
                                    left to tuned */

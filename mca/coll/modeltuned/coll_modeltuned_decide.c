@@ -18,7 +18,7 @@
 /* One JSON line per decision: the model's own report plus which communicator and rank. Appended
  * with a single write() so lines from several processes do not interleave. */
 static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                            const char *decision, bool per_rank)
+                            const char *decision, const char *fallback, bool per_rank)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     char path[4096], *line = NULL;
@@ -42,9 +42,9 @@ static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communi
     /* decision is a JSON object: splice the communicator's fields in after its '{'. */
     int n = opal_asprintf(&line,
                           "{\"cid\":%d,\"comm\":\"%s\",\"world_rank\":%u,\"comm_rank\":%d,"
-                          "\"channels\":\"%s\",%s\n",
+                          "\"channels\":\"%s\",\"fallback\":\"%s\",%s\n",
                           mca_coll_modeltuned_cid(comm), name, (unsigned) OMPI_PROC_MY_NAME->vpid,
-                          ompi_comm_rank(comm), channels, decision + 1);
+                          ompi_comm_rank(comm), channels, fallback, decision + 1);
     if (n < 0)
         return;
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -174,10 +174,12 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
                           .commutative = !ordered,
                           .whole_message = user_op,
                           .objective = c->objective};
+    /* Where a call handed back goes: tuned, or han handing it to tuned (module.c) */
+    const char *fallback = NULL != m->fallback[op] ? m->fallback[op] : "unknown";
     mt_decision decision;
     const int rc = mt_decide(m->model, &call, &decision, record || log ? &report : NULL);
     if (NULL != report.json) {
-        record_decision(m, comm, report.json, per_rank);
+        record_decision(m, comm, report.json, fallback, per_rank);
         free(report.json);
     }
     slot->decision = (mca_coll_modeltuned_decision_t){
@@ -186,16 +188,17 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
         slot->decision = to_run(op, decision.algorithm, decision.segsize, decision.fanout);
     slot->key = (uint64_t) root + 1;
     if (0 == rc && log)
-        opal_output(c->output,
-                    "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
-                    "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f ompi=%s",
-                    mca_coll_modeltuned_cid(comm), comm->c_name,
-                    MT_OP_BCAST == op ? "bcast" : "reduce", count * type_size, root,
-                    ordered   ? " noncommutative"
-                    : user_op ? " user_op"
-                              : "",
-                    report.pick, decision.predicted_us, report.runner_up, decision.runner_up_us,
-                    report.margin, MCA_COLL_MODELTUNED_OMPI_SERIES);
+        opal_output(
+            c->output,
+            "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
+            "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f ompi=%s fallback=%s",
+            mca_coll_modeltuned_cid(comm), comm->c_name, MT_OP_BCAST == op ? "bcast" : "reduce",
+            count * type_size, root,
+            ordered   ? " noncommutative"
+            : user_op ? " user_op"
+                      : "",
+            report.pick, decision.predicted_us, report.runner_up, decision.runner_up_us,
+            report.margin, MCA_COLL_MODELTUNED_OMPI_SERIES, fallback);
     return rc;
 }
 

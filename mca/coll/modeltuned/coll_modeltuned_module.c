@@ -10,6 +10,7 @@
 
 #include "coll_modeltuned.h"
 #include "ompi/mca/coll/base/coll_base_functions.h"
+#include "ompi/mca/coll/base/coll_base_util.h"
 #include MCA_COLL_MODELTUNED_RTE_H
 #include "ompi/proc/proc.h"
 #include MCA_COLL_MODELTUNED_PMIX_H
@@ -106,6 +107,104 @@ static void report_table_mismatch(struct ompi_communicator_t *comm, int other, b
     free(problem);
 }
 
+/* The component whose module `previous` is on `comm` ("tuned", "han", ...): Open MPI lists the
+ * modules it has enabled so far, in order, before it enables the next. */
+static const char *component_of(struct ompi_communicator_t *comm, mca_coll_base_module_t *previous)
+{
+    mca_coll_base_avail_coll_t *item;
+    if (NULL != comm->c_coll->module_list)
+        OPAL_LIST_FOREACH (item, comm->c_coll->module_list, mca_coll_base_avail_coll_t)
+            if (item->ac_module == previous)
+                return item->ac_component_name;
+    return "unknown";
+}
+
+static bool holds_op(const mca_coll_modeltuned_module_t *m, int op)
+{
+    return MT_OP_BCAST == op ? NULL != m->super.coll_bcast : NULL != m->super.coll_reduce;
+}
+
+static void leave_op(mca_coll_modeltuned_module_t *m, int op)
+{
+    if (MT_OP_BCAST == op)
+        m->super.coll_bcast = NULL;
+    else
+        m->super.coll_reduce = NULL;
+}
+
+/* An op the user told tuned how to run is theirs (coll_modeltuned_tuned.c). */
+static void leave_told_ops(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm)
+{
+    for (int op = 0; op < 2; ++op) {
+        if ('\0' == m->tuned_told[op][0])
+            continue;
+        leave_op(m, op);
+        if (0 == ompi_comm_rank(comm))
+            opal_output_verbose(
+                1, mca_coll_modeltuned_component.output,
+                "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to tuned: %s",
+                mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
+                MT_OP_BCAST == op ? "bcast" : "reduce", m->tuned_told[op]);
+    }
+}
+
+/* The model weighs its picks against tuned's fixed rule: it describes the fallback only where
+ * that rule is what runs. So does han (5.0 across nodes) where every node holds one rank of the
+ * communicator: it then hands each call to tuned (coll_han_subcomms.c). Anywhere else the fallback
+ * runs an algorithm the table has no check of (han's hierarchical ones, or another component's),
+ * and modeltuned keeps it: never slower by choice. All ranks see the same components (the same
+ * job-wide settings) and the same placement. */
+static void leave_unmodelled_fallbacks(mca_coll_modeltuned_module_t *m,
+                                       struct ompi_communicator_t *comm)
+{
+    m->fallback[MT_OP_BCAST] = component_of(comm, m->previous_bcast_module);
+    m->fallback[MT_OP_REDUCE] = component_of(comm, m->previous_reduce_module);
+    for (int op = 0; op < 2; ++op) {
+        const char *fallback = m->fallback[op];
+        const bool han = 0 == strcmp(fallback, "han");
+        if (0 == strcmp(fallback, "tuned") || (han && !m->ranks_share_a_node))
+            continue;
+        if (!holds_op(m, op))
+            continue;
+        leave_op(m, op);
+        if (0 == ompi_comm_rank(comm))
+            opal_output_verbose(
+                1, mca_coll_modeltuned_component.output,
+                "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to %s: a call it handed "
+                "back would run %s's %s%s, which the model does not predict and no check "
+                "measured; modeltuned weighs its picks against tuned's fixed rule only",
+                mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
+                MT_OP_BCAST == op ? "bcast" : "reduce", fallback, fallback,
+                han ? "hierarchical " : "", MT_OP_BCAST == op ? "bcast" : "reduce");
+    }
+}
+
+/* Ops no check of the table lets the model take from Open MPI's default, or every op when the
+ * model could not be built. */
+static void leave_uncovered_ops(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                                bool ready)
+{
+    const char *left[2] = {NULL, NULL};
+    for (int op = 0; op < 2; ++op) {
+        if (!holds_op(m, op))
+            continue;
+        if (ready && mt_comm_model_may_leave_default(m->model, op))
+            continue;
+        leave_op(m, op);
+        left[op] = MT_OP_BCAST == op ? "bcast" : "reduce";
+    }
+    if ((NULL != left[0] || NULL != left[1]) && 0 == ompi_comm_rank(comm))
+        opal_output_verbose(
+            1, mca_coll_modeltuned_component.output,
+            "coll:modeltuned:module_enable cid=%d size=%d: leaves %s%s%s to the previous "
+            "component: %s",
+            mca_coll_modeltuned_cid(comm), ompi_comm_size(comm), NULL != left[0] ? left[0] : "",
+            NULL != left[0] && NULL != left[1] ? " and " : "", NULL != left[1] ? left[1] : "",
+            ready ? "no check of the table covers this communicator's shape and size, so "
+                    "the model would keep Open MPI's default for every call"
+                  : "the model could not be built (the setup line says why)");
+}
+
 static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
@@ -136,42 +235,10 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
      * to the previous component and modeltuned costs them nothing. Every rank reads the same
      * table and placement: all leave out the same ops. */
     const bool ready = OMPI_SUCCESS == mca_coll_modeltuned_setup(m, comm);
-    const char *left[2] = {NULL, NULL};
-    /* An op the user told tuned how to run is theirs (coll_modeltuned_tuned.c). */
-    for (int op = 0; op < 2; ++op) {
-        if ('\0' == m->tuned_told[op][0])
-            continue;
-        if (MT_OP_BCAST == op)
-            m->super.coll_bcast = NULL;
-        else
-            m->super.coll_reduce = NULL;
-        if (0 == ompi_comm_rank(comm))
-            opal_output_verbose(
-                1, mca_coll_modeltuned_component.output,
-                "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to tuned: %s",
-                mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
-                MT_OP_BCAST == op ? "bcast" : "reduce", m->tuned_told[op]);
-    }
-    if (NULL != m->super.coll_bcast &&
-        (!ready || !mt_comm_model_may_leave_default(m->model, MT_OP_BCAST))) {
-        m->super.coll_bcast = NULL;
-        left[0] = "bcast";
-    }
-    if (NULL != m->super.coll_reduce &&
-        (!ready || !mt_comm_model_may_leave_default(m->model, MT_OP_REDUCE))) {
-        m->super.coll_reduce = NULL;
-        left[1] = "reduce";
-    }
-    if ((NULL != left[0] || NULL != left[1]) && 0 == ompi_comm_rank(comm))
-        opal_output_verbose(
-            1, mca_coll_modeltuned_component.output,
-            "coll:modeltuned:module_enable cid=%d size=%d: leaves %s%s%s to the previous "
-            "component: %s",
-            mca_coll_modeltuned_cid(comm), ompi_comm_size(comm), NULL != left[0] ? left[0] : "",
-            NULL != left[0] && NULL != left[1] ? " and " : "", NULL != left[1] ? left[1] : "",
-            ready ? "no check of the table covers this communicator's shape and size, so "
-                    "the model would keep Open MPI's default for every call"
-                  : "the model could not be built (the setup line says why)");
+    leave_told_ops(m, comm);
+    if (ready)
+        leave_unmodelled_fallbacks(m, comm);
+    leave_uncovered_ops(m, comm, ready);
     return OMPI_SUCCESS;
 }
 

@@ -227,6 +227,7 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
     char err[512];
 
     m->state = MCA_COLL_MODELTUNED_FALLBACK;
+    m->ranks_share_a_node = false;
     mt_place *places = malloc(sizeof *places * size);
     host_rank *by_host = malloc(sizeof *by_host * size);
     if (NULL == places || NULL == by_host) {
@@ -250,6 +251,7 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
         const bool same = k > 0 && by_host[k].known && by_host[k - 1].known &&
                           by_host[k].host == by_host[k - 1].host;
         places[by_host[k].rank].node = same ? places[by_host[k - 1].rank].node : by_host[k].rank;
+        m->ranks_share_a_node |= same;
     }
     m->model = mt_comm_model_create(c->table, size, places, m->allowed[MT_OP_BCAST],
                                     m->allowed[MT_OP_REDUCE], err, sizeof err);
