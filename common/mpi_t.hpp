@@ -4,6 +4,7 @@
 #pragma once
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -50,6 +51,21 @@ inline std::optional<int> cvar_read_int(const char *name) {
   int rc = MPI_T_cvar_read(handle, &value);
   MPI_T_cvar_handle_free(&handle);
   return rc == MPI_SUCCESS ? std::optional<int>(value) : std::nullopt;
+}
+
+// A string control variable's value; nullopt when it does not exist or cannot be read.
+inline std::optional<std::string> cvar_read_string(const char *name) {
+  auto index = cvar_index(name);
+  if (!index) return std::nullopt;
+  MPI_T_cvar_handle handle;
+  int count = 0;
+  if (MPI_T_cvar_handle_alloc(*index, nullptr, &handle, &count) != MPI_SUCCESS) return std::nullopt;
+  std::string value(static_cast<size_t>(std::max(count, 0)) + 1, '\0');
+  int rc = MPI_T_cvar_read(handle, value.data());
+  MPI_T_cvar_handle_free(&handle);
+  if (rc != MPI_SUCCESS) return std::nullopt;
+  value.resize(std::strlen(value.c_str()));
+  return value;
 }
 
 }  // namespace modeltuned::mpi_t

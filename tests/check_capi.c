@@ -36,10 +36,10 @@ START_TEST(decide_and_explain) {
   /* Every algorithm but scatter_allgather_ring (9) and Rabenseifner (7): narrowed lists, so Open
    * MPI's default is no candidate and the fastest prediction runs (docs/model.md#margin). */
   mt_comm_model *m =
-      mt_comm_model_create(t, 8, places, UINT32_MAX & ~(1u << 9), UINT32_MAX & ~(1u << 7), err, sizeof err);
+      mt_comm_model_create(t, 8, places, UINT32_MAX & ~(1u << 9), UINT32_MAX & ~(1u << 7), 0, err, sizeof err);
   ck_assert_msg(m != NULL, "%s", err);
   { /* All allowed: the margin applies; a kept default is algorithm 0, labelled as such. */
-    mt_comm_model *all = mt_comm_model_create(t, 8, places, UINT32_MAX, UINT32_MAX, err, sizeof err);
+    mt_comm_model *all = mt_comm_model_create(t, 8, places, UINT32_MAX, UINT32_MAX, 0, err, sizeof err);
     mt_decision_report r = {.want_json = 1};
     mt_decision a;
     ck_assert_int_eq(mt_decide(all, &(mt_call){MT_OP_BCAST, 0, 1, 1, 1, 0}, &a, &r), 0);
@@ -94,7 +94,7 @@ START_TEST(decide_and_explain) {
   /* Nothing allowed that can run: -1, and the component falls back. */
   uint32_t only_rabenseifner;
   ck_assert_int_eq(mt_parse_algorithms(MT_OP_REDUCE, "rabenseifner", &only_rabenseifner, err, sizeof err), 0);
-  m = mt_comm_model_create(t, 8, places, UINT32_MAX, only_rabenseifner, err, sizeof err);
+  m = mt_comm_model_create(t, 8, places, UINT32_MAX, only_rabenseifner, 0, err, sizeof err);
   ck_assert_int_eq(mt_decide(m, &(mt_call){MT_OP_REDUCE, 0, 2, 4, 1, 0}, &d, NULL),
                    -1); /* count < 8: linear would run */
   /* The report still says so, and the JSON records the decision that nothing can run. */
@@ -126,7 +126,7 @@ START_TEST(missing_channel_is_refused) {
   unlink(path);
   ck_assert_msg(t != NULL, "%s", err);
   mt_place places[2] = {on(0, 0, 0), on(1, 0, 0)};
-  ck_assert(NULL == mt_comm_model_create(t, 2, places, UINT32_MAX, UINT32_MAX, err, sizeof err));
+  ck_assert(NULL == mt_comm_model_create(t, 2, places, UINT32_MAX, UINT32_MAX, 0, err, sizeof err));
   ck_assert_msg(strstr(err, "'node'"), "message: %s", err);
   mt_table_free(t);
 }

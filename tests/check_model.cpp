@@ -463,6 +463,56 @@ START_TEST(checks_decide_only_what_they_cover) {
 }
 END_TEST
 
+// Where han is the default (Selector::set_han_default), only the checks of han's default weigh a
+// pick against it: without them the default is kept and the op can never leave it; with them the
+// rule is the checks' rule, and tuned's fixed rule is a candidate like the others.
+START_TEST(han_default_needs_checks_of_han) {
+  CalibrationTable t = synthetic_table();
+  const Placement p = one_cache(8);
+  CallShape call{Op::bcast, 1 << 16, 1, 0, true};
+  const auto plain = decide(t, p, call, kAllAlgorithms);
+  const Candidate fastest = plain->predictions.front().candidate;
+  const std::string fastest_name(find_algorithm(Op::bcast, fastest.algorithm)->name);
+  const double gain = std::log(plain->ompi_default->us / plain->predictions.front().us);
+  auto selector_with = [&](std::vector<std::tuple<std::string, double, double>> checks) {
+    CalibrationTable c = t;
+    c.checks_source = "unit test";
+    for (auto [name, lo, hi] : checks) {
+      const bool pick = name == fastest_name;
+      c.checks.push_back({"bcast", name, pick ? fastest.segsize : 0u, pick ? fastest.fanout : 0, "completion", "cache",
+                          "cache", 32768, 131072, lo, hi, 10});
+    }
+    return c;
+  };
+  // No checks at all: han is kept, and the op never leaves it.
+  Selector bare(t, p, kAllAlgorithms, kAllAlgorithms);
+  bare.set_han_default(Op::bcast, true);
+  ck_assert(!bare.may_leave_default(Op::bcast) && bare.may_leave_default(Op::reduce));
+  ck_assert(bare.decide(call)->kept_default);
+  // Checks of tuned's default say the pick is faster, but none of han: han is kept.
+  const CalibrationTable tuned_only = selector_with({{fastest_name, -1, gain / 4}, {"default", -gain / 4, 1}});
+  Selector no_han(tuned_only, p, kAllAlgorithms, kAllAlgorithms);
+  no_han.set_han_default(Op::bcast, true);
+  ck_assert(!no_han.may_leave_default(Op::bcast));
+  ck_assert(no_han.decide(call)->kept_default);
+  // A check of han measured it well above the prediction of tuned's rule: the pick leaves it.
+  const CalibrationTable slow_han = selector_with({{fastest_name, -1, gain / 4}, {"han", 0.5, 1}});
+  Selector leaves(slow_han, p, kAllAlgorithms, kAllAlgorithms);
+  leaves.set_han_default(Op::bcast, true);
+  ck_assert(leaves.may_leave_default(Op::bcast));
+  const auto left = leaves.decide(call);
+  ck_assert(!left->kept_default && left->pick == fastest && left->margin_basis == Decision::MarginBasis::checks);
+  // han measured far faster than any pick: kept.
+  const CalibrationTable fast_han = selector_with({{fastest_name, -1, gain / 4}, {"han", -5, -4}});
+  Selector keeps(fast_han, p, kAllAlgorithms, kAllAlgorithms);
+  keeps.set_han_default(Op::bcast, true);
+  ck_assert(keeps.decide(call)->kept_default);
+  // Where tuned is the default, a check of han says nothing.
+  Selector tuned(slow_han, p, kAllAlgorithms, kAllAlgorithms);
+  ck_assert(tuned.decide(call)->kept_default);
+}
+END_TEST
+
 // A communicator no check covers can never leave the default: the component then leaves the op
 // to Open MPI (Selector::may_leave_default). Without checks, or with a narrowed list, it may.
 START_TEST(uncovered_communicators_never_leave_the_default) {
@@ -914,9 +964,10 @@ int main() {
         rank_mean_metric, scatter_allgather_non_power_of_two, rabenseifner_odd_root_hop, relays_charge_forwarding_ranks,
         fallbacks_are_never_predicted}},
       {"select",
-       {selector_rules, checks_decide_only_what_they_cover, checks_hold_near_their_ranks,
-        default_checks_follow_the_fixed_rule, uncovered_communicators_never_leave_the_default,
-        candidates_cover_parameters, algorithm_lists, tuned_fixed_rules, fallback_under_han}},
+       {selector_rules, checks_decide_only_what_they_cover, han_default_needs_checks_of_han,
+        checks_hold_near_their_ranks, default_checks_follow_the_fixed_rule,
+        uncovered_communicators_never_leave_the_default, candidates_cover_parameters, algorithm_lists,
+        tuned_fixed_rules, fallback_under_han}},
       {"registry", {registry_matches_tuned, registry_refuses_clashes}},
       {"emulate", {emulated_orfeo_placements}},
   };

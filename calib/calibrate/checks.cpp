@@ -17,6 +17,7 @@
 #include "calib/calibrate/measurements.hpp"
 #include "model/registry/registry.hpp"
 #include "model/select/margin.hpp"
+#include "model/select/ompi_fixed.hpp"
 #include "model/select/selector.hpp"
 #include "common/mpi_t.hpp"
 #include "common/stats.hpp"
@@ -26,6 +27,7 @@ namespace modeltuned::calibrate {
 namespace {
 
 using mpi_t::cvar_read_int;
+using mpi_t::cvar_read_string;
 using mpi_t::cvar_write;
 
 constexpr int kMinRounds = 3;   // below 6 the median has no 95 % interval: the range is min..max
@@ -50,7 +52,12 @@ struct Entry {
   double predicted_us[kMetrics] = {0, 0};  // rank 0
 };
 
+// The default where it is han's hierarchical algorithm, in the ranges' keys (margin.hpp,
+// kHanDefaultCheck); its configuration is the default's (algorithm 0) on a communicator han takes.
+constexpr int kHanDefault = -1;
+
 std::string config_name(const Config &c) {
+  if (c.algorithm == kHanDefault) return std::string(kHanDefaultCheck);
   if (c.algorithm == 0) return "default";
   const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
   return spec ? std::string(spec->name) : fmt::format("algorithm {}", c.algorithm);
@@ -86,8 +93,24 @@ bool takes_radix(const Config &c) {
   return spec && spec->parameters.fanout_name == "radix";
 }
 
-// MPI_Comm_dup of `group` with tuned forced to `c`. "" or why not.
-std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm group, MPI_Comm &comm) {
+// Whether han runs bcast and reduce where it takes a communicator (5.0 across nodes): loaded, above
+// tuned's priority and not left out of the coll list.
+bool han_in_job() {
+  const std::optional<int> han = cvar_read_int("coll_han_priority");
+  const int tuned = cvar_read_int("coll_tuned_priority").value_or(30);
+  if (!han || *han <= tuned) return false;
+  const std::string list = cvar_read_string("coll").value_or("");
+  if (list.empty()) return true;
+  const bool excluding = list.front() == '^';
+  const bool named = ("," + list.substr(excluding) + ",").find(",han,") != std::string::npos;
+  return excluding ? !named : named;
+}
+
+// MPI_Comm_dup of `group` with tuned forced to `c`. Where han takes the group's bcast and reduce
+// (`prefer_tuned`), a forced configuration's communicator puts tuned above it (Open MPI's
+// component preference, the info key han gives its own sub-communicators), so that the forced
+// algorithm runs; the default's keeps what Open MPI selects. "" or why not.
+std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm group, bool prefer_tuned, MPI_Comm &comm) {
   const int algorithm = c.algorithm, segsize = static_cast<int>(c.segsize);
   const int chain_fanout = c.fanout > 0 && !takes_radix(c) ? c.fanout : vars.chain_fanout0;
   for (auto [name, value] : {std::pair{&vars.algorithm, &algorithm}, std::pair{&vars.segsize, &segsize},
@@ -95,7 +118,13 @@ std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm group, M
     std::string err = cvar_write(name->c_str(), value);
     if (!err.empty()) return err;
   }
-  return MPI_Comm_dup(group, &comm) == MPI_SUCCESS ? "" : "MPI_Comm_dup failed";
+  if (!prefer_tuned || c.algorithm == 0) return MPI_Comm_dup(group, &comm) == MPI_SUCCESS ? "" : "MPI_Comm_dup failed";
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "ompi_comm_coll_preference", "tuned");
+  const int rc = MPI_Comm_dup_with_info(group, info, &comm);
+  MPI_Info_free(&info);
+  return rc == MPI_SUCCESS ? "" : "MPI_Comm_dup_with_info failed";
 }
 
 void restore(TunedVariables &vars) {
@@ -236,6 +265,7 @@ struct Range {
 using RangeKey = std::tuple<int, int, uint32_t, int, int, double, std::string, std::string, int>;  // ..., group ranks
 
 struct GroupRun {
+  bool han_default = false;  // Open MPI's default on the group is han's hierarchical algorithm
   int ranks = 0, rounds = 0, configurations = 0;
   double seconds = 0;
   std::string neighbors, widest, problem;
@@ -259,7 +289,8 @@ struct CheckComms {
 };
 
 // Creates them on every rank of `group`; empty, or why one rank could not (every rank learns it).
-std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm group, CheckComms &comms) {
+std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm group, bool han_default,
+                               CheckComms &comms) {
   const int disabled = -1;
   const std::optional<int> modeltuned_priority = cvar_read_int("coll_modeltuned_priority");
   if (modeltuned_priority) (void)cvar_write("coll_modeltuned_priority", &disabled);
@@ -267,7 +298,7 @@ std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm grou
   comms.forced.assign(configs.size(), MPI_COMM_NULL);
   std::string problem;
   for (size_t i = 0; i < configs.size() && problem.empty(); ++i)
-    problem = create_comm(configs[i], vars[configs[i].op == Op::reduce], group, comms.forced[i]);
+    problem = create_comm(configs[i], vars[configs[i].op == Op::reduce], group, han_default, comms.forced[i]);
   restore(vars[0]);
   restore(vars[1]);
   MPI_Comm_dup(group, &comms.control);
@@ -368,7 +399,8 @@ void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> 
   const size_t n = entries.size();
   for (size_t k = 0; k < n; ++k) {
     const Entry &e = entries[k];
-    const Config &c = configs[e.config];
+    Config c = configs[e.config];
+    if (c.algorithm == 0 && run.han_default) c.algorithm = kHanDefault;
     std::vector<double> us[kMetrics];
     for (int r = 0; r < rounds; ++r) {
       us[0].push_back(o.completion_us[r * n + k]);
@@ -403,6 +435,7 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
   result.ranks = size;
   result.neighbors = channel_name(placement.neighbor_channel());
   result.widest = channel_name(placement.widest_channel());
+  result.han_default = !fallback_runs_tuned_rule(ompi, placement, han_in_job());
 
   std::vector<Config> configs;
   std::vector<Entry> entries;
@@ -413,7 +446,7 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
     return result;
   }
   CheckComms comms;
-  result.problem = create_check_comms(configs, group, comms);
+  result.problem = create_check_comms(configs, group, result.han_default, comms);
   if (!result.problem.empty()) return result;
 
   progress.phase(fmt::format("checks {} ranks", size), deadline,
@@ -475,8 +508,13 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
       return result;
     }
     if (rank == 0) {
-      nlohmann::json r = {{"ranks", run.ranks},   {"neighbors", run.neighbors},           {"widest", run.widest},
-                          {"rounds", run.rounds}, {"configurations", run.configurations}, {"seconds", run.seconds}};
+      nlohmann::json r = {{"ranks", run.ranks},
+                          {"neighbors", run.neighbors},
+                          {"widest", run.widest},
+                          {"rounds", run.rounds},
+                          {"configurations", run.configurations},
+                          {"seconds", run.seconds},
+                          {"default", run.han_default ? "han" : "tuned_rule"}};
       if (!run.problem.empty()) r["problem"] = run.problem;
       runs.push_back(std::move(r));
     }

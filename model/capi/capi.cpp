@@ -33,12 +33,19 @@ namespace {
 // class, so a reused decision is the one this rank would compute afresh, as every other rank
 // does: sharing cannot make the ranks of a communicator disagree.
 struct SharedModel {
-  SharedModel(const mt_table *t, Placement p, uint32_t bcast, uint32_t reduce, OmpiVersion ompi)
-      : table(t), masks{bcast, reduce}, selector(t->table, std::move(p), bcast, reduce, nullptr, ompi) {}
+  SharedModel(const mt_table *t, Placement p, uint32_t bcast, uint32_t reduce, OmpiVersion ompi, int han_ops)
+      : table(t),
+        masks{bcast, reduce},
+        han_ops(han_ops),
+        selector(t->table, std::move(p), bcast, reduce, nullptr, ompi) {
+    selector.set_han_default(Op::bcast, han_ops & (1 << MT_OP_BCAST));
+    selector.set_han_default(Op::reduce, han_ops & (1 << MT_OP_REDUCE));
+  }
   using CallKey = std::tuple<Op, size_t, size_t, int, bool, bool,
                              Metric>;  // op, count, type size, root, commutative, whole, objective
   const mt_table *table;
   uint32_t masks[2];
+  int han_ops;       // 1 << MT_OP_*: ops whose default is han's hierarchical algorithm
   std::mutex mutex;  // MPI_THREAD_MULTIPLE: communicators of several threads share it
   Selector selector;
   std::map<CallKey, std::optional<Decision>> decisions;
@@ -55,18 +62,19 @@ std::list<std::shared_ptr<SharedModel>> models;
 // The Open MPI line the process runs under (mt_set_ompi_version), for models created afterwards.
 std::atomic<OmpiVersion> process_ompi{OmpiVersion::v4_1};
 
-std::shared_ptr<SharedModel> shared_model(const mt_table *table, Placement placement, uint32_t bcast, uint32_t reduce) {
+std::shared_ptr<SharedModel> shared_model(const mt_table *table, Placement placement, uint32_t bcast, uint32_t reduce,
+                                          int han_ops) {
   std::lock_guard<std::mutex> lock(models_mutex);
   const OmpiVersion ompi = process_ompi.load();
   for (auto it = models.begin(); it != models.end(); ++it) {
     const SharedModel &m = **it;
-    if (m.table == table && m.masks[0] == bcast && m.masks[1] == reduce && m.selector.ompi() == ompi &&
-        m.selector.placement().ranks() == placement.ranks()) {
+    if (m.table == table && m.masks[0] == bcast && m.masks[1] == reduce && m.han_ops == han_ops &&
+        m.selector.ompi() == ompi && m.selector.placement().ranks() == placement.ranks()) {
       models.splice(models.begin(), models, it);
       return models.front();
     }
   }
-  models.push_front(std::make_shared<SharedModel>(table, std::move(placement), bcast, reduce, ompi));
+  models.push_front(std::make_shared<SharedModel>(table, std::move(placement), bcast, reduce, ompi, han_ops));
   if (models.size() > kKeptModels) models.pop_back();  // communicators still using it keep it alive
   return models.front();
 }
@@ -138,7 +146,7 @@ int mt_set_ompi_version(const char *series) {
 }
 
 mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places, uint32_t bcast_mask,
-                                    uint32_t reduce_mask, char *err, size_t errlen) {
+                                    uint32_t reduce_mask, int han_default_ops, char *err, size_t errlen) {
   try {
     std::vector<RankPlace> ranks(nranks);
     for (int r = 0; r < nranks; ++r)
@@ -156,7 +164,7 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
         return nullptr;
       }
     }
-    return new mt_comm_model{shared_model(table, std::move(placement), bcast_mask, reduce_mask)};
+    return new mt_comm_model{shared_model(table, std::move(placement), bcast_mask, reduce_mask, han_default_ops)};
   } catch (const std::exception &e) {
     set_error(err, errlen, e.what());
   }

@@ -98,9 +98,11 @@ void mt_describe(int op, int algorithm, uint32_t segsize, int32_t fanout, char *
 int mt_set_ompi_version(const char *series);
 
 /* Model of one communicator. NULL (reason in err) when the placement needs a channel the table
- * does not calibrate. */
+ * does not calibrate. han_default_ops (1 << MT_OP_*): the ops whose default here is han's
+ * hierarchical algorithm, which a pick leaves only where the table's checks of han say so
+ * (model/select/margin.hpp, kHanDefaultCheck); 0 where the default is tuned's fixed rule. */
 mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places, uint32_t bcast_mask,
-                                    uint32_t reduce_mask, char *err, size_t errlen);
+                                    uint32_t reduce_mask, int han_default_ops, char *err, size_t errlen);
 void mt_comm_model_free(mt_comm_model *model);
 /* 0 when no call of op (MT_OP_*) on this communicator can leave Open MPI's default, whatever its
  * size, root or objective (the table's checks cover nothing of this communicator's shape and size,

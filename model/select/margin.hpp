@@ -101,6 +101,13 @@ inline constexpr size_t checked_element_bytes(Op op) { return op == Op::bcast ? 
 using RunsAt = std::function<Candidate(int ranks, double bytes)>;
 std::optional<ResidualRange> default_range_in(std::span<const CheckResidual *const> checks, Op op,
                                               const Candidate &runs, int ranks, const RunsAt &runs_at);
+// Checks of Open MPI's default where it is han's hierarchical bcast or reduce (5.0 across nodes,
+// a node holding two or more ranks; ompi_fixed.hpp) carry this algorithm name: ln(measured han /
+// predicted tuned rule), the same residual as a default check of tuned's rule but of another code.
+// They stand for the default only where han is the default (Selector::set_han_default), with
+// range_in's rules and no fixed-rule agreement or forced stand-in: han runs none of tuned's
+// configurations whole.
+inline constexpr std::string_view kHanDefaultCheck = "han";
 // The index of the candidate with the lowest pessimistic prediction among those whose pessimistic
 // prediction beats the default's optimistic one; -1: keep the default.
 int pick_with_checks(std::span<const double> predicted_us, std::span<const std::optional<ResidualRange>> ranges,

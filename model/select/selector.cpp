@@ -97,6 +97,12 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
   if (!default_us) return decision;  // the default cannot be predicted: the model decides alone
   decision.ompi_default = Prediction{fixed, *default_us};
   if (!table_.checks.empty()) return apply_checks(call, std::move(decision));
+  if (han_default_[call.op == Op::reduce]) {  // no check of han's default: nothing says a pick beats it
+    decision.kept_default = true;
+    decision.pick = fixed;
+    decision.predicted_us = *default_us;
+    return decision;
+  }
   decision.margin = margin_;
   if (!(decision.predicted_us * margin_ < *default_us)) {
     decision.kept_default = true;
@@ -107,9 +113,12 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
 }
 
 bool Selector::may_leave_default(Op op) const {
-  if (!default_is_candidate_[op == Op::reduce] || table_.checks.empty()) return true;
+  const bool han = han_default_[op == Op::reduce];
+  if (!default_is_candidate_[op == Op::reduce]) return true;
+  if (table_.checks.empty()) return !han;
   return std::any_of(table_.checks.begin(), table_.checks.end(), [&](const CheckResidual &r) {
-    return covers_communicator(r, op, neighbors_, widest_, placement_.size());
+    return (!han || r.algorithm == kHanDefaultCheck) &&
+           covers_communicator(r, op, neighbors_, widest_, placement_.size());
   });
 }
 
@@ -121,23 +130,26 @@ Decision Selector::apply_checks(const CallShape &call, Decision decision) const 
   std::vector<double> us;
   std::vector<std::optional<ResidualRange>> ranges;
   const Prediction fixed = *decision.ompi_default;
+  const bool han = han_default_[call.op == Op::reduce];
   for (const Prediction &p : decision.predictions) {
     const AlgorithmSpec *spec = find_algorithm(call.op, p.candidate.algorithm);
     us.push_back(p.us);
     // What the default runs anyway never replaces it: its forced check and the default's measured
-    // the same code, and whatever separates them is noise.
-    const bool is_default = p.candidate == fixed.candidate;
+    // the same code, and whatever separates them is noise. Where han is the default, tuned's rule
+    // is another code, a candidate like the others.
+    const bool is_default = p.candidate == fixed.candidate && !han;
     ranges.push_back(spec && !is_default
                          ? range_in(checks, spec->name, p.candidate.segsize, p.candidate.fanout, placement_.size())
                          : std::nullopt);
   }
   const size_t element = checked_element_bytes(call.op);
   const std::optional<ResidualRange> default_range =
-      default_range_in(checks, call.op, fixed.candidate, placement_.size(), [&](int ranks, double bytes) {
-        const size_t b = static_cast<size_t>(bytes);
-        return what_runs(ompi_fixed_decision(call.op, b, ranks, call.commutative, ompi_),
-                         std::max<size_t>(1, b / element), element, ranks, call.commutative);
-      });
+      han ? range_in(checks, kHanDefaultCheck, 0, 0, placement_.size())
+          : default_range_in(checks, call.op, fixed.candidate, placement_.size(), [&](int ranks, double bytes) {
+              const size_t b = static_cast<size_t>(bytes);
+              return what_runs(ompi_fixed_decision(call.op, b, ranks, call.commutative, ompi_),
+                               std::max<size_t>(1, b / element), element, ranks, call.commutative);
+            });
   const int chosen = pick_with_checks(us, ranges, fixed.us, default_range);
   // The factor shown: for the chosen candidate, or the best checked one that was not enough.
   int shown = chosen;

@@ -68,6 +68,12 @@ class Selector {
   // (margin.hpp), and every algorithm is allowed. The component then does not take the op at all,
   // so where the model is unsure it costs nothing, not even a lookup. True otherwise (it may).
   bool may_leave_default(Op op) const;
+  // Open MPI's default for `op` on this communicator is han's hierarchical algorithm (5.0 across
+  // nodes, a node holding two or more of its ranks; ompi_fixed.hpp), not tuned's fixed rule: the
+  // model does not predict it, so a pick leaves it only where the table's checks of han's default
+  // (margin.hpp, kHanDefaultCheck) hold and say the pick is faster; elsewhere it is kept.
+  void set_han_default(Op op, bool han) { han_default_[op == Op::reduce] = han; }
+  bool han_default(Op op) const { return han_default_[op == Op::reduce]; }
   const Placement &placement() const { return placement_; }
   const CalibrationTable &table() const { return table_; }
   TreeSchedule tree_schedule() const { return tree_schedule_; }
@@ -85,6 +91,7 @@ class Selector {
   double margin_;
   Channel neighbors_, widest_;    // the shape the table's checks are keyed by
   bool default_is_candidate_[2];  // [op]: every algorithm of the registry allowed
+  bool han_default_[2] = {false, false};
   int plans_root_ = -1;
   struct CachedPlan {
     Op op;

@@ -737,7 +737,7 @@ START_TEST(unchecked_op_left_to_the_previous_component) {
   expect_correct(r);
   expect(r.reduce_calls > 0 && r.trace("reduce").empty(), r, "modeltuned took reduce calls no check covers");
   expect(!r.trace("bcast").empty(), r, "modeltuned left bcast too, which the table's checks cover");
-  const auto said = r.lines_containing("leaves reduce to the previous component: no check");
+  const auto said = r.lines_containing("leaves reduce to tuned: no check");
   expect(said.size() == 1 && contains(said.front(), "cid=0 "), r,
          "expected one line for MPI_COMM_WORLD saying modeltuned leaves reduce, got " + std::to_string(said.size()));
 }

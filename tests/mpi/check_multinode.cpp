@@ -138,8 +138,9 @@ START_TEST(han_is_the_default_across_nodes) {
                           table_path() + "'";
   const std::string text = command_output(cmd);
   const nlohmann::json e = nlohmann::json::parse(text.empty() ? "[{}]" : text).at(0);
-  expect(e.value("fallback", "") == (han ? "han" : "tuned") && e.value("left_to", "") == (han ? "han" : ""), r,
-         cmd + " names fallback " + e.value("fallback", "?") + ", left to '" + e.value("left_to", "") + "'");
+  expect(e.value("fallback", "") == (han ? "han" : "tuned") &&
+             e.value("default_runs", "") == (han ? "han" : "tuned_rule") && e.value("left_to_ompi", !han) == han,
+         r, cmd + " names fallback " + e.value("fallback", "?") + ", default " + e.value("default_runs", "?"));
   std::fprintf(stderr,
                "Open MPI %s, 2 + 2 ranks: %ld calls on MPI_COMM_WORLD and %ld on the halves through modeltuned\n",
                ompi_series().c_str(), world, halves);
@@ -316,6 +317,50 @@ START_TEST(calibrate_across_nodes_merge_and_decide) {
 }
 END_TEST
 
+// Calibrating over 2 + 2 ranks: under 5.0 han is Open MPI's default on MPI_COMM_WORLD (two nodes,
+// two ranks on each), so the calibrator's check of the default measured han (algorithm "han") and
+// its forced configurations put tuned first; its 2-rank group, one node, measured tuned's rule.
+// With that table the component weighs its picks on MPI_COMM_WORLD against those checks of han
+// (the rule itself: check_model's han_default_needs_checks_of_han). Under 4.1 the default is
+// tuned's rule everywhere.
+START_TEST(calibrate_with_han_as_the_default) {
+  Scratch scratch("modeltuned-nodes");
+  fs::create_directories(scratch.dir / "both");
+  const fs::path table = calibrate(scratch.dir, "both", "nodeA:2,nodeB:2", 4);
+  const bool han = ompi_series() != "4.1";
+  const nlohmann::json doc = nlohmann::json::parse(read_text(table));
+  std::map<int, std::string> defaults;  // group ranks -> what its default check measured
+  for (const nlohmann::json &g : doc["provenance"]["checks"]["groups"])
+    defaults[g["ranks"].get<int>()] = g.value("default", "?");
+  ck_assert_msg(defaults[4] == (han ? "han" : "tuned_rule") && defaults[2] == "tuned_rule", "groups: %s",
+                doc["provenance"]["checks"]["groups"].dump().c_str());
+  std::set<std::string> han_ops;
+  for (const nlohmann::json &r : doc["checks"]["residuals"])
+    if (r["algorithm"] == "han") han_ops.insert(r["op"].get<std::string>());
+  ck_assert_msg(han ? han_ops.size() == 2 : han_ops.empty(), "%zu ops with checks of han", han_ops.size());
+
+  MpiRun run = with_modeltuned(4);
+  run.calibration_file = table.string();
+  run.nodes = "nodeA:2,nodeB:2";
+  run.program_args = {"--comms=world", "--max-bytes=16384"};
+  run.mca.emplace_back("coll_modeltuned_decision_file", (scratch.dir / "decisions.jsonl").string());
+  RunResult r = run_mpi(run, scratch.dir);
+  expect_correct(r);
+  long left = 0, decided = 0;
+  for (const auto &d : read_decisions(scratch.dir / "decisions.jsonl")) {
+    if (d["comm"] != "MPI_COMM_WORLD") continue;
+    expect(d.value("fallback", "") == (han ? "han" : "tuned"), r, "a decision names fallback " + d.dump());
+    (d.value("kept_default", true) ? left : decided) += 1;
+  }
+  // Only ops with checks of this shape reach the model; each of them kept han or left it by the checks.
+  expect(left + decided > 0, r, "no decision on MPI_COMM_WORLD: the checks of its shape reached no op");
+  std::fprintf(stderr,
+               "Open MPI %s, calibrated on 2 + 2 ranks: default checks %s; on MPI_COMM_WORLD %ld decisions "
+               "kept the default, %ld left it\n",
+               ompi_series().c_str(), defaults[4].c_str(), left, decided);
+}
+END_TEST
+
 // The shipped table of this VM has no node channel: every rank steps aside on a communicator that
 // spans nodes, with one line, and still decides inside a node.
 START_TEST(table_without_node_channel_steps_aside) {
@@ -363,7 +408,7 @@ Suite *multinode_suite() {
   TCase *reduce = add("reduce_one_algorithm");
   tcase_add_loop_test(reduce, reduce_one_algorithm, 0, static_cast<int>(registered(Op::reduce).size()));
   add("tables", table_on_one_node_only, different_table_per_node, table_without_node_channel_steps_aside);
-  add("calibration", calibrate_across_nodes_merge_and_decide);
+  add("calibration", calibrate_across_nodes_merge_and_decide, calibrate_with_han_as_the_default);
   return s;
 }
 

@@ -13,19 +13,20 @@ namespace modeltuned::tools {
 
 nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &placement, const WhatIf &what_if) {
   Selector selector(table, placement, what_if.allowed, what_if.allowed, what_if.tree_schedule, what_if.ompi);
+  // As the component finds at enable: the fallback, and whether it runs tuned's fixed rule or han's
+  // hierarchical algorithm, which only the table's checks of han can weigh a pick against.
+  const Fallback fallback = ompi_fallback(what_if.ompi, placement, what_if.han_enabled);
+  const bool han = !fallback_runs_tuned_rule(what_if.ompi, placement, what_if.han_enabled);
+  selector.set_han_default(what_if.op, han);
   nlohmann::json out = nlohmann::json::array();
   for (size_t bytes : what_if.sizes) {
     CallShape call{what_if.op, bytes / what_if.type_size, what_if.type_size, what_if.root, what_if.commutative};
     nlohmann::json d =
         decision_json(table, placement, call, selector.decide(call), what_if.tree_schedule, what_if.ompi);
-    // As the component at enable: an op the model can never take from the default is not taken,
-    // nor one whose fallback runs something other than tuned's fixed rule (han's hierarchical
-    // algorithms under 5.0).
-    const Fallback fallback = ompi_fallback(what_if.ompi, placement, what_if.han_enabled);
-    const bool tuned_rule = fallback_runs_tuned_rule(what_if.ompi, placement, what_if.han_enabled);
+    // As the component at enable: an op the model can never take from the default is not taken.
     d["fallback"] = fallback == Fallback::han ? "han" : "tuned";
-    d["left_to_ompi"] = !tuned_rule || !selector.may_leave_default(what_if.op);
-    if (!tuned_rule) d["left_to"] = "han";
+    d["default_runs"] = han ? "han" : "tuned_rule";
+    d["left_to_ompi"] = !selector.may_leave_default(what_if.op);
     out.push_back(std::move(d));
   }
   return out;
@@ -47,6 +48,16 @@ std::string checked_on(const nlohmann::json &d) {
                      sizes(on["default"]));
 }
 
+// Why an op whose default is han's hierarchical algorithm never reaches modeltuned.
+std::string left_to_han(const nlohmann::json &d) {
+  return fmt::format(
+      "  why: Open MPI's default runs without modeltuned: under {} han takes this communicator (its ranks span "
+      "nodes) and, as a node holds two or more of them, runs its hierarchical {}, which the model does not "
+      "predict and no check of the table measured on this shape and size; the component leaves this op to "
+      "han at enable (docs/user-guide.md, \"Beside coll/han\")\n",
+      d.value("ompi", "5.0"), d["op"].get<std::string>());
+}
+
 }  // namespace
 
 std::string format_decision(const nlohmann::json &d, int top) {
@@ -63,21 +74,24 @@ std::string format_decision(const nlohmann::json &d, int top) {
   const double best = us(d["pick"]);
   out += fmt::format("  modeltuned picks   {:<34} {:>12.2f} us\n", d["pick"]["label"].get<std::string>(), best);
   const nlohmann::json &fixed = d["ompi_default"];
+  const bool han = d.value("default_runs", "") == "han";
+  if (han)
+    out += fmt::format(
+        "  Open MPI {} default: han's hierarchical {} (not predicted: the checks of han weigh it; tuned's rule "
+        "below is a candidate)\n",
+        d.value("ompi", "5.0"), d["op"].get<std::string>());
+  const std::string default_name =
+      han ? "tuned's fixed rule  " : fmt::format("Open MPI {:<3} default", d.value("ompi", "4.1"));
   if (fixed.is_object() && fixed["predicted_us"].is_number())
-    out += fmt::format("  Open MPI {:<3} default {:<30} {:>12.2f} us  ({:.2f}x the pick)\n", d.value("ompi", "4.1"),
+    out += fmt::format("  {} {:<30} {:>12.2f} us  ({:.2f}x the pick)\n", default_name,
                        fixed["label"].get<std::string>(), us(fixed), us(fixed) / best);
   if (d.contains("margin") && d["margin"].is_number()) {
     const double margin = d["margin"].get<double>();
     const auto &all_candidates = d["candidates"];
     const double fastest = all_candidates.empty() ? best : us(all_candidates[0]);
     const std::string basis = d.value("margin_basis", "held_out");
-    if (d.value("left_to", "") == "han")
-      out += fmt::format(
-          "  why: Open MPI's default runs without modeltuned: under {} han takes this communicator (its ranks span "
-          "nodes) and, as a node holds two or more of them, runs its hierarchical {}, which the model does not "
-          "predict and no check measured; the component leaves this op to han at enable (the default above is "
-          "tuned's rule, what runs with --mca coll ^han; docs/user-guide.md, \"Beside coll/han\")\n",
-          d.value("ompi", "5.0"), d["op"].get<std::string>());
+    if (han && d.value("left_to_ompi", false))
+      out += left_to_han(d);
     else if (d.value("left_to_ompi", false))
       out +=
           "  why: Open MPI's default runs without modeltuned: no check of the table covers this communicator's "

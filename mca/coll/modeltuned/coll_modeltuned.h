@@ -172,8 +172,8 @@ typedef struct mca_coll_modeltuned_module_t {
     mt_comm_model *model;
     const char *fallback[2]; /* [op] the component that runs the op's calls modeltuned hands back
                                 ("tuned", "han", ...), named in its lines and decision file */
-    bool ranks_share_a_node; /* some node holds two or more of its ranks (setup, from the placement)
-                              */
+    int han_default_ops;     /* 1 << MT_OP_*: ops whose fallback is han running its hierarchical
+                                algorithm (a node holds two or more of the ranks; setup.c) */
     uint32_t allowed[2];     /* [op] algorithms this communicator may use, from the parameters
                                 as they were when it was created */
     char tuned_told[2][MCA_COLL_MODELTUNED_REASON_MAX]; /* [op] why tuned runs what the user told it

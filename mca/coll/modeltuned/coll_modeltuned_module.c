@@ -148,34 +148,26 @@ static void leave_told_ops(mca_coll_modeltuned_module_t *m, struct ompi_communic
     }
 }
 
-/* The model weighs its picks against tuned's fixed rule: it describes the fallback only where
- * that rule is what runs. So does han (5.0 across nodes) where every node holds one rank of the
- * communicator: it then hands each call to tuned (coll_han_subcomms.c). Anywhere else the fallback
- * runs an algorithm the table has no check of (han's hierarchical ones, or another component's),
- * and modeltuned keeps it: never slower by choice. All ranks see the same components (the same
- * job-wide settings) and the same placement. */
+/* The model weighs its picks against tuned's fixed rule, or against han's hierarchical algorithms
+ * by the table's checks of them (setup.c tells the model which). Any other fallback runs what the
+ * table has no check of, and modeltuned keeps it: never slower by choice. All ranks see the same
+ * components (the same job-wide settings). */
 static void leave_unmodelled_fallbacks(mca_coll_modeltuned_module_t *m,
                                        struct ompi_communicator_t *comm)
 {
-    m->fallback[MT_OP_BCAST] = component_of(comm, m->previous_bcast_module);
-    m->fallback[MT_OP_REDUCE] = component_of(comm, m->previous_reduce_module);
     for (int op = 0; op < 2; ++op) {
         const char *fallback = m->fallback[op];
-        const bool han = 0 == strcmp(fallback, "han");
-        if (0 == strcmp(fallback, "tuned") || (han && !m->ranks_share_a_node))
-            continue;
-        if (!holds_op(m, op))
+        if (0 == strcmp(fallback, "tuned") || 0 == strcmp(fallback, "han") || !holds_op(m, op))
             continue;
         leave_op(m, op);
         if (0 == ompi_comm_rank(comm))
             opal_output_verbose(
                 1, mca_coll_modeltuned_component.output,
                 "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to %s: a call it handed "
-                "back would run %s's %s%s, which the model does not predict and no check "
-                "measured; modeltuned weighs its picks against tuned's fixed rule only",
+                "back would run %s's %s, which the model does not predict and no check measured",
                 mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
                 MT_OP_BCAST == op ? "bcast" : "reduce", fallback, fallback,
-                han ? "hierarchical " : "", MT_OP_BCAST == op ? "bcast" : "reduce");
+                MT_OP_BCAST == op ? "bcast" : "reduce");
     }
 }
 
@@ -184,25 +176,25 @@ static void leave_unmodelled_fallbacks(mca_coll_modeltuned_module_t *m,
 static void leave_uncovered_ops(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
                                 bool ready)
 {
-    const char *left[2] = {NULL, NULL};
     for (int op = 0; op < 2; ++op) {
-        if (!holds_op(m, op))
-            continue;
-        if (ready && mt_comm_model_may_leave_default(m->model, op))
+        if (!holds_op(m, op) || (ready && mt_comm_model_may_leave_default(m->model, op)))
             continue;
         leave_op(m, op);
-        left[op] = MT_OP_BCAST == op ? "bcast" : "reduce";
+        const bool han = ready && 0 != (m->han_default_ops & (1 << op));
+        if (0 == ompi_comm_rank(comm))
+            opal_output_verbose(
+                1, mca_coll_modeltuned_component.output,
+                "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to %s: %s",
+                mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
+                MT_OP_BCAST == op ? "bcast" : "reduce", m->fallback[op],
+                !ready ? "the model could not be built (the setup line says why)"
+                : han  ? "a call it handed back would run han's hierarchical algorithm (a node "
+                         "holds two or more of its ranks), and no check of the table measured han "
+                         "on this communicator's shape and size, so the model would keep it for "
+                         "every call"
+                       : "no check of the table covers this communicator's shape and size, so the "
+                         "model would keep Open MPI's default for every call");
     }
-    if ((NULL != left[0] || NULL != left[1]) && 0 == ompi_comm_rank(comm))
-        opal_output_verbose(
-            1, mca_coll_modeltuned_component.output,
-            "coll:modeltuned:module_enable cid=%d size=%d: leaves %s%s%s to the previous "
-            "component: %s",
-            mca_coll_modeltuned_cid(comm), ompi_comm_size(comm), NULL != left[0] ? left[0] : "",
-            NULL != left[0] && NULL != left[1] ? " and " : "", NULL != left[1] ? left[1] : "",
-            ready ? "no check of the table covers this communicator's shape and size, so "
-                    "the model would keep Open MPI's default for every call"
-                  : "the model could not be built (the setup line says why)");
 }
 
 static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
@@ -234,10 +226,11 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
      * Open MPI installs the functions left non-NULL after enable, so that op's calls go straight
      * to the previous component and modeltuned costs them nothing. Every rank reads the same
      * table and placement: all leave out the same ops. */
+    m->fallback[MT_OP_BCAST] = component_of(comm, m->previous_bcast_module);
+    m->fallback[MT_OP_REDUCE] = component_of(comm, m->previous_reduce_module);
     const bool ready = OMPI_SUCCESS == mca_coll_modeltuned_setup(m, comm);
     leave_told_ops(m, comm);
-    if (ready)
-        leave_unmodelled_fallbacks(m, comm);
+    leave_unmodelled_fallbacks(m, comm);
     leave_uncovered_ops(m, comm, ready);
     return OMPI_SUCCESS;
 }
