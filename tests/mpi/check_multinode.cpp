@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -240,6 +241,20 @@ START_TEST(table_on_one_node_only) {
 }
 END_TEST
 
+// modeltuned left out on one node (its ranks publish nothing): every rank of a communicator across
+// the nodes steps aside. Under 5.0 the others wait for what nodeB's ranks never publish, once for
+// all of them (coll_modeltuned_setup.c, MODEX_TIMEOUT_S), and nothing hangs.
+START_TEST(modeltuned_missing_on_one_node) {
+  const auto start = std::chrono::steady_clock::now();
+  const RunResult r = tables_per_node({node_table("nodeA", table_path()), "nodeB:OMPI_MCA_coll=^modeltuned"},
+                                      "has no usable calibration table");
+  expect(!r.lines_containing("modeltuned is not loaded there").empty(), r,
+         "the line does not say modeltuned is not loaded on rank 2's node");
+  std::fprintf(stderr, "modeltuned left out on nodeB: every rank stepped aside, job %.0f s\n",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+END_TEST
+
 START_TEST(different_table_per_node) {
   Scratch files("modeltuned-nodes-files");
   // nodeB's copy differs in one measured value: another checksum.
@@ -407,7 +422,8 @@ Suite *multinode_suite() {
   tcase_add_loop_test(bcast, bcast_one_algorithm, 0, static_cast<int>(registered(Op::bcast).size()));
   TCase *reduce = add("reduce_one_algorithm");
   tcase_add_loop_test(reduce, reduce_one_algorithm, 0, static_cast<int>(registered(Op::reduce).size()));
-  add("tables", table_on_one_node_only, different_table_per_node, table_without_node_channel_steps_aside);
+  add("tables", table_on_one_node_only, modeltuned_missing_on_one_node, different_table_per_node,
+      table_without_node_channel_steps_aside);
   add("calibration", calibrate_across_nodes_merge_and_decide, calibrate_with_han_as_the_default);
   return s;
 }

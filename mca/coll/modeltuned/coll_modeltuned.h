@@ -205,6 +205,9 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module,
  * (OPAL_ERR_NOT_FOUND: nothing, modeltuned is not loaded there). */
 int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS]);
 int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out);
+/* Reads what `procs` published, all at once (under 5.0 the wait for ranks that published nothing
+ * is one timeout in all); mca_coll_modeltuned_published then answers from memory. */
+void mca_coll_modeltuned_read_published(struct ompi_proc_t **procs, int n);
 /* The string `proc` published under `key` (NULL: none), to free. */
 char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char *key);
 

@@ -53,6 +53,12 @@ static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool 
     int other = -1;
     *first_with_table = true;
     *oversubscribed = *other_lists = -1;
+    ompi_proc_t **procs = malloc(sizeof *procs * ompi_comm_size(comm));
+    for (int r = 0; NULL != procs && r < ompi_comm_size(comm); ++r)
+        procs[r] = ompi_comm_peer_lookup(comm, r);
+    if (NULL != procs)
+        mca_coll_modeltuned_read_published(procs, ompi_comm_size(comm));
+    free(procs);
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
         ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
         uint64_t theirs = 0, flag = 0, lists = 0;

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "coll_modeltuned.h"
 #include MCA_COLL_MODELTUNED_RTE_H
@@ -94,61 +95,105 @@ int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLIS
     return rc;
 }
 
-#if OMPI_MAJOR_VERSION >= 5
-/* 5.0's PMIx holds the data of other nodes' ranks in the PMIx servers: a get that stays local
- * (OPTIONAL, IMMEDIATE) never finds it, and a plain get waits for ever for a key never published
- * (modeltuned not loaded on that rank's node). Every rank publishes its keys before MPI_Init's
- * exchange, so a present key arrives at once; the timeout bounds the wait for an absent one. */
-#    define MODEX_TIMEOUT_S 5
-static int modex_get(const opal_process_name_t *name, const char *key, pmix_value_t **kv)
+/* What every rank published, per vpid of this job: value + 1, 0 = not read yet, UINT64_MAX = absent
+ * (the modex is read-only after MPI_Init). */
+static uint64_t *published_cache[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
+static uint32_t cached_procs;
+
+static bool cacheable(const opal_process_name_t *name)
 {
-    pmix_proc_t proc;
-    pmix_info_t info;
-    int timeout = MODEX_TIMEOUT_S;
-    OPAL_PMIX_CONVERT_NAME(&proc, name);
-    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &timeout, PMIX_INT);
-    *kv = NULL;
-    const pmix_status_t rc = PMIx_Get(&proc, key, &info, 1, kv);
-    PMIX_INFO_DESTRUCT(&info);
-    return PMIX_SUCCESS == rc && NULL != *kv ? OPAL_SUCCESS : OPAL_ERR_NOT_FOUND;
+    if (0 == cached_procs && ompi_process_info.num_procs > 0) {
+        cached_procs = ompi_process_info.num_procs;
+        for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k)
+            published_cache[k] = calloc(cached_procs, sizeof *published_cache[k]);
+    }
+    bool all = name->jobid == OMPI_PROC_MY_NAME->jobid && name->vpid < cached_procs;
+    for (int k = 0; all && k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k)
+        all = NULL != published_cache[k];
+    return all;
 }
 
-static int modex_recv_uint64(const opal_process_name_t *name, const char *key, uint64_t *out)
+/* modeltuned's numbers that `name` published, from this process's copy of the modex: under 4.1
+ * it holds every rank's data after MPI_Init's exchange; under 5.0, that of the ranks fetched
+ * (fetch_published). Never waits. */
+static void read_local(const opal_process_name_t *name, uint64_t values[], bool found[])
 {
-    pmix_value_t *kv;
-    int rc = modex_get(name, key, &kv);
-    if (OPAL_SUCCESS == rc && PMIX_UINT64 == kv->type)
-        *out = kv->data.uint64;
-    else
-        rc = OPAL_ERR_NOT_FOUND;
-    if (NULL != kv)
+    for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k) {
+        uint64_t value = 0, *ptr = &value;
+        int rc;
+        OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, published_key_names[k], name, &ptr,
+                                       MCA_COLL_MODELTUNED_MODEX_UINT64);
+        found[k] = OPAL_SUCCESS == rc && UINT64_MAX != value;
+        values[k] = found[k] ? value : 0;
+    }
+}
+
+#if OMPI_MAJOR_VERSION >= 5
+/* 5.0's PMIx keeps the data of other nodes' ranks in the PMIx servers, and a get of one key brings
+ * all that rank published into this process. A key never published (modeltuned not loaded on that
+ * rank's node) is waited for until the timeout: IMMEDIATE and OPTIONAL, which would not wait, do
+ * not find other nodes' data at all (openpmix 5). So the table key of every peer not read yet is
+ * asked for at once, and the wait for absent ones is one timeout in all, not one per peer; a
+ * present key arrives within a round trip, far below it. */
+#    define MODEX_TIMEOUT_S 30
+
+typedef struct fetch {
+    volatile int32_t done;
+    pmix_status_t status;
+} fetch_t;
+
+static void fetched(pmix_status_t status, pmix_value_t *kv, void *cbdata)
+{
+    if (NULL != kv) /* ours; the rank's data stays in this process's copy */
         PMIX_VALUE_RELEASE(kv);
-    return rc;
+    fetch_t *f = cbdata;
+    f->status = status;
+    __atomic_store_n(&f->done, 1, __ATOMIC_RELEASE);
+}
+
+/* Brings the published data of `procs` into this process; present[i] says whose exists. */
+static void fetch_published(ompi_proc_t **procs, int n, bool present[])
+{
+    fetch_t *f = calloc(n, sizeof *f);
+    pmix_info_t info;
+    int timeout = MODEX_TIMEOUT_S;
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &timeout, PMIX_INT);
+    for (int i = 0; i < n; ++i) {
+        pmix_proc_t proc;
+        OPAL_PMIX_CONVERT_NAME(&proc, &procs[i]->super.proc_name);
+        if (NULL == f ||
+            PMIX_SUCCESS != PMIx_Get_nb(&proc, published_key_names[0], &info, 1, fetched, &f[i])) {
+            if (NULL != f)
+                f[i] = (fetch_t){.done = 1, .status = PMIX_ERR_NOT_FOUND};
+        }
+    }
+    for (int i = 0; i < n && NULL != f; ++i)
+        while (!__atomic_load_n(&f[i].done, __ATOMIC_ACQUIRE))
+            usleep(100);
+    for (int i = 0; i < n; ++i)
+        present[i] = NULL != f && PMIX_SUCCESS == f[i].status;
+    PMIX_INFO_DESTRUCT(&info);
+    free(f);
 }
 
 char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char *key)
 {
-    pmix_value_t *kv;
-    char *out = NULL;
-    if (OPAL_SUCCESS == modex_get(&proc->super.proc_name, key, &kv) &&
-        PMIX_BYTE_OBJECT == kv->type && kv->data.bo.size > 0 &&
-        '\0' == kv->data.bo.bytes[kv->data.bo.size - 1])
-        out = strdup(kv->data.bo.bytes);
-    if (NULL != kv)
-        PMIX_VALUE_RELEASE(kv);
-    return out;
+    uint8_t *bytes = NULL;
+    size_t length = 0;
+    int rc = OPAL_ERR_NOT_FOUND;
+    mca_coll_modeltuned_read_published(&proc, 1);
+    OPAL_MODEX_RECV_STRING_OPTIONAL(rc, key, &proc->super.proc_name, &bytes, &length);
+    if (OPAL_SUCCESS == rc && NULL != bytes && length > 0 && '\0' == bytes[length - 1])
+        return (char *) bytes;
+    free(bytes);
+    return NULL;
 }
 #else
-/* 4.1's modex holds every rank's data after MPI_Init's exchange: OPTIONAL finds it, and does not
- * wait for a key never published. */
-static int modex_recv_uint64(const opal_process_name_t *name, const char *key, uint64_t *out)
+static void fetch_published(ompi_proc_t **procs, int n, bool present[])
 {
-    uint64_t value = 0, *ptr = &value;
-    int rc;
-    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, key, name, &ptr, MCA_COLL_MODELTUNED_MODEX_UINT64);
-    if (OPAL_SUCCESS == rc)
-        *out = value;
-    return OPAL_SUCCESS == rc ? OPAL_SUCCESS : OPAL_ERR_NOT_FOUND;
+    (void) procs;
+    for (int i = 0; i < n; ++i)
+        present[i] = true; /* already here: read_local tells */
 }
 
 char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char *key)
@@ -164,39 +209,49 @@ char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char 
 }
 #endif
 
-/* Cached per rank of this job (the modex is read-only after MPI_Init). */
+void mca_coll_modeltuned_read_published(ompi_proc_t **procs, int n)
+{
+    ompi_proc_t **todo = malloc(sizeof *todo * (n > 0 ? n : 1));
+    bool *present = malloc(sizeof *present * (n > 0 ? n : 1));
+    int m = 0;
+    for (int i = 0; NULL != todo && i < n; ++i)
+        if (cacheable(&procs[i]->super.proc_name) &&
+            0 == published_cache[0][procs[i]->super.proc_name.vpid])
+            todo[m++] = procs[i];
+    if (NULL != todo && NULL != present && m > 0)
+        fetch_published(todo, m, present);
+    for (int i = 0; NULL != present && i < m; ++i) {
+        uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
+        bool found[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] = {false};
+        if (present[i])
+            read_local(&todo[i]->super.proc_name, values, found);
+        for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k)
+            published_cache[k][todo[i]->super.proc_name.vpid] = found[k] ? values[k] + 1
+                                                                         : UINT64_MAX;
+    }
+    free(todo);
+    free(present);
+}
+
 int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out)
 {
-    static uint64_t
-        *cache[MCA_COLL_MODELTUNED_PUBLISHED_KEYS]; /* per vpid: value + 1, 0 = not looked up */
-    static uint32_t cached_procs;
-    const bool same_job = proc->super.proc_name.jobid == OMPI_PROC_MY_NAME->jobid;
-    const uint32_t vpid = proc->super.proc_name.vpid;
-    if (same_job && 0 == cached_procs && ompi_process_info.num_procs > 0) {
-        cached_procs = ompi_process_info.num_procs;
-        for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k)
-            cache[k] = calloc(cached_procs, sizeof *cache[k]);
-    }
-    uint64_t *slot = same_job && NULL != cache[key] && vpid < cached_procs ? &cache[key][vpid]
-                                                                           : NULL;
-    if (NULL != slot && 0 != *slot) {
-        if (UINT64_MAX == *slot)
+    const opal_process_name_t *name = &proc->super.proc_name;
+    if (!cacheable(name)) { /* another job's rank, or no memory: read it alone */
+        uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
+        bool found[MCA_COLL_MODELTUNED_PUBLISHED_KEYS], present = false;
+        fetch_published(&proc, 1, &present);
+        if (!present)
             return OPAL_ERR_NOT_FOUND;
-        *out = *slot - 1;
-        return OPAL_SUCCESS;
+        read_local(name, values, found);
+        *out = values[key];
+        return found[key] ? OPAL_SUCCESS : OPAL_ERR_NOT_FOUND;
     }
-    uint64_t value = 0;
-    const int rc = modex_recv_uint64(&proc->super.proc_name, published_key_names[key], &value);
-    if (NULL != slot)
-        *slot = OPAL_SUCCESS == rc && value != UINT64_MAX ? value + 1 : UINT64_MAX;
-    /* The keys are published together: one absent, all absent (no wait for each under 5.0). */
-    for (int k = 0; OPAL_SUCCESS != rc && NULL != slot && k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS;
-         ++k)
-        if (NULL != cache[k])
-            cache[k][vpid] = UINT64_MAX;
-    if (OPAL_SUCCESS != rc)
+    if (0 == published_cache[key][name->vpid])
+        mca_coll_modeltuned_read_published(&proc, 1);
+    const uint64_t v = published_cache[key][name->vpid];
+    if (0 == v || UINT64_MAX == v)
         return OPAL_ERR_NOT_FOUND;
-    *out = value;
+    *out = v - 1;
     return OPAL_SUCCESS;
 }
 
