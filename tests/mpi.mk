@@ -10,6 +10,15 @@ tests_mpi_collectives_CPPFLAGS = $(OMPI_CPPFLAGS)
 tests_mpi_collectives_CFLAGS = $(AM_CFLAGS) -O2
 tests_mpi_collectives_LDADD = $(OMPI_LIBS)
 
+# fixed_rule: the model's copy of tuned's fixed rules against tuned's own choices. It defines the
+# ompi_coll_base_* functions tuned calls, exported from the executable so they come first.
+check_PROGRAMS += tests/mpi/fixed_rule
+tests_mpi_fixed_rule_SOURCES = tests/mpi/fixed_rule.c
+nodist_EXTRA_tests_mpi_fixed_rule_SOURCES = tests/force_cxx_link.cxx
+tests_mpi_fixed_rule_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
+tests_mpi_fixed_rule_LDFLAGS = -export-dynamic
+tests_mpi_fixed_rule_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIBS) -ldl
+
 # observe: a known sequence of calls, then modeltuned's MPI_T counters.
 tests_mpi_observe_SOURCES = tests/mpi/observe.c tests/mpi/mpi_t.h
 tests_mpi_observe_CPPFLAGS = $(OMPI_CPPFLAGS)
@@ -21,7 +30,7 @@ tests_mpi_check_mpi_SOURCES = tests/mpi/check_mpi.cpp
 tests_mpi_check_mpi_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DMODELTUNED_TEST_SYSCONFDIR='"$(sysconfdir)"'
 tests_mpi_check_mpi_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_mpi_check_mpi_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
-EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe tools/modeltuned \
+EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe tests/mpi/fixed_rule tools/modeltuned \
 	mca-components/mca_coll_modeltuned.so
 
 # Ranks passing different datatypes of one type signature, every algorithm, np 2-16.

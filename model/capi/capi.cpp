@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "model/select/decision_json.hpp"
+#include "model/select/ompi_fixed.hpp"
 #include "model/select/selector.hpp"
 
 using namespace modeltuned;
@@ -183,6 +184,12 @@ void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len) {
   for (int c = 0; c < kChannels; ++c)
     if (used & (1u << c)) names += (names.empty() ? "" : ",") + std::string(kChannelNames[c]);
   set_error(buf, len, names.c_str());
+}
+
+int mt_fixed_rule(int op, uint64_t bytes, int comm_size, int commutative, int32_t *fanout) {
+  const Candidate c = ompi_fixed_decision(to_op(op), static_cast<size_t>(bytes), comm_size, commutative != 0);
+  if (fanout) *fanout = c.fanout;
+  return c.algorithm;
 }
 
 int mt_algorithm_count(int op) {

@@ -79,6 +79,12 @@ int mt_algorithm_count(int op);
 /* 0 and *out filled, or -1 for an index out of range. */
 int mt_algorithm_at(int op, int index, mt_algorithm_info *out);
 
+/* The algorithm Open MPI's tuned runs without rules (coll_tuned_decision_fixed.c) for a call of
+ * `bytes` bytes on `comm_size` ranks, and in *fanout the fan-out tuned passes with it (0; k-nomial:
+ * the radix's default, 4). The component runs it directly for a call whose default it keeps
+ * (coll_modeltuned_default_direct); tests/mpi/fixed_rule.c compares it with tuned's own choice. */
+int mt_fixed_rule(int op, uint64_t bytes, int comm_size, int commutative, int32_t *fanout);
+
 /* Loads and validates a calibration table. NULL on failure with the reason in err. */
 mt_table *mt_table_load(const char *path, char *err, size_t errlen);
 void mt_table_free(mt_table *table);

@@ -32,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/capi/modeltuned_model.h"
 #include "model/registry/registry.hpp"
 #include "tests/support/mpi_checks.hpp"
 
@@ -190,8 +191,8 @@ std::string decision_key(const std::string &op, long bytes, long root) {
   return op + " " + std::to_string(size_class) + " " + std::to_string(root);
 }
 
-// What the calls of a decision run, as the trace names it: a kept default goes to the previous
-// component ("fallback"), whatever algorithm that is.
+// What the calls of a decision run, as the trace names it: a kept default is Open MPI's
+// ("fallback"), whatever algorithm that is, run directly or by the previous component.
 std::string what_runs(const nlohmann::json &decision) {
   return decision.value("kept_default", false) ? "fallback" : decision["pick"]["name"].get<std::string>();
 }
@@ -816,6 +817,50 @@ START_TEST(checker_catches_reordered_reduction) {
 }
 END_TEST
 
+// The model's copy of tuned's fixed rules is tuned's own, for every communicator size up to 300 and
+// around the thresholds beyond (tests/mpi/fixed_rule.c): a kept default run directly runs what
+// tuned would.
+START_TEST(fixed_rule_is_tuneds) {
+  Scratch scratch("modeltuned-mpi");
+  MpiRun run = with_modeltuned(2, 0);
+  run.coll = "^modeltuned,han";  // tuned's bcast and reduce on MPI_COMM_WORLD
+  run.program = "fixed_rule";
+  RunResult r = run_mpi(run, scratch.dir);
+  const auto pass = r.lines_containing("fixed_rule: PASS");
+  expect(r.exit_status == 0 && !pass.empty(), r, "tuned's fixed rules and the model's differ");
+  expect(number_field(pass.front(), "cases") > 50000, r, "the sweep compared too few cases");
+}
+END_TEST
+
+// A call whose default modeltuned keeps runs the fixed rule's algorithm directly, traced as
+// Open MPI's ("fallback") with the algorithm it ran; with coll_modeltuned_default_direct 0 it is
+// handed to tuned. Both give the exact results.
+START_TEST(kept_default_runs_directly) {
+  for (const bool direct : {true, false}) {
+    Scratch scratch("modeltuned-mpi");
+    MpiRun run = with_modeltuned(2, 20);
+    if (!direct) run.mca.emplace_back("coll_modeltuned_default_direct", "0");
+    run.program_args = {"--ops=bcast,reduce", "--comms=world", "--max-bytes=65536"};
+    RunResult r = run_mpi(run, scratch.dir);
+    expect_correct(r);
+    long kept = 0;
+    for (const std::string op : {"bcast", "reduce"})
+      for (const std::string &line : r.lines_containing("coll:modeltuned:" + op + " ")) {
+        if (field(line, "algorithm") != "fallback") continue;
+        ++kept;
+        const long bytes = number_field(line, "bytes");
+        int32_t fanout = 0;
+        const int rule = mt_fixed_rule(op == "bcast" ? MT_OP_BCAST : MT_OP_REDUCE, bytes, 2, 1, &fanout);
+        const auto *spec = modeltuned::find_algorithm(op == "bcast" ? Op::bcast : Op::reduce, rule);
+        const std::string expected = direct && spec ? std::string(spec->name) : "";
+        expect(field(line, "direct") == expected, r,
+               "a kept default ran '" + field(line, "direct") + "', not '" + expected + "': " + line);
+      }
+    expect(kept > 0, r, "no call kept Open MPI's default: nothing tested");
+  }
+}
+END_TEST
+
 Suite *mpi_suite() {
   Suite *s = suite_create("mpi");
   auto add = [&](const char *name, auto... tests) { return add_case(s, name, tests...); };
@@ -836,6 +881,7 @@ Suite *mpi_suite() {
   TCase *reduce = add("reduce_one_algorithm");
   tcase_add_loop_test(reduce, reduce_one_algorithm, 0, static_cast<int>(registered(Op::reduce).size()));
   add("algorithm_list_by_number", algorithm_list_by_number);
+  add("default", fixed_rule_is_tuneds, kept_default_runs_directly);
   add("noncommutative", noncommutative_only_order_preserving, noncommutative_with_only_reordering_algorithms_allowed);
   TCase *bad = add("bad_input");
   tcase_add_loop_test(bad, bad_input, 0, kBadInputs);

@@ -62,6 +62,7 @@ typedef struct mca_coll_modeltuned_component_t {
     char *reduce_algorithms;
     char *decision_file;
     bool oversubscribed;     /* decide on oversubscribed nodes too */
+    bool default_direct;     /* run a kept default's algorithm directly, not through tuned */
     int objective;           /* MT_OBJECTIVE_*: what the model minimises */
     bool objective_rejected; /* the value given was not a known objective: the default stays */
     unsigned reported;       /* MCA_COLL_MODELTUNED_ONCE_* already reported in this process */
@@ -142,6 +143,9 @@ typedef struct mca_coll_modeltuned_decision_t {
     int32_t fanout;    /* chains / tree fan-out / radix; 0 when not used */
     int8_t convention; /* MT_CALL_* of fn */
     bool splits;       /* the algorithm cuts the message into parts even unsegmented */
+    bool is_default;   /* Open MPI's default kept, run directly: tuned's fixed rule with the
+                          arguments tuned passes (coll_modeltuned_default_direct); counted and
+                          traced as handed back */
 } mca_coll_modeltuned_decision_t;
 
 /* A cached decision and its key, 0 when the slot is empty (so a zeroed row is empty): in a module's
@@ -174,6 +178,9 @@ typedef struct mca_coll_modeltuned_module_t {
                                 ("tuned", "han", ...), named in its lines and decision file */
     int han_default_ops;     /* 1 << MT_OP_*: ops whose fallback is han running its hierarchical
                                 algorithm (a node holds two or more of the ranks; setup.c) */
+    bool default_direct[2];  /* [op] a call whose default is kept runs tuned's fixed rule directly
+                                (the fallback is tuned running that rule; default_direct) */
+    int32_t knomial_radix;   /* the radix tuned passes to k-nomial bcast (its variable) */
     uint32_t allowed[2];     /* [op] algorithms this communicator may use, from the parameters
                                 as they were when it was created */
     char tuned_told[2][MCA_COLL_MODELTUNED_REASON_MAX]; /* [op] why tuned runs what the user told it
@@ -214,6 +221,9 @@ char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char 
 /* coll_modeltuned_tuned.c: whether tuned runs what the user told it for `op` (MT_OP_*) instead of
  * its fixed rules, and why in `why` (may be NULL). */
 bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size);
+/* The radix tuned's fixed rule passes to k-nomial bcast (coll_tuned_bcast_algorithm_knomial_radix),
+ * or -1 when tuned is not loaded. */
+int mca_coll_modeltuned_tuned_knomial_radix(void);
 
 /* coll_modeltuned_list.c: whether the job's coll component list (--mca coll) leaves out a
  * component its communicators need; if so, which and why in `what`, and the list in `list`. */

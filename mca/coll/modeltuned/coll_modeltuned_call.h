@@ -41,13 +41,13 @@ static inline bool mca_coll_modeltuned_cuts(const mca_coll_modeltuned_decision_t
     return d->splits || (0 != d->segsize && d->segsize < bytes);
 }
 
-/* A call of `op` (MT_OP_*) that runs `d` (NULL: the previous component): its MPI_T counter, and
- * its trace line at verbose 20. */
+/* A call of `op` (MT_OP_*) that runs `d` (NULL: the previous component; is_default: Open MPI's
+ * default, run directly): its MPI_T counter, and its trace line at verbose 20. */
 static inline void mca_coll_modeltuned_count_call(int op, struct ompi_communicator_t *comm,
                                                   const mca_coll_modeltuned_decision_t *d,
                                                   size_t bytes, int root)
 {
-    ++mca_coll_modeltuned_component.calls[op][NULL == d ? 0 : d->algorithm];
+    ++mca_coll_modeltuned_component.calls[op][NULL == d || d->is_default ? 0 : d->algorithm];
     if (OPAL_UNLIKELY(mca_coll_modeltuned_component.trace_calls))
         mca_coll_modeltuned_trace(comm, op, bytes, root, d);
 }

@@ -180,6 +180,19 @@ static int modeltuned_register(void)
         "rounds far slower than it predicts",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &c->oversubscribed);
+
+    /* On the 2-core VM at np 2, a tiny call handed back to tuned between other work cost 1.2-1.3x
+     * tuned's own (docs/validation.md, "The cost of a call handed back"). */
+    c->default_direct = true;
+    (void) mca_base_component_var_register(
+        v, "default_direct",
+        "Where modeltuned keeps Open MPI's default for a call and the component below it is tuned "
+        "running its fixed rules, run the algorithm those rules choose directly, with the "
+        "arguments tuned passes (the same ompi_coll_base_* call), instead of handing the call to "
+        "tuned, whose second dispatch costs cache misses on calls between other work. 0: hand "
+        "such calls to tuned",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+        &c->default_direct);
     return OMPI_SUCCESS;
 }
 

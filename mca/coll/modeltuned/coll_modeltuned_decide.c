@@ -113,6 +113,31 @@ static mca_coll_modeltuned_decision_t to_run(int op, int32_t algorithm, uint32_t
                                             .splits = a->splits};
 }
 
+/* Where the default is kept and the fallback is tuned running its fixed rule, that rule's algorithm
+ * with the arguments tuned passes (coll_tuned_decision_fixed.c: no segment, fan-out 0, k-nomial's
+ * radix, no request limit), on the caller's own count and datatype as tuned would: the same
+ * ompi_coll_base_* call without a second component's dispatch, which a call between other work
+ * pays in cache misses (docs/validation.md, "The cost of a call handed back"). Not when the rule's
+ * algorithm did not resolve at open: then the call is handed back. */
+static bool run_default_directly(const mca_coll_modeltuned_module_t *m,
+                                 struct ompi_communicator_t *comm, int op, size_t bytes,
+                                 bool commutative, mca_coll_modeltuned_slot_t *slot)
+{
+    if (!m->default_direct[op])
+        return false;
+    int32_t fanout = 0;
+    const int algorithm = mt_fixed_rule(op, bytes, ompi_comm_size(comm), commutative, &fanout);
+    if (algorithm < 1 || algorithm >= mca_coll_modeltuned_component.slots ||
+        0 == (mca_coll_modeltuned_component.runnable[op] & (1u << algorithm)))
+        return false;
+    if (MT_OP_BCAST == op && 0 != fanout)
+        fanout = m->knomial_radix; /* the only rule entry with a fan-out */
+    slot->decision = to_run(op, algorithm, 0, fanout);
+    slot->decision.splits = false; /* tuned passes the caller's own count and datatype */
+    slot->decision.is_default = true;
+    return true;
+}
+
 /* What a slot tells the caller: NULL for algorithm 0 (Open MPI's default was kept by the margin,
  * or nothing can run: the previous component runs the call). */
 static const mca_coll_modeltuned_decision_t *decided(const mca_coll_modeltuned_slot_t *slot)
@@ -186,6 +211,8 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
         0}; /* nothing can run, or the previous component */
     if (0 == rc && 0 != decision.algorithm)
         slot->decision = to_run(op, decision.algorithm, decision.segsize, decision.fanout);
+    else
+        (void) run_default_directly(m, comm, op, count * type_size, !ordered, slot);
     slot->key = (uint64_t) root + 1;
     if (0 == rc && log)
         opal_output(
@@ -211,20 +238,23 @@ mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m, struct ompi_communic
     mca_coll_modeltuned_slot_t *slot = slot_for(m, kind, size_class);
     if (recall(m, slot, kind, size_class, root))
         return decided(slot);
-    return 0 == run_model(m, comm, kind, count, type_size, root, slot) ? decided(slot) : NULL;
+    (void) run_model(m, comm, kind, count, type_size, root, slot); /* nothing runs: zeroed */
+    return decided(slot);
 }
 
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
                                const mca_coll_modeltuned_decision_t *d)
 {
-    char parameters[64] = ""; /* d == NULL: the previous component ran it */
-    if (NULL != d)
+    char parameters[96] = ""; /* d == NULL: the previous component ran it */
+    const char *name = NULL != d ? mca_coll_modeltuned_component.algorithms[op][d->algorithm].name
+                                 : NULL;
+    if (NULL != d && d->is_default)
+        snprintf(parameters, sizeof parameters, " direct=%s fanout=%d", name, d->fanout);
+    else if (NULL != d)
         snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);
     opal_output(mca_coll_modeltuned_component.output,
                 "coll:modeltuned:%s cid=%d name=%s rank=%d bytes=%zu root=%d algorithm=%s%s",
                 MT_OP_BCAST == op ? "bcast" : "reduce", mca_coll_modeltuned_cid(comm), comm->c_name,
-                ompi_comm_rank(comm), bytes, root,
-                NULL == d ? "fallback"
-                          : mca_coll_modeltuned_component.algorithms[op][d->algorithm].name,
+                ompi_comm_rank(comm), bytes, root, NULL == d || d->is_default ? "fallback" : name,
                 parameters);
 }

@@ -203,6 +203,19 @@ static void leave_uncovered_ops(mca_coll_modeltuned_module_t *m, struct ompi_com
     }
 }
 
+/* Whether a call whose default is kept may run tuned's fixed rule directly: only where the call
+ * handed back would run exactly that (tuned below, told nothing by the user), and k-nomial's radix
+ * is known. */
+static void choose_default_direct(mca_coll_modeltuned_module_t *m)
+{
+    m->knomial_radix = mca_coll_modeltuned_tuned_knomial_radix();
+    for (int op = 0; op < 2; ++op)
+        m->default_direct[op] = mca_coll_modeltuned_component.default_direct &&
+                                NULL != m->fallback[op] && 0 == strcmp(m->fallback[op], "tuned") &&
+                                '\0' == m->tuned_told[op][0] &&
+                                (MT_OP_REDUCE == op || m->knomial_radix > 0);
+}
+
 static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
@@ -238,6 +251,7 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     leave_told_ops(m, comm);
     leave_unmodelled_fallbacks(m, comm);
     leave_uncovered_ops(m, comm, ready);
+    choose_default_direct(m);
     return OMPI_SUCCESS;
 }
 

@@ -52,3 +52,9 @@ bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size)
     }
     return false;
 }
+
+int mca_coll_modeltuned_tuned_knomial_radix(void)
+{
+    const int *radix = tuned_variable("bcast_algorithm_knomial_radix");
+    return NULL != radix ? *radix : -1;
+}
