@@ -591,8 +591,9 @@ START_TEST(checks_between_measured_sizes_take_both) {
   ck_assert(range(126)->lo == 0.3 && range(126)->hi == 0.5);     // measured there
   ck_assert(!range(130).has_value() && !range(50).has_value());  // beyond the largest and the smallest
   // The sizes the calibrator measures them on, and validate --calibrated-on fits them on.
-  ck_assert(check_group_sizes(256) == (std::vector<int>{256, 180, 128, 90, 64}));
-  ck_assert(check_group_sizes(254) == (std::vector<int>{254, 178, 126, 88, 62}));
+  ck_assert(check_group_sizes(256) == (std::vector<int>{256, 180, 128, 90, 64, 44, 32, 22, 16, 10, 8, 4, 2}));
+  ck_assert(check_group_sizes(254) == (std::vector<int>{254, 178, 126, 88, 62, 44, 30, 22, 14, 10, 6, 4, 2}));
+  ck_assert(check_group_sizes(1024).size() == kCheckGroups && check_group_sizes(1024).back() == 4);
   ck_assert(check_group_sizes(4) == (std::vector<int>{4, 2}));
   ck_assert(check_group_sizes(2) == (std::vector<int>{2}));
 }

@@ -94,11 +94,11 @@ for line in 4.1 5.0; do
 done
 
 # An op no check of the table covers at this communicator size (ORFEO's checks were measured on
-# 62-254 ranks, as modeltuned-calibrate would on 254, and reach 31-508) is left to Open MPI at
+# 2-254 ranks, as modeltuned-calibrate would on 254, and reach up to 508) is left to Open MPI at
 # enable, and explain says so; within reach it is not.
-for case in "256 false" "16 true"; do
+for case in "256 false 2" "16 false 2" "512 true 4"; do
   set -- $case
-  if "$tool" explain --machine orfeo-epyc -np "$1" --table "$table" --op bcast --sizes 1K --json |
+  if "$tool" explain --machine orfeo-epyc --nodes "$3" -np "$1" --table "$table" --op bcast --sizes 1K --json |
        grep -q "\"left_to_ompi\": $2"; then passed=$((passed + 1)); else
     echo "FAIL: explain -np $1: left_to_ompi is not $2"; failures=$((failures + 1)); fi
 done

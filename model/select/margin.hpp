@@ -55,10 +55,13 @@ struct ResidualRange {
 inline constexpr double kChecksRanksReach = 2;
 // The communicator sizes modeltuned-calibrate measures its checks on in an allocation of `ranks`
 // (MPI_COMM_WORLD and its first ranks): all of them, then every factor sqrt(2) fewer, rounded down
-// to an even size, while at least 2, kCheckGroups sizes at most (256 ranks: 256, 180, 128, 90, 64).
+// to an even size, while at least 2, kCheckGroups sizes at most (256 ranks: 256, 180, 128, 90, 64,
+// 44, 32, 22, 16, 10, 8, 4, 2). Down to 2 ranks, since a small communicator costs little to measure
+// and below the smallest size measured the rule keeps the default: with five sizes (256 to 64),
+// ORFEO's communicators of 31-61 ranks all kept it (docs/validation.md, session 18).
 // Between two of them the rule interpolates (range_in); below the smallest it keeps Open MPI's
 // default. `modeltuned validate --calibrated-on N` fits its checks on the same sizes.
-inline constexpr int kCheckGroups = 5;
+inline constexpr int kCheckGroups = 16;
 inline constexpr double kCheckGroupRatio = 1.4142135623730951;
 std::vector<int> check_group_sizes(int ranks);
 // How far (ln ratio) communicator size `ranks` is from the sizes check `r` was measured on: 0
