@@ -186,6 +186,37 @@ START_TEST(topology_signature) {
 }
 END_TEST
 
+/* Where han is below modeltuned, the model applies han's rule: it runs its own algorithms where a
+ * node holds two or more of the ranks, and hands calls to tuned where each holds one; the direct
+ * default's rule too (mt_fixed_rule). */
+START_TEST(han_rule_and_fixed_rule) {
+  char err[512] = "";
+  mt_table *t = mt_table_load(orfeo, err, sizeof err);
+  ck_assert_msg(t != NULL, "%s", err);
+  mt_place two_per_node[4], one_per_node[2];
+  for (int r = 0; r < 4; ++r) two_per_node[r] = on(r / 2, 0, 0);
+  for (int r = 0; r < 2; ++r) one_per_node[r] = on(r, 0, 0);
+  const int both = (1 << MT_OP_BCAST) | (1 << MT_OP_REDUCE);
+  mt_comm_model *hier = mt_comm_model_create(t, 4, two_per_node, UINT32_MAX, UINT32_MAX, both, err, sizeof err);
+  mt_comm_model *flat = mt_comm_model_create(t, 2, one_per_node, UINT32_MAX, UINT32_MAX, both, err, sizeof err);
+  mt_comm_model *bcast_only =
+      mt_comm_model_create(t, 4, two_per_node, UINT32_MAX, UINT32_MAX, 1 << MT_OP_BCAST, err, sizeof err);
+  ck_assert(hier && flat && bcast_only);
+  ck_assert_int_eq(mt_comm_model_han_default_ops(hier), both);
+  ck_assert_int_eq(mt_comm_model_han_default_ops(flat), 0);
+  ck_assert_int_eq(mt_comm_model_han_default_ops(bcast_only), 1 << MT_OP_BCAST);
+  mt_comm_model_free(hier);
+  mt_comm_model_free(flat);
+  mt_comm_model_free(bcast_only);
+  mt_table_free(t);
+  int32_t fanout = -1; /* coll_tuned_decision_fixed.c: k-nomial below 128 ranks at 1 KiB, radix 4 */
+  ck_assert_int_eq(mt_fixed_rule(MT_OP_BCAST, 1000, 100, 1, &fanout), 7);
+  ck_assert_int_eq(fanout, 4);
+  ck_assert_int_eq(mt_fixed_rule(MT_OP_REDUCE, 1000, 100, 0, &fanout), 6); /* in-order binary */
+  ck_assert_int_eq(fanout, 0);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("capi");
   TCase *tc = tcase_create("capi");
@@ -195,6 +226,7 @@ int main(void) {
   tcase_add_test(tc, algorithm_lists);
   tcase_add_test(tc, algorithm_listing);
   tcase_add_test(tc, topology_signature);
+  tcase_add_test(tc, han_rule_and_fixed_rule);
   suite_add_tcase(s, tc);
   return modeltuned_run_suite(s, CK_NORMAL);
 }

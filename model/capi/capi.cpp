@@ -147,7 +147,7 @@ int mt_set_ompi_version(const char *series) {
 }
 
 mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places, uint32_t bcast_mask,
-                                    uint32_t reduce_mask, int han_default_ops, char *err, size_t errlen) {
+                                    uint32_t reduce_mask, int han_fallback_ops, char *err, size_t errlen) {
   try {
     std::vector<RankPlace> ranks(nranks);
     for (int r = 0; r < nranks; ++r)
@@ -165,6 +165,7 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
         return nullptr;
       }
     }
+    const int han_default_ops = han_runs_hierarchical(placement) ? han_fallback_ops : 0;
     return new mt_comm_model{shared_model(table, std::move(placement), bcast_mask, reduce_mask, han_default_ops)};
   } catch (const std::exception &e) {
     set_error(err, errlen, e.what());
@@ -173,6 +174,8 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
 }
 
 void mt_comm_model_free(mt_comm_model *model) { delete model; }
+
+int mt_comm_model_han_default_ops(const mt_comm_model *model) { return model->shared->han_ops; }
 
 int mt_comm_model_may_leave_default(const mt_comm_model *model, int op) {
   return model->shared->selector.may_leave_default(to_op(op)) ? 1 : 0;

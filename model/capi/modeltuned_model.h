@@ -104,11 +104,15 @@ void mt_describe(int op, int algorithm, uint32_t segsize, int32_t fanout, char *
 int mt_set_ompi_version(const char *series);
 
 /* Model of one communicator. NULL (reason in err) when the placement needs a channel the table
- * does not calibrate. han_default_ops (1 << MT_OP_*): the ops whose default here is han's
+ * does not calibrate. han_fallback_ops (1 << MT_OP_*): the ops whose calls handed back go to han
+ * (Open MPI 5.0 across nodes). Where a node holds two or more of the ranks han runs its
  * hierarchical algorithm, which a pick leaves only where the table's checks of han say so
- * (model/select/margin.hpp, kHanDefaultCheck); 0 where the default is tuned's fixed rule. */
+ * (model/select/margin.hpp, kHanDefaultCheck); elsewhere han hands calls to tuned, whose fixed
+ * rule is then the default (model/select/ompi_fixed.hpp, han_runs_hierarchical). */
 mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places, uint32_t bcast_mask,
-                                    uint32_t reduce_mask, int han_default_ops, char *err, size_t errlen);
+                                    uint32_t reduce_mask, int han_fallback_ops, char *err, size_t errlen);
+/* The ops (1 << MT_OP_*) whose default on this communicator is han's hierarchical algorithm. */
+int mt_comm_model_han_default_ops(const mt_comm_model *model);
 void mt_comm_model_free(mt_comm_model *model);
 /* 0 when no call of op (MT_OP_*) on this communicator can leave Open MPI's default, whatever its
  * size, root or objective (the table's checks cover nothing of this communicator's shape and size,

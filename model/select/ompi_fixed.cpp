@@ -106,12 +106,15 @@ Fallback ompi_fallback(OmpiVersion ompi, const Placement &placement, bool han_en
   return Fallback::tuned;
 }
 
-bool fallback_runs_tuned_rule(OmpiVersion ompi, const Placement &placement, bool han_enabled) {
-  if (ompi_fallback(ompi, placement, han_enabled) == Fallback::tuned) return true;
+bool han_runs_hierarchical(const Placement &placement) {
   std::set<int32_t> nodes;
   for (const RankPlace &r : placement.ranks())
-    if (!nodes.insert(r.node).second) return false;  // a node holds two of its ranks
-  return true;
+    if (!nodes.insert(r.node).second) return true;  // a node holds two of its ranks
+  return false;
+}
+
+bool fallback_runs_tuned_rule(OmpiVersion ompi, const Placement &placement, bool han_enabled) {
+  return ompi_fallback(ompi, placement, han_enabled) == Fallback::tuned || !han_runs_hierarchical(placement);
 }
 
 }  // namespace modeltuned

@@ -31,5 +31,8 @@ Fallback ompi_fallback(OmpiVersion ompi, const Placement &placement, bool han_en
 // where every node holds one rank of the communicator, since it then hands each call to tuned
 // (coll_han_subcomms.c); elsewhere it runs its hierarchical algorithms, and modeltuned keeps them.
 bool fallback_runs_tuned_rule(OmpiVersion ompi, const Placement &placement, bool han_enabled = true);
+// Where han is the component below modeltuned, whether it runs its own hierarchical algorithms on
+// this communicator (a node holds two or more of its ranks) rather than handing calls to tuned.
+bool han_runs_hierarchical(const Placement &placement);
 
 }  // namespace modeltuned

@@ -282,7 +282,6 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
     char err[512];
 
     m->state = MCA_COLL_MODELTUNED_FALLBACK;
-    bool ranks_share_a_node = false;
     mt_place *places = malloc(sizeof *places * size);
     host_rank *by_host = malloc(sizeof *by_host * size);
     if (NULL == places || NULL == by_host) {
@@ -306,16 +305,16 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
         const bool same = k > 0 && by_host[k].known && by_host[k - 1].known &&
                           by_host[k].host == by_host[k - 1].host;
         places[by_host[k].rank].node = same ? places[by_host[k - 1].rank].node : by_host[k].rank;
-        ranks_share_a_node |= same;
     }
-    /* han (5.0 across nodes) hands every call to tuned where each node holds one rank
-     * (coll_han_subcomms.c): there the default is tuned's fixed rule, elsewhere han's own. */
-    m->han_default_ops = 0;
+    /* Where han is below (5.0 across nodes), the model tells whether it runs its own algorithms
+     * or hands calls to tuned (a node holding one rank each, coll_han_subcomms.c). */
+    int han_fallback_ops = 0;
     for (int op = 0; op < 2; ++op)
-        if (ranks_share_a_node && NULL != m->fallback[op] && 0 == strcmp(m->fallback[op], "han"))
-            m->han_default_ops |= 1 << op;
+        if (NULL != m->fallback[op] && 0 == strcmp(m->fallback[op], "han"))
+            han_fallback_ops |= 1 << op;
     m->model = mt_comm_model_create(c->table, size, places, m->allowed[MT_OP_BCAST],
-                                    m->allowed[MT_OP_REDUCE], m->han_default_ops, err, sizeof err);
+                                    m->allowed[MT_OP_REDUCE], han_fallback_ops, err, sizeof err);
+    m->han_default_ops = NULL != m->model ? mt_comm_model_han_default_ops(m->model) : 0;
     free(places);
     free(by_host);
     if (NULL == m->model) {
