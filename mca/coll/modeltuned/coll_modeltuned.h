@@ -78,9 +78,10 @@ typedef struct mca_coll_modeltuned_component_t {
     uint32_t runnable[2]; /* mask of the algorithms whose function was resolved */
     /* verbose >= 20 (every call traced), read by every call next to its counter below. */
     bool trace_calls;
-    /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls), index 0 = handed to the previous
-     * component. Plain increments: exact unless several threads run collectives at once. In the
-     * struct, not behind a pointer: one dependent load less per call. */
+    /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls), index 0 = Open MPI's default (handed
+     * to the previous component or run directly). Plain increments: exact unless several threads
+     * run collectives at once. In the struct, not behind a pointer: one dependent load less per
+     * call. */
     unsigned long long calls[2][MCA_COLL_MODELTUNED_MAX_SLOTS];
 
     int output;                  /* opal_output stream, "coll:modeltuned:" lines */

@@ -74,10 +74,11 @@ static void register_op_parameters(mca_coll_modeltuned_component_t *c, int op)
                                            MCA_BASE_VAR_SCOPE_ALL, list);
 
     snprintf(name, sizeof name, "%s_calls", op_names[op]);
-    snprintf(description, sizeof description,
-             "MPI_%c%s calls modeltuned ran, per tuned algorithm "
-             "number (index 0: handed to the previous component)",
-             op_names[op][0] - 'a' + 'A', op_names[op] + 1);
+    snprintf(
+        description, sizeof description,
+        "MPI_%c%s calls modeltuned ran, per tuned algorithm "
+        "number (index 0: Open MPI's default, handed to the previous component or run directly)",
+        op_names[op][0] - 'a' + 'A', op_names[op] + 1);
     (void) mca_base_component_pvar_register(v, name, description, OPAL_INFO_LVL_4,
                                             MPI_T_PVAR_CLASS_COUNTER,
                                             MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
