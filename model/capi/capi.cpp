@@ -195,6 +195,10 @@ int mt_fixed_rule(int op, uint64_t bytes, int comm_size, int commutative, int32_
   return c.algorithm;
 }
 
+int mt_fixed_rule_allreduce(uint64_t bytes, int comm_size, int commutative) {
+  return allreduce_fixed_rule(static_cast<size_t>(bytes), comm_size, commutative != 0);
+}
+
 int mt_algorithm_count(int op) {
   int n = 0;
   for (const AlgorithmSpec &a : algorithm_registry()) n += a.op == to_op(op);

@@ -84,6 +84,8 @@ int mt_algorithm_at(int op, int index, mt_algorithm_info *out);
  * the radix's default, 4). The component runs it directly for a call whose default it keeps
  * (coll_modeltuned_default_direct); tests/mpi/fixed_rule.c compares it with tuned's own choice. */
 int mt_fixed_rule(int op, uint64_t bytes, int comm_size, int commutative, int32_t *fanout);
+/* The same for MPI_Allreduce (model/select/ompi_fixed.hpp, allreduce_fixed_rule). */
+int mt_fixed_rule_allreduce(uint64_t bytes, int comm_size, int commutative);
 
 /* Loads and validates a calibration table. NULL on failure with the reason in err. */
 mt_table *mt_table_load(const char *path, char *err, size_t errlen);

@@ -72,6 +72,30 @@ int reduce_commutative_rule(size_t s, int p) {
 
 }  // namespace
 
+int allreduce_fixed_rule(size_t s, int p, bool commutative) {
+  if (!commutative)
+    return lookup({{4, {{131072, 3}}, 1},
+                   {8, {}, 3},
+                   {16, {{1048576, 3}}, 2},
+                   {128, {}, 3},
+                   {256, {{131072, 2}, {524288, 3}}, 2},
+                   {512, {{4096, 2}, {524288, 3}}, 2},
+                   {0, {{2048, 2}}, 3}},
+                  s, p);
+  return lookup({{4, {{8, 4}, {4096, 3}, {8192, 4}, {16384, 3}, {65536, 4}, {262144, 5}}, 6},
+                 {8, {{16, 4}, {8192, 3}}, 6},
+                 {16, {{8192, 3}}, 6},
+                 {32, {{64, 5}, {4096, 3}}, 6},
+                 {64, {{128, 5}}, 6},
+                 {128, {{262144, 3}}, 6},
+                 {256, {{131072, 2}, {262144, 3}}, 6},
+                 {512, {{4096, 2}}, 6},
+                 {2048, {{2048, 2}, {16384, 3}}, 6},
+                 {4096, {{2048, 2}, {4096, 5}, {16384, 3}}, 6},
+                 {0, {{2048, 2}, {16384, 5}, {32768, 3}}, 6}},
+                s, p);
+}
+
 Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutative, OmpiVersion ompi) {
   // The same rules in both lines (the file did not change from 4.1.4 to 5.0.7); a release that
   // changes them gets its own functions here.

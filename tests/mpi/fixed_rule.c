@@ -1,7 +1,8 @@
 /* The model's copy of tuned's fixed rules (mt_fixed_rule, model/select/ompi_fixed.cpp) against tuned
  * itself: what coll_tuned_decision_fixed.c runs, and with which arguments, for every communicator
  * size up to 300 and around each of the rule's thresholds beyond, at message sizes around every
- * power of two up to 8 MiB, for bcast and for commutative and non-commutative reduce. Where
+ * power of two up to 8 MiB, for bcast, commutative and non-commutative reduce, and allreduce (whose
+ * rule the model does not use yet: issue 31). Where
  * modeltuned keeps Open MPI's default it runs that rule's algorithm directly
  * (coll_modeltuned_default_direct), so a difference here would run another algorithm than Open
  * MPI's default.
@@ -135,6 +136,35 @@ int ompi_coll_base_reduce_intra_redscat_gather(REDUCE_ARGS) {
   FORWARD(ompi_coll_base_reduce_intra_redscat_gather, reduce_t, R);
 }
 
+/* allreduce: 1 linear ... 6 Rabenseifner (coll_tuned_allreduce_decision.c) */
+#define A ALLREDUCE_BASE_ARG_NAMES, module
+typedef int (*allreduce_t)(ALLREDUCE_ARGS);
+typedef int (*allreduce_seg_t)(ALLREDUCE_ARGS, uint32_t);
+int ompi_coll_base_allreduce_intra_basic_linear(ALLREDUCE_ARGS) {
+  if (note(1, 0, 0, 0)) return MPI_SUCCESS;
+  FORWARD(ompi_coll_base_allreduce_intra_basic_linear, allreduce_t, A);
+}
+int ompi_coll_base_allreduce_intra_nonoverlapping(ALLREDUCE_ARGS) {
+  if (note(2, 0, 0, 0)) return MPI_SUCCESS;
+  FORWARD(ompi_coll_base_allreduce_intra_nonoverlapping, allreduce_t, A);
+}
+int ompi_coll_base_allreduce_intra_recursivedoubling(ALLREDUCE_ARGS) {
+  if (note(3, 0, 0, 0)) return MPI_SUCCESS;
+  FORWARD(ompi_coll_base_allreduce_intra_recursivedoubling, allreduce_t, A);
+}
+int ompi_coll_base_allreduce_intra_ring(ALLREDUCE_ARGS) {
+  if (note(4, 0, 0, 0)) return MPI_SUCCESS;
+  FORWARD(ompi_coll_base_allreduce_intra_ring, allreduce_t, A);
+}
+int ompi_coll_base_allreduce_intra_ring_segmented(ALLREDUCE_ARGS, uint32_t segsize) {
+  if (note(5, segsize, 0, 0)) return MPI_SUCCESS;
+  FORWARD(ompi_coll_base_allreduce_intra_ring_segmented, allreduce_seg_t, A, segsize);
+}
+int ompi_coll_base_allreduce_intra_redscat_allgather(ALLREDUCE_ARGS) {
+  if (note(6, 0, 0, 0)) return MPI_SUCCESS;
+  FORWARD(ompi_coll_base_allreduce_intra_redscat_allgather, allreduce_t, A);
+}
+
 /* ---- the sweep ------------------------------------------------------------------------------ */
 
 static int failures, cases;
@@ -175,6 +205,26 @@ static void noncommutative_fn(void *in, void *inout, int *len, MPI_Datatype *typ
   (void)in, (void)inout, (void)len, (void)type; /* never runs: the sweep only decides */
 }
 
+/* The same for allreduce (mt_fixed_rule_allreduce; issue 31). */
+static void compare_allreduce(ompi_communicator_t *world, ompi_communicator_t *comm, struct ompi_op_t *op,
+                              size_t bytes) {
+  const int p = ompi_comm_size(comm);
+  char byte = 0;
+  memset(&seen, 0, sizeof seen);
+  seen.on = true;
+  world->c_coll->coll_allreduce(&byte, &byte, (int)bytes, MPI_BYTE, op, comm, world->c_coll->coll_allreduce_module);
+  seen.on = false;
+  const int algorithm = mt_fixed_rule_allreduce(bytes, p, ompi_op_is_commute(op));
+  ++cases;
+  if (1 == seen.calls && seen.algorithm == algorithm && 0 == seen.segsize) return;
+  if (++failures <= 20)
+    printf(
+        "fixed_rule: FAIL allreduce%s P=%d bytes=%zu: tuned ran %d (calls %d, segsize %u), the model's rule "
+        "says %d\n",
+        ompi_op_is_commute(op) ? "" : " non-commutative", p, bytes, seen.calls ? seen.algorithm : 0, seen.calls,
+        seen.segsize, algorithm);
+}
+
 static void sweep_size(ompi_communicator_t *world, ompi_communicator_t *comm, struct ompi_op_t *ordered) {
   for (size_t power = 1; power <= ((size_t)8 << 20); power *= 2)
     for (int delta = -1; delta <= 1; ++delta) {
@@ -183,6 +233,8 @@ static void sweep_size(ompi_communicator_t *world, ompi_communicator_t *comm, st
       compare(world, comm, MT_OP_BCAST, NULL, bytes);
       compare(world, comm, MT_OP_REDUCE, (struct ompi_op_t *)MPI_SUM, bytes);
       compare(world, comm, MT_OP_REDUCE, ordered, bytes);
+      compare_allreduce(world, comm, (struct ompi_op_t *)MPI_SUM, bytes);
+      compare_allreduce(world, comm, ordered, bytes);
     }
 }
 
