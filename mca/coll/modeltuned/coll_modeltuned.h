@@ -177,8 +177,6 @@ typedef struct mca_coll_modeltuned_module_t {
     mt_comm_model *model;
     const char *fallback[2]; /* [op] the component that runs the op's calls modeltuned hands back
                                 ("tuned", "han", ...), named in its lines and decision file */
-    int han_default_ops;     /* 1 << MT_OP_*: ops whose fallback is han running its hierarchical
-                                algorithm (a node holds two or more of the ranks; the model says) */
     bool default_direct[2];  /* [op] a call whose default is kept runs tuned's fixed rule directly
                                 (the fallback is tuned running that rule; default_direct) */
     int32_t knomial_radix;   /* the radix tuned passes to k-nomial bcast (its variable) */

@@ -183,7 +183,7 @@ static int modeltuned_register(void)
         &c->oversubscribed);
 
     /* On the 2-core VM at np 2, a tiny call handed back to tuned between other work cost 1.2-1.3x
-     * tuned's own (docs/validation.md, "The cost of a call handed back"). */
+     * tuned's own (docs/validation.md, "Session 18"). */
     c->default_direct = true;
     (void) mca_base_component_var_register(
         v, "default_direct",

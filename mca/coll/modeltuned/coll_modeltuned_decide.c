@@ -117,7 +117,7 @@ static mca_coll_modeltuned_decision_t to_run(int op, int32_t algorithm, uint32_t
  * with the arguments tuned passes (coll_tuned_decision_fixed.c: no segment, fan-out 0, k-nomial's
  * radix, no request limit), on the caller's own count and datatype as tuned would: the same
  * ompi_coll_base_* call without a second component's dispatch, which a call between other work
- * pays in cache misses (docs/validation.md, "The cost of a call handed back"). Not when the rule's
+ * pays in cache misses (docs/validation.md, "Session 18"). Not when the rule's
  * algorithm did not resolve at open: then the call is handed back. */
 static bool run_default_directly(const mca_coll_modeltuned_module_t *m,
                                  struct ompi_communicator_t *comm, int op, size_t bytes,

@@ -186,7 +186,7 @@ static void leave_uncovered_ops(mca_coll_modeltuned_module_t *m, struct ompi_com
         if (!holds_op(m, op) || (ready && mt_comm_model_may_leave_default(m->model, op)))
             continue;
         leave_op(m, op);
-        const bool han = ready && 0 != (m->han_default_ops & (1 << op));
+        const bool han = ready && 0 != (mt_comm_model_han_default_ops(m->model) & (1 << op));
         if (0 == ompi_comm_rank(comm))
             opal_output_verbose(
                 1, mca_coll_modeltuned_component.output,

@@ -314,7 +314,6 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
             han_fallback_ops |= 1 << op;
     m->model = mt_comm_model_create(c->table, size, places, m->allowed[MT_OP_BCAST],
                                     m->allowed[MT_OP_REDUCE], han_fallback_ops, err, sizeof err);
-    m->han_default_ops = NULL != m->model ? mt_comm_model_han_default_ops(m->model) : 0;
     free(places);
     free(by_host);
     if (NULL == m->model) {
