@@ -10,11 +10,13 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/cost/channel_cost.hpp model/cost/channel_cost.cpp \
 	model/schedule/ompi_version.hpp model/schedule/ompi_version.cpp \
 	model/schedule/trees.hpp model/schedule/trees.cpp \
+	model/schedule/allreduce.hpp model/schedule/allreduce.cpp \
 	model/simulate/call.hpp model/simulate/evaluation.hpp model/simulate/evaluation.cpp \
 	model/simulate/tree_algorithms.hpp model/simulate/tree_algorithms.cpp \
 	model/simulate/split_bintree.hpp model/simulate/split_bintree.cpp \
 	model/simulate/scatter_allgather.hpp model/simulate/scatter_allgather.cpp \
 	model/simulate/rabenseifner.hpp model/simulate/rabenseifner.cpp \
+	model/simulate/allreduce.hpp model/simulate/allreduce.cpp \
 	model/simulate/plan.hpp \
 	model/registry/registry.hpp model/registry/registry.cpp model/registry/builtin.cpp \
 	model/registry/predict.hpp model/registry/predict.cpp \

@@ -85,6 +85,17 @@ json=$("$tool" explain --machine orfeo-epyc --map-by node -np 64 --op reduce --s
 picks=$(printf '%s' "$json" | grep -c '"pick": {')
 if [ "$picks" -eq 2 ]; then passed=$((passed + 1)); else echo "FAIL: expected 2 picks, got $picks"; failures=$((failures + 1)); fi
 
+# --op allreduce lists every one of tuned's allreduce algorithms on a 256-rank ORFEO placement (1 MiB
+# of ints: the segmented ring runs as itself), and says the component does not decide allreduce yet.
+out=$("$tool" explain --machine orfeo-epyc -np 256 --table "$table" --op allreduce --sizes 1M --type-size 4 --top 0)
+missing=""
+for name in linear nonoverlapping recursive_doubling "ring " "segmented_ring(" rabenseifner; do
+  printf '%s' "$out" | grep -qF "$name" || missing="$missing '$name'"
+done
+printf '%s' "$out" | grep -q "does not decide allreduce" || missing="$missing 'does not decide allreduce'"
+if [ -z "$missing" ]; then passed=$((passed + 1)); else
+  echo "FAIL: explain --op allreduce lacks$missing"; failures=$((failures + 1)); fi
+
 # --ompi picks the Open MPI line whose default is shown: the decision says which, and a line the
 # model does not know is refused.
 expect_error "--ompi '4.0'" --machine orfeo-epyc -np 4 --ompi 4.0

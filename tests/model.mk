@@ -6,6 +6,13 @@ tests_check_model_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 # The tools library: emulated placements, and the stage-sum variant the schedule is compared with.
 tests_check_model_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
 
+# The allreduce model: registry entries, fallbacks, schedules, costs, explain's listing.
+check_PROGRAMS += tests/check_allreduce
+TESTS += tests/check_allreduce
+tests_check_allreduce_SOURCES = tests/check_allreduce.cpp
+tests_check_allreduce_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
+tests_check_allreduce_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+
 # The explain command line: answers and bad flags.
 TESTS += tests/explain_cli.sh
 EXTRA_DIST += tests/explain_cli.sh

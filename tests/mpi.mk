@@ -19,6 +19,14 @@ tests_mpi_fixed_rule_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
 tests_mpi_fixed_rule_LDFLAGS = -export-dynamic
 tests_mpi_fixed_rule_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIBS) -ldl
 
+# allreduce_schedule: the model's allreduce schedules against the messages libmpi's base
+# algorithms send (it wraps the PML's send and isend).
+check_PROGRAMS += tests/mpi/allreduce_schedule
+tests_mpi_allreduce_schedule_SOURCES = tests/mpi/allreduce_schedule.c
+nodist_EXTRA_tests_mpi_allreduce_schedule_SOURCES = tests/force_cxx_link.cxx
+tests_mpi_allreduce_schedule_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
+tests_mpi_allreduce_schedule_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIBS)
+
 # observe: a known sequence of calls, then modeltuned's MPI_T counters.
 tests_mpi_observe_SOURCES = tests/mpi/observe.c tests/mpi/mpi_t.h
 tests_mpi_observe_CPPFLAGS = $(OMPI_CPPFLAGS)
@@ -30,7 +38,8 @@ tests_mpi_check_mpi_SOURCES = tests/mpi/check_mpi.cpp
 tests_mpi_check_mpi_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DMODELTUNED_TEST_SYSCONFDIR='"$(sysconfdir)"'
 tests_mpi_check_mpi_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_mpi_check_mpi_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
-EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe tests/mpi/fixed_rule tools/modeltuned \
+EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe tests/mpi/fixed_rule \
+	tests/mpi/allreduce_schedule tools/modeltuned \
 	mca-components/mca_coll_modeltuned.so
 
 # Ranks passing different datatypes of one type signature, every algorithm, np 2-16.

@@ -199,7 +199,9 @@ int run_explain(const ExplainOptions &o) {
   const CalibrationTable table = load_calibration(table_path);
   const Op op = o.op == "bcast"    ? Op::bcast
                 : o.op == "reduce" ? Op::reduce
-                                   : throw std::invalid_argument(fmt::format("--op '{}': use bcast or reduce", o.op));
+                : o.op == "allreduce"
+                    ? Op::allreduce
+                    : throw std::invalid_argument(fmt::format("--op '{}': use bcast, reduce or allreduce", o.op));
   if (o.type_size < 1) throw std::invalid_argument("--type-size must be at least 1");
   if (o.root < 0 || o.root >= o.np)
     throw std::invalid_argument(fmt::format("--root {}: must be in 0..{}", o.root, o.np - 1));
@@ -266,7 +268,7 @@ void add_explain_command(CLI::App &app) {
   cmd->add_option("--table", o->table,
                   "calibration table (default: the shipped one for --machine orfeo-epyc, else the one the "
                   "component would use: $XDG_CONFIG_HOME/modeltuned/calibration.json, then SYSCONFDIR's)");
-  cmd->add_option("--op", o->op, "bcast or reduce")->capture_default_str();
+  cmd->add_option("--op", o->op, "bcast, reduce or allreduce")->capture_default_str();
   cmd->add_option("--sizes", o->sizes, "message sizes in bytes, comma-separated; K, M, G suffixes")
       ->capture_default_str();
   cmd->add_option("--type-size", o->type_size, "datatype size in bytes (segment counts depend on it)")
@@ -276,8 +278,9 @@ void add_explain_command(CLI::App &app) {
   cmd->add_flag("--noncommutative", o->noncommutative, "the reduction operation is not commutative");
   cmd->add_option(
       "--algorithms", o->algorithms,
-      fmt::format("restrict candidates, like coll_modeltuned_{{bcast,reduce}}_algorithms: bcast {}; reduce {}",
-                  algorithm_names(Op::bcast), algorithm_names(Op::reduce)));
+      fmt::format("restrict candidates, like coll_modeltuned_{{bcast,reduce}}_algorithms: bcast {}; reduce {}; "
+                  "allreduce (not decided by the component yet) {}",
+                  algorithm_names(Op::bcast), algorithm_names(Op::reduce), algorithm_names(Op::allreduce)));
   cmd->add_option("--variant", o->variant,
                   "cost model: schedule (default, the component's) or stage_sum (the report's eq. 2-3)")
       ->capture_default_str();

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "model/schedule/allreduce.hpp"
 #include "model/select/decision_json.hpp"
 #include "model/select/ompi_fixed.hpp"
 #include "model/select/selector.hpp"
@@ -197,6 +198,19 @@ int mt_fixed_rule(int op, uint64_t bytes, int comm_size, int commutative, int32_
 
 int mt_fixed_rule_allreduce(uint64_t bytes, int comm_size, int commutative) {
   return allreduce_fixed_rule(static_cast<size_t>(bytes), comm_size, commutative != 0);
+}
+
+int mt_allreduce_sends(int algorithm, int comm_size, uint64_t count, uint64_t type_size, uint32_t segsize, int rank,
+                       mt_send *out, int capacity) {
+  if (!find_algorithm(Op::allreduce, algorithm) || comm_size < 1 || rank < 0 || rank >= comm_size) return -1;
+  const Candidate runs = what_runs(Candidate{Op::allreduce, algorithm, segsize, 0}, static_cast<size_t>(count),
+                                   static_cast<size_t>(type_size), comm_size, true);
+  if (runs.algorithm == 2) return -1;
+  const auto sends = sends_per_rank(comm_size, allreduce_rounds(runs.algorithm, comm_size, static_cast<size_t>(count),
+                                                                static_cast<size_t>(type_size), runs.segsize))[rank];
+  for (size_t i = 0; i < sends.size() && static_cast<int>(i) < capacity; ++i)
+    out[i] = mt_send{sends[i].to, sends[i].count};
+  return static_cast<int>(sends.size());
 }
 
 int mt_algorithm_count(int op) {

@@ -54,12 +54,14 @@ enum { MT_OBJECTIVE_COMPLETION = 0, MT_OBJECTIVE_RANK_MEAN = 1 };
  * (bcast: buf, count, dtype, root, comm, module; reduce: sbuf, rbuf, count, dtype, op, root,
  * comm, module). */
 enum {
-  MT_CALL_BCAST = 0,                         /* nothing more */
-  MT_CALL_BCAST_SEGSIZE = 1,                 /* uint32_t segsize */
-  MT_CALL_BCAST_SEGSIZE_FANOUT = 2,          /* uint32_t segsize, int fanout or radix */
-  MT_CALL_REDUCE = 3,                        /* nothing more */
-  MT_CALL_REDUCE_SEGSIZE_REQUESTS = 4,       /* uint32_t segsize, int max_outstanding_reqs */
-  MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS = 5 /* uint32_t segsize, int fanout, int max_outstanding_reqs */
+  MT_CALL_BCAST = 0,                          /* nothing more */
+  MT_CALL_BCAST_SEGSIZE = 1,                  /* uint32_t segsize */
+  MT_CALL_BCAST_SEGSIZE_FANOUT = 2,           /* uint32_t segsize, int fanout or radix */
+  MT_CALL_REDUCE = 3,                         /* nothing more */
+  MT_CALL_REDUCE_SEGSIZE_REQUESTS = 4,        /* uint32_t segsize, int max_outstanding_reqs */
+  MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS = 5, /* uint32_t segsize, int fanout, int max_outstanding_reqs */
+  MT_CALL_ALLREDUCE = 6,                      /* nothing more (sbuf, rbuf, count, dtype, op, comm, module) */
+  MT_CALL_ALLREDUCE_SEGSIZE = 7               /* uint32_t segsize */
 };
 
 /* One algorithm of the registry (model/registry), for the component's dispatch table and
@@ -86,6 +88,21 @@ int mt_algorithm_at(int op, int index, mt_algorithm_info *out);
 int mt_fixed_rule(int op, uint64_t bytes, int comm_size, int commutative, int32_t *fanout);
 /* The same for MPI_Allreduce (model/select/ompi_fixed.hpp, allreduce_fixed_rule). */
 int mt_fixed_rule_allreduce(uint64_t bytes, int comm_size, int commutative);
+
+/* One message of an allreduce schedule: to whom, how many elements. */
+typedef struct mt_send {
+  int32_t to;
+  uint64_t count;
+} mt_send;
+/* The messages `rank` sends, in order, in Open MPI's allreduce algorithm `algorithm` (tuned's
+ * number) on `comm_size` ranks for a commutative call of `count` elements of `type_size` bytes,
+ * with segment size `segsize` (segmented ring), after Open MPI's silent fallbacks (a ring with
+ * count < P runs recursive doubling, ...): model/schedule/allreduce.hpp, which the model's plans
+ * are built from. Writes at most `capacity` and returns how many there are; -1 for an unknown
+ * algorithm and for nonoverlapping (2), which runs the communicator's own reduce and bcast.
+ * tests/mpi/allreduce_schedule.c compares them with what libmpi sends. */
+int mt_allreduce_sends(int algorithm, int comm_size, uint64_t count, uint64_t type_size, uint32_t segsize, int rank,
+                       mt_send *out, int capacity);
 
 /* Loads and validates a calibration table. NULL on failure with the reason in err. */
 mt_table *mt_table_load(const char *path, char *err, size_t errlen);

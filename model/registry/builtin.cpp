@@ -1,5 +1,5 @@
-// The built-in algorithms: Open MPI 4.1's bcast and reduce algorithms in tuned's order, each with
-// tuned's name from coll_tuned_{bcast,reduce}_decision.c (4.1.4). The fallbacks (runs_instead)
+// The built-in algorithms: Open MPI 4.1's bcast, reduce and allreduce algorithms in tuned's order,
+// each with tuned's name from coll_tuned_{bcast,reduce,allreduce}_decision.c (4.1.4). The fallbacks (runs_instead)
 // are those of coll_base_bcast.c / coll_base_reduce.c (docs/openmpi-algorithms.md §5).
 #include "model/registry/registry.hpp"
 
@@ -47,6 +47,11 @@ Plan plan_split_bintree(const Placement &p, int, int root) { return split_bintre
 Plan plan_scatter_allgather(const Placement &p, int, int root) { return scatter_allgather_plan(p, root); }
 Plan plan_scatter_allgather_ring(const Placement &p, int, int root) { return scatter_allgather_ring_plan(p, root); }
 Plan plan_rabenseifner(const Placement &p, int, int root) { return rabenseifner_plan(p, root); }
+// Allreduce has no root: its plans are the same for any.
+Plan plan_linear_allreduce(const Placement &p, int, int) { return linear_allreduce_plan(p); }
+Plan plan_recursive_doubling(const Placement &p, int, int) { return recursive_doubling_plan(p); }
+Plan plan_ring(const Placement &p, int, int) { return ring_plan(p); }
+Plan plan_allreduce_rabenseifner(const Placement &p, int, int) { return allreduce_rabenseifner_plan(p); }
 
 constexpr Evaluator kTree = evaluate_as<evaluate_tree>;
 
@@ -82,6 +87,24 @@ std::optional<Candidate> rabenseifner_runs_instead(const Candidate &c, const Cal
   while (pof2 * 2 <= static_cast<size_t>(comm_size)) pof2 *= 2;
   if (pof2 >= 2 && call.count >= pof2 && call.commutative) return std::nullopt;
   return instead(c.op, "linear");
+}
+
+// Allreduce ring: fewer elements than ranks, recursive doubling.
+std::optional<Candidate> ring_runs_instead(const Candidate &c, const CallShape &call, int comm_size) {
+  if (call.count >= static_cast<size_t>(comm_size)) return std::nullopt;
+  return instead(c.op, "recursive_doubling");
+}
+
+// Fewer elements than P segments (so always with segment size 0): the whole ring.
+std::optional<Candidate> segmented_ring_runs_instead(const Candidate &c, const CallShape &call, int comm_size) {
+  if (segmented_ring_phases(c.segsize, call.type_size, call.count, comm_size) > 0) return std::nullopt;
+  return instead(c.op, "ring");
+}
+
+// Allreduce Rabenseifner: as the reduce's, it runs the linear allreduce instead.
+std::optional<Candidate> allreduce_rabenseifner_runs_instead(const Candidate &c, const CallShape &call, int comm_size) {
+  if (rabenseifner_runs_instead(c, call, comm_size)) return instead(c.op, "linear");
+  return std::nullopt;
 }
 
 using CC = CallingConvention;
@@ -265,6 +288,72 @@ const AlgorithmSpec kBuiltin[] = {
      .plan = plan_rabenseifner,
      .evaluate = evaluate_as<evaluate_rabenseifner>,
      .runs_instead = rabenseifner_runs_instead},
+    // Allreduce (coll_base_allreduce.c; docs/openmpi-algorithms.md §6). Recursive doubling
+    // combines the lower rank's operand first, in rank order: order-preserving, like linear.
+    {.op = Op::allreduce,
+     .id = 1,
+     .name = "linear",
+     .tuned_name = "basic_linear",
+     .description = "linear reduce to rank 0, then linear bcast from it",
+     .order_preserving = true,
+     .ompi_function = "ompi_coll_base_allreduce_intra_basic_linear",
+     .convention = CC::allreduce,
+     .plan = plan_linear_allreduce,
+     .evaluate = evaluate_as<evaluate_linear_allreduce>},
+    {.op = Op::allreduce,
+     .id = 2,
+     .name = "nonoverlapping",
+     .tuned_name = "nonoverlapping",
+     .description = "the communicator's own reduce to rank 0, then its own bcast",
+     .order_preserving = true,
+     .ompi_function = "ompi_coll_base_allreduce_intra_nonoverlapping",
+     .convention = CC::allreduce,
+     .composed_of_reduce_bcast = true},
+    {.op = Op::allreduce,
+     .id = 3,
+     .name = "recursive_doubling",
+     .tuned_name = "recursive_doubling",
+     .description = "pairwise exchanges of the whole message over the largest power of two of ranks",
+     .order_preserving = true,
+     .ompi_function = "ompi_coll_base_allreduce_intra_recursivedoubling",
+     .convention = CC::allreduce,
+     .plan = plan_recursive_doubling,
+     .evaluate = evaluate_as<evaluate_recursive_doubling>},
+    {.op = Op::allreduce,
+     .id = 4,
+     .name = "ring",
+     .tuned_name = "ring",
+     .description = "reduce-scatter then allgather around the ring (recursive doubling when count < P)",
+     .splits = true,
+     .ompi_function = "ompi_coll_base_allreduce_intra_ring",
+     .convention = CC::allreduce,
+     .plan = plan_ring,
+     .evaluate = evaluate_as<evaluate_ring>,
+     .runs_instead = ring_runs_instead},
+    {.op = Op::allreduce,
+     .id = 5,
+     .name = "segmented_ring",
+     .tuned_name = "segmented_ring",
+     .description = "the ring in phases of one segment per block (the ring when count < P segments)",
+     .parameters = kSegmented,
+     .splits = true,
+     .ompi_function = "ompi_coll_base_allreduce_intra_ring_segmented",
+     .convention = CC::allreduce_segsize,
+     .plan = plan_ring,
+     .evaluate = evaluate_as<evaluate_segmented_ring>,
+     .runs_instead = segmented_ring_runs_instead},
+    {.op = Op::allreduce,
+     .id = 6,
+     .name = "rabenseifner",
+     .tuned_name = "rabenseifner",
+     .description =
+         "reduce-scatter by recursive halving, allgather by recursive doubling (linear when count < 2^floor(log2 P))",
+     .splits = true,
+     .ompi_function = "ompi_coll_base_allreduce_intra_redscat_allgather",
+     .convention = CC::allreduce,
+     .plan = plan_allreduce_rabenseifner,
+     .evaluate = evaluate_as<evaluate_allreduce_rabenseifner>,
+     .runs_instead = allreduce_rabenseifner_runs_instead},
 };
 
 }  // namespace

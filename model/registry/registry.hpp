@@ -26,6 +26,8 @@ enum class CallingConvention : int {
   reduce = 3,                          // nothing more
   reduce_segsize_requests = 4,         // segsize, max outstanding requests
   reduce_segsize_fanout_requests = 5,  // segsize, fan-out, max outstanding requests
+  allreduce = 6,                       // nothing more (after sbuf, rbuf, count, dtype, op, comm, module)
+  allreduce_segsize = 7,               // segsize
 };
 
 // The parameters an algorithm takes, and the values the selector searches.
@@ -62,6 +64,9 @@ struct AlgorithmSpec {
   PlanBuilder plan = nullptr;
   Evaluator evaluate = nullptr;
   RunsInstead runs_instead = nullptr;  // nullptr: Open MPI always runs it as asked
+  // Runs the communicator's own reduce to rank 0 and bcast from it (allreduce nonoverlapping):
+  // no plan of its own; the selector predicts it from its own reduce and bcast decisions.
+  bool composed_of_reduce_bcast = false;
 };
 
 // Every algorithm, the built-in ones first (per operation in tuned's order): the order in which

@@ -29,7 +29,10 @@ nlohmann::json decision_json(const CalibrationTable &table, const Placement &pla
                    {"comm_size", p},
                    {"ompi", ompi_version_name(ompi)}};
   j["pick"] = decision ? candidate_json(decision->pick, decision->predicted_us) : nlohmann::json();
-  j["ompi_default"] = candidate_json(fixed, predict_us(table, placement, fixed, call, tree_schedule));
+  // The selector's own prediction where it made one (it also predicts the composed nonoverlapping).
+  const bool predicted = decision && decision->ompi_default && decision->ompi_default->candidate == fixed;
+  j["ompi_default"] = candidate_json(fixed, predicted ? std::optional<double>(decision->ompi_default->us)
+                                                      : predict_us(table, placement, fixed, call, tree_schedule));
   j["objective"] = call.metric == Metric::rank_mean ? "rank_mean" : "completion";
   // The margin rule (margin.hpp): the factor the pick had to beat the default by, and whether the
   // default was kept; null margin: the default was no candidate (narrowed algorithm lists).

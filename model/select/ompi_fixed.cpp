@@ -103,6 +103,8 @@ Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutati
   int alg;
   if (op == Op::bcast)
     alg = bcast_rule(bytes, comm_size);
+  else if (op == Op::allreduce)
+    alg = allreduce_fixed_rule(bytes, comm_size, commutative);
   else
     alg = commutative ? reduce_commutative_rule(bytes, comm_size) : reduce_noncommutative_rule(bytes, comm_size);
   const AlgorithmSpec *spec = find_algorithm(op, alg);

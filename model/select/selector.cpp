@@ -30,7 +30,7 @@ std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size
   std::vector<Candidate> out;
   for (const AlgorithmSpec &spec : algorithm_registry()) {
     if (spec.op != call.op || !(allowed & (AlgorithmMask{1} << spec.id))) continue;
-    if (call.op == Op::reduce && !call.commutative && !spec.order_preserving) continue;
+    if (reduces(call.op) && !call.commutative && !spec.order_preserving) continue;
     if (call.whole_message && spec.splits) continue;
     std::vector<uint32_t> segsizes{0};
     if (spec.parameters.segmented && !call.whole_message)
@@ -44,10 +44,11 @@ std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size
 }
 
 Selector::Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
-                   AlgorithmMask reduce_allowed, TreeSchedule tree_schedule, OmpiVersion ompi)
+                   AlgorithmMask reduce_allowed, TreeSchedule tree_schedule, OmpiVersion ompi,
+                   AlgorithmMask allreduce_allowed)
     : table_(table),
       placement_(std::move(placement)),
-      allowed_{bcast_allowed, reduce_allowed},
+      allowed_{bcast_allowed, reduce_allowed, allreduce_allowed},
       tree_schedule_(tree_schedule),
       ompi_(ompi),
       margin_(margin_factor(held_out_uncertainty(table))),
@@ -55,9 +56,9 @@ Selector::Selector(const CalibrationTable &table, Placement placement, Algorithm
       widest_(placement_.widest_channel()) {
   // Compared per algorithm, not with kAllAlgorithms: the component passes its lists masked by
   // the functions it resolved.
-  AlgorithmMask every[2] = {0, 0};
-  for (const AlgorithmSpec &spec : algorithm_registry()) every[spec.op == Op::reduce] |= AlgorithmMask{1} << spec.id;
-  for (int op = 0; op < 2; ++op) default_is_candidate_[op] = (allowed_[op] & every[op]) == every[op];
+  AlgorithmMask every[kOpCount] = {};
+  for (const AlgorithmSpec &spec : algorithm_registry()) every[op_index(spec.op)] |= AlgorithmMask{1} << spec.id;
+  for (int op = 0; op < kOpCount; ++op) default_is_candidate_[op] = (allowed_[op] & every[op]) == every[op];
 }
 
 const Plan *Selector::plan(const Candidate &c, int root) {
@@ -71,33 +72,48 @@ const Plan *Selector::plan(const Candidate &c, int root) {
   return plans_.back().plan ? &*plans_.back().plan : nullptr;
 }
 
-std::optional<Decision> Selector::decide(const CallShape &call) {
-  const std::vector<Candidate> candidates =
-      enumerate_candidates(call, placement_.size(), allowed_[call.op == Op::reduce]);
+std::optional<double> Selector::predict(const Candidate &c, const CallShape &call) {
+  const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
+  if (spec && spec->composed_of_reduce_bcast) {
+    // The communicator's own reduce and bcast run it: this model's decisions for them, rooted at 0.
+    CallShape part = call;
+    part.root = 0;
+    part.metric = Metric::completion;
+    part.op = Op::reduce;
+    const std::optional<Decision> reduce = decide(part);
+    part.op = Op::bcast;
+    const std::optional<Decision> bcast = decide(part);
+    if (!reduce || !bcast) return std::nullopt;
+    return reduce->predicted_us + bcast->predicted_us;
+  }
+  const Plan *p = plan(c, call.root);
+  // Nullopt: Open MPI would run another algorithm for this call; never pick it.
+  return p ? evaluate_plan(table_, *p, call, c, tree_schedule_) : std::nullopt;
+}
+
+std::optional<Decision> Selector::decide(const CallShape &asked) {
+  CallShape call = asked;
+  if (call.op == Op::allreduce) call.root = 0;  // no root: one set of plans serves every call
+  const std::vector<Candidate> candidates = enumerate_candidates(call, placement_.size(), allowed_[op_index(call.op)]);
   Decision decision;
   decision.predictions.reserve(candidates.size());
-  for (const Candidate &c : candidates) {
-    const Plan *p = plan(c, call.root);
-    if (!p) continue;
-    // Nullopt: Open MPI would run another algorithm for this call; never pick it.
-    if (auto us = evaluate_plan(table_, *p, call, c, tree_schedule_)) decision.predictions.push_back({c, *us});
-  }
+  for (const Candidate &c : candidates)
+    if (auto us = predict(c, call)) decision.predictions.push_back({c, *us});
   if (decision.predictions.empty()) return std::nullopt;
   // Stable: equal predictions keep enumeration order, so every rank breaks ties the same way.
   std::stable_sort(decision.predictions.begin(), decision.predictions.end(),
                    [](const Prediction &a, const Prediction &b) { return a.us < b.us; });
   decision.pick = decision.predictions.front().candidate;
   decision.predicted_us = decision.predictions.front().us;
-  if (!default_is_candidate_[call.op == Op::reduce]) return decision;
+  if (!default_is_candidate_[op_index(call.op)]) return decision;
   const int size = placement_.size();
   const Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), size, call.commutative, ompi_),
                                     call.count, call.type_size, size, call.commutative);
-  const Plan *p = plan(fixed, call.root);
-  const std::optional<double> default_us = p ? evaluate_plan(table_, *p, call, fixed, tree_schedule_) : std::nullopt;
+  const std::optional<double> default_us = predict(fixed, call);
   if (!default_us) return decision;  // the default cannot be predicted: the model decides alone
   decision.ompi_default = Prediction{fixed, *default_us};
   if (!table_.checks.empty()) return apply_checks(call, std::move(decision));
-  if (han_default_[call.op == Op::reduce]) {  // no check of han's default: nothing says a pick beats it
+  if (han_default_[op_index(call.op)]) {  // no check of han's default: nothing says a pick beats it
     decision.kept_default = true;
     decision.pick = fixed;
     decision.predicted_us = *default_us;
@@ -113,8 +129,8 @@ std::optional<Decision> Selector::decide(const CallShape &call) {
 }
 
 bool Selector::may_leave_default(Op op) const {
-  const bool han = han_default_[op == Op::reduce];
-  if (!default_is_candidate_[op == Op::reduce]) return true;
+  const bool han = han_default_[op_index(op)];
+  if (!default_is_candidate_[op_index(op)]) return true;
   if (table_.checks.empty()) return !han;
   return std::any_of(table_.checks.begin(), table_.checks.end(), [&](const CheckResidual &r) {
     return (!han || r.algorithm == kHanDefaultCheck) &&
@@ -130,7 +146,7 @@ Decision Selector::apply_checks(const CallShape &call, Decision decision) const 
   std::vector<double> us;
   std::vector<std::optional<ResidualRange>> ranges;
   const Prediction fixed = *decision.ompi_default;
-  const bool han = han_default_[call.op == Op::reduce];
+  const bool han = han_default_[op_index(call.op)];
   for (const Prediction &p : decision.predictions) {
     const AlgorithmSpec *spec = find_algorithm(call.op, p.candidate.algorithm);
     us.push_back(p.us);
@@ -183,7 +199,7 @@ int pick_with_margin(std::span<const double> predicted_us, double default_us, do
 
 std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement, const CallShape &call,
                                AlgorithmMask allowed, TreeSchedule tree_schedule) {
-  Selector selector(table, placement, allowed, allowed, tree_schedule);
+  Selector selector(table, placement, allowed, allowed, tree_schedule, OmpiVersion::v4_1, allowed);
   return selector.decide(call);
 }
 

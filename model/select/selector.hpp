@@ -59,7 +59,8 @@ class Selector {
   // is allowed: a user who narrows the list has chosen among algorithms.
   // `ompi`: the Open MPI line whose default (fixed rules and fallbacks) the picks are weighed against.
   Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
-           AlgorithmMask reduce_allowed, TreeSchedule tree_schedule = nullptr, OmpiVersion ompi = OmpiVersion::v4_1);
+           AlgorithmMask reduce_allowed, TreeSchedule tree_schedule = nullptr, OmpiVersion ompi = OmpiVersion::v4_1,
+           AlgorithmMask allreduce_allowed = kAllAlgorithms);
   // Nullopt when no allowed candidate can be predicted. Deterministic: ties go to the candidate
   // enumerated first, so every rank given the same inputs picks the same.
   std::optional<Decision> decide(const CallShape &call);
@@ -72,8 +73,8 @@ class Selector {
   // nodes, a node holding two or more of its ranks; ompi_fixed.hpp), not tuned's fixed rule: the
   // model does not predict it, so a pick leaves it only where the table's checks of han's default
   // (margin.hpp, kHanDefaultCheck) hold and say the pick is faster; elsewhere it is kept.
-  void set_han_default(Op op, bool han) { han_default_[op == Op::reduce] = han; }
-  bool han_default(Op op) const { return han_default_[op == Op::reduce]; }
+  void set_han_default(Op op, bool han) { han_default_[op_index(op)] = han; }
+  bool han_default(Op op) const { return han_default_[op_index(op)]; }
   const Placement &placement() const { return placement_; }
   const CalibrationTable &table() const { return table_; }
   TreeSchedule tree_schedule() const { return tree_schedule_; }
@@ -81,17 +82,19 @@ class Selector {
 
  private:
   const Plan *plan(const Candidate &c, int root);
+  // The candidate's prediction for this call; nullopt when Open MPI would run another algorithm.
+  std::optional<double> predict(const Candidate &c, const CallShape &call);
   Decision apply_checks(const CallShape &call, Decision decision) const;
 
   const CalibrationTable &table_;
   Placement placement_;
-  AlgorithmMask allowed_[2];
+  AlgorithmMask allowed_[kOpCount];
   TreeSchedule tree_schedule_;
   OmpiVersion ompi_;
   double margin_;
-  Channel neighbors_, widest_;    // the shape the table's checks are keyed by
-  bool default_is_candidate_[2];  // [op]: every algorithm of the registry allowed
-  bool han_default_[2] = {false, false};
+  Channel neighbors_, widest_;           // the shape the table's checks are keyed by
+  bool default_is_candidate_[kOpCount];  // [op]: every algorithm of the registry allowed
+  bool han_default_[kOpCount] = {};
   int plans_root_ = -1;
   struct CachedPlan {
     Op op;

@@ -3,6 +3,7 @@
 #pragma once
 #include <variant>
 
+#include "model/simulate/allreduce.hpp"
 #include "model/simulate/rabenseifner.hpp"
 #include "model/simulate/scatter_allgather.hpp"
 #include "model/simulate/split_bintree.hpp"
@@ -10,7 +11,8 @@
 
 namespace modeltuned {
 
-using Plan = std::variant<TreePlan, SplitBintreePlan, ScatterAllgatherPlan, ScatterAllgatherRingPlan, RabenseifnerPlan>;
+using Plan = std::variant<TreePlan, SplitBintreePlan, ScatterAllgatherPlan, ScatterAllgatherRingPlan, RabenseifnerPlan,
+                          LinearAllreducePlan, RecursiveDoublingPlan, RingPlan>;
 
 inline int plan_size(const Plan &plan) {
   return std::visit([](const auto &family) { return family.size; }, plan);

@@ -1,12 +1,8 @@
 #include "model/simulate/rabenseifner.hpp"
 
-namespace modeltuned {
+#include "model/schedule/allreduce.hpp"
 
-static int floor_power_of_two(int n) {
-  int p = 1;
-  while (p * 2 <= n) p *= 2;
-  return p;
-}
+namespace modeltuned {
 
 RabenseifnerPlan rabenseifner_plan(const Placement &placement, int root) {
   const int size = placement.size();

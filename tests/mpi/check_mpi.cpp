@@ -832,6 +832,21 @@ START_TEST(fixed_rule_is_tuneds) {
 }
 END_TEST
 
+// The model's allreduce schedules, from which its allreduce plans are built, against the messages
+// libmpi's own base algorithms send, with their silent fallbacks, on every communicator of 2 to 8
+// ranks (tests/mpi/allreduce_schedule.c).
+START_TEST(allreduce_schedules_are_libmpis) {
+  Scratch scratch("modeltuned-mpi");
+  MpiRun run = with_modeltuned(8, 0);
+  run.coll = "^modeltuned,han";
+  run.program = "allreduce_schedule";
+  RunResult r = run_mpi(run, scratch.dir);
+  const auto pass = r.lines_containing("allreduce_schedule: PASS");
+  expect(r.exit_status == 0 && !pass.empty(), r, "the model's allreduce schedules and libmpi's sends differ");
+  expect(number_field(pass.front(), "cases") >= 600, r, "the sweep compared too few cases");
+}
+END_TEST
+
 // A call whose default modeltuned keeps runs the fixed rule's algorithm directly, traced as
 // Open MPI's ("fallback") with the algorithm it ran; with coll_modeltuned_default_direct 0 it is
 // handed to tuned. Both give the exact results.
@@ -882,6 +897,7 @@ Suite *mpi_suite() {
   tcase_add_loop_test(reduce, reduce_one_algorithm, 0, static_cast<int>(registered(Op::reduce).size()));
   add("algorithm_list_by_number", algorithm_list_by_number);
   add("default", fixed_rule_is_tuneds, kept_default_runs_directly);
+  add("allreduce", allreduce_schedules_are_libmpis);
   add("noncommutative", noncommutative_only_order_preserving, noncommutative_with_only_reordering_algorithms_allowed);
   TCase *bad = add("bad_input");
   tcase_add_loop_test(bad, bad_input, 0, kBadInputs);

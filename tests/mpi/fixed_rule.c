@@ -2,9 +2,9 @@
  * itself: what coll_tuned_decision_fixed.c runs, and with which arguments, for every communicator
  * size up to 300 and around each of the rule's thresholds beyond, at message sizes around every
  * power of two up to 8 MiB, for bcast, commutative and non-commutative reduce, and allreduce (whose
- * rule the model does not use yet: issue 31). Where modeltuned keeps Open MPI's default it runs
- * that rule's algorithm directly (coll_modeltuned_default_direct), so a difference here would run
- * another algorithm than Open MPI's default.
+ * rule the model weighs its allreduce predictions against; the component does not decide allreduce yet). Where
+ * modeltuned keeps Open MPI's default it runs that rule's algorithm directly (coll_modeltuned_default_direct), so a
+ * difference here would run another algorithm than Open MPI's default.
  *
  * How: run under mpirun at np 2 without modeltuned, so tuned's collectives are MPI_COMM_WORLD's.
  * This program defines every ompi_coll_base_* bcast, reduce and allreduce function itself:

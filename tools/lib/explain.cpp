@@ -12,12 +12,15 @@
 namespace modeltuned::tools {
 
 nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &placement, const WhatIf &what_if) {
-  Selector selector(table, placement, what_if.allowed, what_if.allowed, what_if.tree_schedule, what_if.ompi);
+  // The list narrows the op explained; the others (an allreduce's own reduce and bcast) keep all.
+  const auto allowed = [&](Op op) { return op == what_if.op ? what_if.allowed : kAllAlgorithms; };
+  Selector selector(table, placement, allowed(Op::bcast), allowed(Op::reduce), what_if.tree_schedule, what_if.ompi,
+                    allowed(Op::allreduce));
   // As the component finds at enable: the fallback, and whether it runs tuned's fixed rule or han's
   // hierarchical algorithm, which only the table's checks of han can weigh a pick against.
   const Fallback fallback = ompi_fallback(what_if.ompi, placement, what_if.han_enabled);
   const bool han = !fallback_runs_tuned_rule(what_if.ompi, placement, what_if.han_enabled);
-  selector.set_han_default(what_if.op, han);
+  for (Op op : {Op::bcast, Op::reduce, Op::allreduce}) selector.set_han_default(op, han);
   nlohmann::json out = nlohmann::json::array();
   for (size_t bytes : what_if.sizes) {
     CallShape call{what_if.op, bytes / what_if.type_size, what_if.type_size, what_if.root, what_if.commutative};
@@ -27,6 +30,7 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
     d["fallback"] = fallback == Fallback::han ? "han" : "tuned";
     d["default_runs"] = han ? "han" : "tuned_rule";
     d["left_to_ompi"] = !selector.may_leave_default(what_if.op);
+    d["component_decides"] = what_if.op != Op::allreduce;  // issue 31: the model only, so far
     out.push_back(std::move(d));
   }
   return out;
@@ -58,6 +62,62 @@ std::string left_to_han(const nlohmann::json &d) {
       d.value("ompi", "5.0"), d["op"].get<std::string>());
 }
 
+// The "why" line: which rule kept or left Open MPI's default, with its numbers.
+double predicted_us(const nlohmann::json &c) {
+  return c["predicted_us"].is_number() ? c["predicted_us"].get<double>() : NAN;
+}
+
+std::string why_line(const nlohmann::json &d, double best, bool han) {
+  const auto us = predicted_us;
+  const nlohmann::json &fixed = d["ompi_default"];
+  if (!d.value("component_decides", true))
+    return fmt::format(
+        "  why: {}; the component does not decide {} yet, so Open MPI's default runs (docs/model.md, "
+        "\"Allreduce\")\n",
+        d.value("kept_default", false) ? "the model keeps Open MPI's default (docs/model.md#margin: a table with "
+                                         "checks but none of this op keeps it)"
+                                       : "what the model would run",
+        d["op"].get<std::string>());
+  if (d.contains("margin") && d["margin"].is_number()) {
+    const double margin = d["margin"].get<double>();
+    const auto &all_candidates = d["candidates"];
+    const double fastest = all_candidates.empty() ? best : us(all_candidates[0]);
+    const std::string basis = d.value("margin_basis", "held_out");
+    if (han && d.value("left_to_ompi", false)) return left_to_han(d);
+    if (d.value("left_to_ompi", false))
+      return "  why: Open MPI's default runs without modeltuned: no check of the table covers this communicator's "
+             "shape and number of ranks at any size, so the component leaves this op to tuned at enable and its "
+             "calls never reach it (docs/model.md#margin)\n";
+    if (basis == "unchecked")
+      return "  why: keeps Open MPI's default: the table's checks cover neither it nor any candidate at this message "
+             "size, communicator shape and number of ranks, so no prediction is trusted (docs/model.md#margin)\n";
+    if (basis == "checks" && d.value("kept_default", false))
+      return fmt::format(
+          "  why: keeps Open MPI's default: no candidate stays faster when each prediction errs by the worst "
+          "ratio the table's checks saw (best checked candidate: margin {:.2f}x; docs/model.md#margin){}\n",
+          margin, checked_on(d));
+    if (basis == "checks")
+      // The margin here is e^(hi of the pick - lo of the default): below 1 when the checks measured
+      // the pick faster, relative to its prediction, than the default; so a pick predicted slower
+      // can still run.
+      return fmt::format(
+          "  why: leaves Open MPI's default: the default's predicted time is {:.2f}x the pick's, more than "
+          "the {:.2f}x that the worst errors the table's checks saw for both allow "
+          "(docs/model.md#margin){}\n",
+          us(fixed) / best, margin, checked_on(d));
+    if (d.value("kept_default", false))
+      return fmt::format(
+          "  why: keeps Open MPI's default: the fastest candidate ({:.2f} us) does not beat it by the "
+          "margin {:.2f}x (the table's held-out error; docs/model.md#margin)\n",
+          fastest, margin);
+    return fmt::format(
+        "  why: leaves Open MPI's default: predicted {:.2f}x faster, beyond the margin {:.2f}x "
+        "(the table's held-out error; docs/model.md#margin)\n",
+        us(fixed) / best, margin);
+  }
+  return "  why: the fastest prediction (algorithm lists narrowed: Open MPI's default is no candidate, no margin)\n";
+}
+
 }  // namespace
 
 std::string format_decision(const nlohmann::json &d, int top) {
@@ -66,13 +126,13 @@ std::string format_decision(const nlohmann::json &d, int top) {
       fmt::format("{} of {} B ({} x {} B) on {} ranks, root {}{}\n", d["op"].get<std::string>(),
                   d["bytes"].get<size_t>(), d["count"].get<size_t>(), d["type_size"].get<size_t>(),
                   d["comm_size"].get<int>(), d["root"].get<int>(), commutative ? "" : ", non-commutative op");
-  auto us = [](const nlohmann::json &c) {
-    return c["predicted_us"].is_number() ? c["predicted_us"].get<double>() : NAN;
-  };
+  const auto us = predicted_us;
   if (d["pick"].is_null())
     return out + "  no allowed candidate can be predicted: modeltuned falls back to Open MPI's decision\n\n";
   const double best = us(d["pick"]);
-  out += fmt::format("  modeltuned picks   {:<34} {:>12.2f} us\n", d["pick"]["label"].get<std::string>(), best);
+  out += fmt::format("  {} {:<34} {:>12.2f} us\n",
+                     d.value("component_decides", true) ? "modeltuned picks  " : "the model picks   ",
+                     d["pick"]["label"].get<std::string>(), best);
   const nlohmann::json &fixed = d["ompi_default"];
   const bool han = d.value("default_runs", "") == "han";
   if (han)
@@ -85,49 +145,7 @@ std::string format_decision(const nlohmann::json &d, int top) {
   if (fixed.is_object() && fixed["predicted_us"].is_number())
     out += fmt::format("  {} {:<30} {:>12.2f} us  ({:.2f}x the pick)\n", default_name,
                        fixed["label"].get<std::string>(), us(fixed), us(fixed) / best);
-  if (d.contains("margin") && d["margin"].is_number()) {
-    const double margin = d["margin"].get<double>();
-    const auto &all_candidates = d["candidates"];
-    const double fastest = all_candidates.empty() ? best : us(all_candidates[0]);
-    const std::string basis = d.value("margin_basis", "held_out");
-    if (han && d.value("left_to_ompi", false))
-      out += left_to_han(d);
-    else if (d.value("left_to_ompi", false))
-      out +=
-          "  why: Open MPI's default runs without modeltuned: no check of the table covers this communicator's "
-          "shape and number of ranks at any size, so the component leaves this op to tuned at enable and its "
-          "calls never reach it (docs/model.md#margin)\n";
-    else if (basis == "unchecked")
-      out +=
-          "  why: keeps Open MPI's default: the table's checks cover neither it nor any candidate at this message "
-          "size, communicator shape and number of ranks, so no prediction is trusted (docs/model.md#margin)\n";
-    else if (basis == "checks" && d.value("kept_default", false))
-      out += fmt::format(
-          "  why: keeps Open MPI's default: no candidate stays faster when each prediction errs by the worst "
-          "ratio the table's checks saw (best checked candidate: margin {:.2f}x; docs/model.md#margin){}\n",
-          margin, checked_on(d));
-    else if (basis == "checks")
-      // The margin here is e^(hi of the pick - lo of the default): below 1 when the checks measured
-      // the pick faster, relative to its prediction, than the default; so a pick predicted slower
-      // can still run.
-      out += fmt::format(
-          "  why: leaves Open MPI's default: the default's predicted time is {:.2f}x the pick's, more than "
-          "the {:.2f}x that the worst errors the table's checks saw for both allow "
-          "(docs/model.md#margin){}\n",
-          us(fixed) / best, margin, checked_on(d));
-    else if (d.value("kept_default", false))
-      out += fmt::format(
-          "  why: keeps Open MPI's default: the fastest candidate ({:.2f} us) does not beat it by the "
-          "margin {:.2f}x (the table's held-out error; docs/model.md#margin)\n",
-          fastest, margin);
-    else
-      out += fmt::format(
-          "  why: leaves Open MPI's default: predicted {:.2f}x faster, beyond the margin {:.2f}x "
-          "(the table's held-out error; docs/model.md#margin)\n",
-          us(fixed) / best, margin);
-  } else {
-    out += "  why: the fastest prediction (algorithm lists narrowed: Open MPI's default is no candidate, no margin)\n";
-  }
+  out += why_line(d, best, han);
   const auto &all = d["candidates"];
   size_t shown = top > 0 ? std::min<size_t>(top, all.size()) : all.size();
   out += fmt::format("  {:>4}  {:<34} {:>12}  {:>8}\n", "rank", "candidate", "predicted_us", "vs pick");

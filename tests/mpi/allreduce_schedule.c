@@ -1,0 +1,169 @@
+/* The model's allreduce schedules (model/schedule/allreduce.cpp, through mt_allreduce_sends)
+ * against the messages libmpi's own ompi_coll_base_allreduce_intra_* functions send.
+ *
+ * How: Open MPI's base algorithms send through the PML's function table (MCA_PML_CALL(send),
+ * isend inside ompi_coll_base_sendrecv); this program wraps the table's send and isend so that,
+ * while recording, every message a rank sends is noted (destination, elements). On every
+ * communicator of the first k ranks of MPI_COMM_WORLD (k = 2 .. np) it runs each algorithm that
+ * has a schedule of its own (1 linear, 3 recursive doubling, 4 ring, 5 segmented ring, 6
+ * Rabenseifner) for counts around k and its powers of two and for segment sizes of the segmented
+ * ring, then compares each rank's sends, in order, with the model's, and checks the sums.
+ * Silent fallbacks are part of it: a ring with count < k runs recursive doubling inside libmpi,
+ * and the model must say so.
+ *
+ * Output (rank 0): "allreduce_schedule: PASS cases=N" or a "allreduce_schedule: FAIL ..." line per
+ * difference (at most 20); exit status 1 on any. */
+#include "ompi_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi.h"
+#include "model/capi/modeltuned_model.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/mca/coll/base/coll_base_functions.h"
+#include "ompi/mca/coll/coll.h"
+#include "ompi/mca/pml/pml.h"
+
+#define MAX_SENDS 4096
+
+/* ---- recording the PML's sends --------------------------------------------------------------- */
+
+static mca_pml_base_module_send_fn_t real_send;
+static mca_pml_base_module_isend_fn_t real_isend;
+static struct {
+  int on, n;
+  mt_send sends[MAX_SENDS];
+} log_;
+
+static void note(size_t count, int dst) {
+  if (!log_.on) return;
+  if (log_.n < MAX_SENDS) log_.sends[log_.n] = (mt_send){.to = dst, .count = count};
+  log_.n++;
+}
+
+static int recording_send(const void *buf, size_t count, struct ompi_datatype_t *dtype, int dst, int tag,
+                          mca_pml_base_send_mode_t mode, struct ompi_communicator_t *comm) {
+  note(count, dst);
+  return real_send(buf, count, dtype, dst, tag, mode, comm);
+}
+
+static int recording_isend(const void *buf, size_t count, struct ompi_datatype_t *dtype, int dst, int tag,
+                           mca_pml_base_send_mode_t mode, struct ompi_communicator_t *comm,
+                           struct ompi_request_t **request) {
+  note(count, dst);
+  return real_isend(buf, count, dtype, dst, tag, mode, comm, request);
+}
+
+/* ---- one case ------------------------------------------------------------------------------- */
+
+static int run_algorithm(int algorithm, uint32_t segsize, int *sbuf, int *rbuf, int count, MPI_Comm comm) {
+  mca_coll_base_module_t *module = comm->c_coll->coll_allreduce_module;
+  switch (algorithm) {
+    case 1:
+      return ompi_coll_base_allreduce_intra_basic_linear(sbuf, rbuf, count, MPI_INT, MPI_SUM, comm, module);
+    case 3:
+      return ompi_coll_base_allreduce_intra_recursivedoubling(sbuf, rbuf, count, MPI_INT, MPI_SUM, comm, module);
+    case 4:
+      return ompi_coll_base_allreduce_intra_ring(sbuf, rbuf, count, MPI_INT, MPI_SUM, comm, module);
+    case 5:
+      return ompi_coll_base_allreduce_intra_ring_segmented(sbuf, rbuf, count, MPI_INT, MPI_SUM, comm, module, segsize);
+    case 6:
+      return ompi_coll_base_allreduce_intra_redscat_allgather(sbuf, rbuf, count, MPI_INT, MPI_SUM, comm, module);
+  }
+  return MPI_ERR_ARG;
+}
+
+/* Runs one case on `comm` and returns, on every rank of it, how many ranks saw a difference. */
+static int check_case(int algorithm, uint32_t segsize, int count, MPI_Comm comm, int *failures_shown) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int *sbuf = malloc(sizeof(int) * (size_t)count), *rbuf = malloc(sizeof(int) * (size_t)count);
+  for (int i = 0; i < count; ++i) sbuf[i] = rank * 7 + i % 13;
+  MPI_Barrier(comm);
+  log_.n = 0;
+  log_.on = 1;
+  const int err = run_algorithm(algorithm, segsize, sbuf, rbuf, count, comm);
+  log_.on = 0;
+  int bad_sum = 0;
+  for (int i = 0; i < count && !bad_sum; ++i) bad_sum = rbuf[i] != 7 * size * (size - 1) / 2 + size * (i % 13);
+
+  static mt_send expected[MAX_SENDS];
+  const int n = mt_allreduce_sends(algorithm, size, (uint64_t)count, sizeof(int), segsize, rank, expected, MAX_SENDS);
+  int differs = err != MPI_SUCCESS || bad_sum || n != log_.n || n > MAX_SENDS;
+  int first = -1;
+  for (int i = 0; !differs && i < n; ++i)
+    if (expected[i].to != log_.sends[i].to || expected[i].count != log_.sends[i].count) {
+      differs = 1;
+      first = i;
+    }
+  if (differs && *failures_shown < 20) {
+    ++*failures_shown;
+    printf(
+        "allreduce_schedule: FAIL algorithm=%d segsize=%u P=%d count=%d rank=%d err=%d sum_wrong=%d sends=%d "
+        "model=%d",
+        algorithm, segsize, size, count, rank, err, bad_sum, log_.n, n);
+    if (first >= 0)
+      printf(" first_difference=%d libmpi=(to %d, %llu) model=(to %d, %llu)", first, log_.sends[first].to,
+             (unsigned long long)log_.sends[first].count, expected[first].to,
+             (unsigned long long)expected[first].count);
+    printf("\n");
+    fflush(stdout);
+  }
+  free(sbuf);
+  free(rbuf);
+  int total = 0;
+  MPI_Allreduce(&differs, &total, 1, MPI_INT, MPI_SUM, comm);
+  return total;
+}
+
+/* Every case on one communicator: returns the cases run, adds the failed ones to *failed. */
+static int check_comm(MPI_Comm comm, int *failed, int *failures_shown) {
+  int size, cases = 0;
+  MPI_Comm_size(comm, &size);
+  const int counts[] = {1, size - 1, size, size + 1, 2 * size + 1, 3 * size - 1, 64, 100, 1000, 4099};
+  const uint32_t segsizes[] = {0, 8, 12, 64, 1024};
+  const int algorithms[] = {1, 3, 4, 5, 6};
+  for (size_t a = 0; a < sizeof algorithms / sizeof *algorithms; ++a)
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; ++c) {
+      if (counts[c] < 1) continue;
+      const size_t nseg = algorithms[a] == 5 ? sizeof segsizes / sizeof *segsizes : 1;
+      for (size_t s = 0; s < nseg; ++s, ++cases)
+        if (check_case(algorithms[a], algorithms[a] == 5 ? segsizes[s] : 0, counts[c], comm, failures_shown)) ++*failed;
+    }
+  return cases;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  real_send = mca_pml.pml_send;
+  real_isend = mca_pml.pml_isend;
+  mca_pml.pml_send = recording_send;
+  mca_pml.pml_isend = recording_isend;
+
+  int cases = 0, failed = 0, failures_shown = 0;
+  for (int k = 2; k <= size; ++k) {
+    MPI_Comm comm;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < k ? 0 : MPI_UNDEFINED, rank, &comm);
+    if (comm != MPI_COMM_NULL) {
+      cases += check_comm(comm, &failed, &failures_shown);
+      MPI_Comm_free(&comm);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  mca_pml.pml_send = real_send;
+  mca_pml.pml_isend = real_isend;
+  if (rank == 0) {
+    if (failed == 0)
+      printf("allreduce_schedule: PASS cases=%d sizes=2-%d\n", cases, size);
+    else
+      printf("allreduce_schedule: FAIL %d of %d cases differ\n", failed, cases);
+  }
+  MPI_Finalize();
+  return failed ? 1 : 0;
+}
