@@ -15,6 +15,9 @@ static mt_place on(int node, int package, int l3) {
   return p;
 }
 
+/* Every algorithm allowed, for each op. */
+#define ALL ((const uint32_t[MT_OPS]){UINT32_MAX, UINT32_MAX, UINT32_MAX})
+
 START_TEST(table_load_and_checksum) {
   char err[512] = "";
   mt_table *a = mt_table_load(orfeo, err, sizeof err);
@@ -35,11 +38,12 @@ START_TEST(decide_and_explain) {
   for (int r = 0; r < 8; ++r) places[r] = on(r / 4, 0, r % 4 / 2); /* 2 nodes, 2 L3 each */
   /* Every algorithm but scatter_allgather_ring (9) and Rabenseifner (7): narrowed lists, so Open
    * MPI's default is no candidate and the fastest prediction runs (docs/model.md#margin). */
-  mt_comm_model *m =
-      mt_comm_model_create(t, 8, places, UINT32_MAX & ~(1u << 9), UINT32_MAX & ~(1u << 7), 0, err, sizeof err);
+  mt_comm_model *m = mt_comm_model_create(
+      t, 8, places, (uint32_t[MT_OPS]){UINT32_MAX & ~(1u << 9), UINT32_MAX & ~(1u << 7), UINT32_MAX}, 0, err,
+      sizeof err);
   ck_assert_msg(m != NULL, "%s", err);
   { /* All allowed: the margin applies; a kept default is algorithm 0, labelled as such. */
-    mt_comm_model *all = mt_comm_model_create(t, 8, places, UINT32_MAX, UINT32_MAX, 0, err, sizeof err);
+    mt_comm_model *all = mt_comm_model_create(t, 8, places, ALL, 0, err, sizeof err);
     mt_decision_report r = {.want_json = 1};
     mt_decision a;
     ck_assert_int_eq(mt_decide(all, &(mt_call){MT_OP_BCAST, 0, 1, 1, 1, 0}, &a, &r), 0);
@@ -94,7 +98,8 @@ START_TEST(decide_and_explain) {
   /* Nothing allowed that can run: -1, and the component falls back. */
   uint32_t only_rabenseifner;
   ck_assert_int_eq(mt_parse_algorithms(MT_OP_REDUCE, "rabenseifner", &only_rabenseifner, err, sizeof err), 0);
-  m = mt_comm_model_create(t, 8, places, UINT32_MAX, only_rabenseifner, 0, err, sizeof err);
+  m = mt_comm_model_create(t, 8, places, (uint32_t[MT_OPS]){UINT32_MAX, only_rabenseifner, UINT32_MAX}, 0, err,
+                           sizeof err);
   ck_assert_int_eq(mt_decide(m, &(mt_call){MT_OP_REDUCE, 0, 2, 4, 1, 0}, &d, NULL),
                    -1); /* count < 8: linear would run */
   /* The report still says so, and the JSON records the decision that nothing can run. */
@@ -126,7 +131,7 @@ START_TEST(missing_channel_is_refused) {
   unlink(path);
   ck_assert_msg(t != NULL, "%s", err);
   mt_place places[2] = {on(0, 0, 0), on(1, 0, 0)};
-  ck_assert(NULL == mt_comm_model_create(t, 2, places, UINT32_MAX, UINT32_MAX, 0, err, sizeof err));
+  ck_assert(NULL == mt_comm_model_create(t, 2, places, ALL, 0, err, sizeof err));
   ck_assert_msg(strstr(err, "'node'"), "message: %s", err);
   mt_table_free(t);
 }
@@ -197,10 +202,9 @@ START_TEST(han_rule_and_fixed_rule) {
   for (int r = 0; r < 4; ++r) two_per_node[r] = on(r / 2, 0, 0);
   for (int r = 0; r < 2; ++r) one_per_node[r] = on(r, 0, 0);
   const int both = (1 << MT_OP_BCAST) | (1 << MT_OP_REDUCE);
-  mt_comm_model *hier = mt_comm_model_create(t, 4, two_per_node, UINT32_MAX, UINT32_MAX, both, err, sizeof err);
-  mt_comm_model *flat = mt_comm_model_create(t, 2, one_per_node, UINT32_MAX, UINT32_MAX, both, err, sizeof err);
-  mt_comm_model *bcast_only =
-      mt_comm_model_create(t, 4, two_per_node, UINT32_MAX, UINT32_MAX, 1 << MT_OP_BCAST, err, sizeof err);
+  mt_comm_model *hier = mt_comm_model_create(t, 4, two_per_node, ALL, both, err, sizeof err);
+  mt_comm_model *flat = mt_comm_model_create(t, 2, one_per_node, ALL, both, err, sizeof err);
+  mt_comm_model *bcast_only = mt_comm_model_create(t, 4, two_per_node, ALL, 1 << MT_OP_BCAST, err, sizeof err);
   ck_assert(hier && flat && bcast_only);
   ck_assert_int_eq(mt_comm_model_han_default_ops(hier), both);
   ck_assert_int_eq(mt_comm_model_han_default_ops(flat), 0);

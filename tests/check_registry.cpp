@@ -147,7 +147,8 @@ START_TEST(c_api_lists_and_decides_it) {
   ck_assert_msg(table, "%s", err);
   mt_place places[8];
   for (mt_place &p : places) p = mt_place{0, 0, 0, 0, -1};
-  mt_comm_model *model = mt_comm_model_create(table, 8, places, UINT32_MAX, UINT32_MAX, 0, err, sizeof err);
+  const uint32_t all[MT_OPS] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  mt_comm_model *model = mt_comm_model_create(table, 8, places, all, 0, err, sizeof err);
   ck_assert_msg(model, "%s", err);
   mt_decision d;
   const mt_call call{MT_OP_BCAST, 0, 1000, 1, 1, 0};

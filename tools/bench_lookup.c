@@ -33,7 +33,8 @@ void *bench_lookup_module_with_model(const char *table_path, int nranks) {
   }
   mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m); /* nothing decided: rows come with the first calls */
   m->state = MCA_COLL_MODELTUNED_READY;
-  m->model = mt_comm_model_create(table, nranks, places, UINT32_MAX, UINT32_MAX, 0, err, sizeof err);
+  const uint32_t all[MT_OPS] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  m->model = mt_comm_model_create(table, nranks, places, all, 0, err, sizeof err);
   free(places);
   return m->model ? m : NULL;
 }

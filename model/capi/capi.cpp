@@ -1,6 +1,7 @@
 // C API for the component: converts, and keeps every C++ exception on this side.
 #include "model/capi/capi_internal.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -35,18 +36,20 @@ namespace {
 // class, so a reused decision is the one this rank would compute afresh, as every other rank
 // does: sharing cannot make the ranks of a communicator disagree.
 struct SharedModel {
-  SharedModel(const mt_table *t, Placement p, uint32_t bcast, uint32_t reduce, OmpiVersion ompi, int han_ops)
+  SharedModel(const mt_table *t, Placement p, const uint32_t allowed[MT_OPS], OmpiVersion ompi, int han_ops)
       : table(t),
-        masks{bcast, reduce},
+        masks{allowed[MT_OP_BCAST], allowed[MT_OP_REDUCE], allowed[MT_OP_ALLREDUCE]},
         han_ops(han_ops),
-        selector(t->table, std::move(p), bcast, reduce, nullptr, ompi) {
+        selector(t->table, std::move(p), masks[MT_OP_BCAST], masks[MT_OP_REDUCE], nullptr, ompi,
+                 masks[MT_OP_ALLREDUCE]) {
     selector.set_han_default(Op::bcast, han_ops & (1 << MT_OP_BCAST));
     selector.set_han_default(Op::reduce, han_ops & (1 << MT_OP_REDUCE));
+    selector.set_han_default(Op::allreduce, han_ops & (1 << MT_OP_ALLREDUCE));
   }
   using CallKey = std::tuple<Op, size_t, size_t, int, bool, bool,
                              Metric>;  // op, count, type size, root, commutative, whole, objective
   const mt_table *table;
-  uint32_t masks[2];
+  uint32_t masks[MT_OPS];
   int han_ops;       // 1 << MT_OP_*: ops whose default is han's hierarchical algorithm
   std::mutex mutex;  // MPI_THREAD_MULTIPLE: communicators of several threads share it
   Selector selector;
@@ -64,19 +67,19 @@ std::list<std::shared_ptr<SharedModel>> models;
 // The Open MPI line the process runs under (mt_set_ompi_version), for models created afterwards.
 std::atomic<OmpiVersion> process_ompi{OmpiVersion::v4_1};
 
-std::shared_ptr<SharedModel> shared_model(const mt_table *table, Placement placement, uint32_t bcast, uint32_t reduce,
+std::shared_ptr<SharedModel> shared_model(const mt_table *table, Placement placement, const uint32_t allowed[MT_OPS],
                                           int han_ops) {
   std::lock_guard<std::mutex> lock(models_mutex);
   const OmpiVersion ompi = process_ompi.load();
   for (auto it = models.begin(); it != models.end(); ++it) {
     const SharedModel &m = **it;
-    if (m.table == table && m.masks[0] == bcast && m.masks[1] == reduce && m.han_ops == han_ops &&
+    if (m.table == table && std::equal(m.masks, m.masks + MT_OPS, allowed) && m.han_ops == han_ops &&
         m.selector.ompi() == ompi && m.selector.placement().ranks() == placement.ranks()) {
       models.splice(models.begin(), models, it);
       return models.front();
     }
   }
-  models.push_front(std::make_shared<SharedModel>(table, std::move(placement), bcast, reduce, ompi, han_ops));
+  models.push_front(std::make_shared<SharedModel>(table, std::move(placement), allowed, ompi, han_ops));
   if (models.size() > kKeptModels) models.pop_back();  // communicators still using it keep it alive
   return models.front();
 }
@@ -91,7 +94,7 @@ static void set_error(char *err, size_t len, const char *msg) {
   if (err && len) std::snprintf(err, len, "%s", msg);
 }
 
-static Op to_op(int op) { return op == MT_OP_REDUCE ? Op::reduce : Op::bcast; }
+static Op to_op(int op) { return op == MT_OP_REDUCE ? Op::reduce : op == MT_OP_ALLREDUCE ? Op::allreduce : Op::bcast; }
 
 extern "C" {
 
@@ -147,8 +150,8 @@ int mt_set_ompi_version(const char *series) {
   return 0;
 }
 
-mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places, uint32_t bcast_mask,
-                                    uint32_t reduce_mask, int han_fallback_ops, char *err, size_t errlen) {
+mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places,
+                                    const uint32_t allowed[MT_OPS], int han_fallback_ops, char *err, size_t errlen) {
   try {
     std::vector<RankPlace> ranks(nranks);
     for (int r = 0; r < nranks; ++r)
@@ -167,7 +170,7 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
       }
     }
     const int han_default_ops = han_runs_hierarchical(placement) ? han_fallback_ops : 0;
-    return new mt_comm_model{shared_model(table, std::move(placement), bcast_mask, reduce_mask, han_default_ops)};
+    return new mt_comm_model{shared_model(table, std::move(placement), allowed, han_default_ops)};
   } catch (const std::exception &e) {
     set_error(err, errlen, e.what());
   }

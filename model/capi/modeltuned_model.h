@@ -13,7 +13,7 @@ extern "C" {
 typedef struct mt_table mt_table;
 typedef struct mt_comm_model mt_comm_model;
 
-enum { MT_OP_BCAST = 0, MT_OP_REDUCE = 1 };
+enum { MT_OP_BCAST = 0, MT_OP_REDUCE = 1, MT_OP_ALLREDUCE = 2, MT_OPS = 3 };
 enum { MT_CHANNELS = 4 };
 
 /* hwloc logical indices of the objects the rank is bound inside; -1 = spans several/unknown. */
@@ -122,14 +122,14 @@ void mt_describe(int op, int algorithm, uint32_t segsize, int32_t fanout, char *
  * created afterwards; 4.1 until called. -1: not a line the model knows. */
 int mt_set_ompi_version(const char *series);
 
-/* Model of one communicator. NULL (reason in err) when the placement needs a channel the table
- * does not calibrate. han_fallback_ops (1 << MT_OP_*): the ops whose calls handed back go to han
- * (Open MPI 5.0 across nodes). Where a node holds two or more of the ranks han runs its
- * hierarchical algorithm, which a pick leaves only where the table's checks of han say so
+/* Model of one communicator, with the algorithms allowed per op ([MT_OP_*], bit = tuned's number).
+ * NULL (reason in err) when the placement needs a channel the table does not calibrate. han_fallback_ops (1 <<
+ * MT_OP_*): the ops whose calls handed back go to han (Open MPI 5.0 across nodes). Where a node holds two or more of
+ * the ranks han runs its hierarchical algorithm, which a pick leaves only where the table's checks of han say so
  * (model/select/margin.hpp, kHanDefaultCheck); elsewhere han hands calls to tuned, whose fixed
  * rule is then the default (model/select/ompi_fixed.hpp, han_runs_hierarchical). */
-mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places, uint32_t bcast_mask,
-                                    uint32_t reduce_mask, int han_fallback_ops, char *err, size_t errlen);
+mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places,
+                                    const uint32_t allowed[MT_OPS], int han_fallback_ops, char *err, size_t errlen);
 /* The ops (1 << MT_OP_*) whose default on this communicator is han's hierarchical algorithm. */
 int mt_comm_model_han_default_ops(const mt_comm_model *model);
 void mt_comm_model_free(mt_comm_model *model);

@@ -71,18 +71,21 @@ void split_setting(MpiRun &run, const std::string &variable, const std::string &
 
 // ---- correctness and proof, per process count ----------------------------------------------
 
+// Every op, allreduce too (commutative and not, in place every other call).
 RunResult full_suite(int np, std::vector<std::string> args, bool emulate = false) {
   Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(np);
   run.program_args = std::move(args);
+  run.program_args.push_back("--ops=bcast,reduce,noncommutative,allreduce");
   run.emulate_two_sockets = emulate;
   RunResult r = run_mpi(run, scratch.dir);
   expect_correct(r);
   expect_modeltuned_took_every_call(r);
   for (int rank = 0; rank < np; ++rank)
     expect(contains(r.rank_stderr[rank], "coll:modeltuned:bcast ") &&
-               contains(r.rank_stderr[rank], "coll:modeltuned:reduce "),
-           r, "world rank " + std::to_string(rank) + " has no bcast or no reduce trace line");
+               contains(r.rank_stderr[rank], "coll:modeltuned:reduce ") &&
+               contains(r.rank_stderr[rank], "coll:modeltuned:allreduce "),
+           r, "world rank " + std::to_string(rank) + " has no bcast, reduce or allreduce trace line");
   // Rank 0 of each communicator explains its decisions at verbose >= 10.
   const auto decided = r.lines_containing("coll:modeltuned:decide ");
   expect(!decided.empty(), r, "no decide lines at verbose 20");
@@ -369,7 +372,7 @@ START_TEST(tuned_forced_algorithm_is_left_to_tuned) {
 END_TEST
 
 // A tuned rules file may cover any op: modeltuned declines the communicator, naming the file.
-START_TEST(tuned_rules_file_leaves_both_ops_to_tuned) {
+START_TEST(tuned_rules_file_leaves_every_op_to_tuned) {
   Scratch scratch("modeltuned-mpi");
   const fs::path rules = scratch.dir / "rules.conf";
   // Tuned's format: collectives, then per collective its id (7: bcast), communicator sizes, and
@@ -382,7 +385,7 @@ START_TEST(tuned_rules_file_leaves_both_ops_to_tuned) {
   RunResult r = run_mpi(run, scratch.dir);
   expect_correct(r);
   expect_no_modeltuned_calls(r);
-  expect(!r.lines_containing("declining: tuned runs what the user told it for bcast and reduce: "
+  expect(!r.lines_containing("declining: tuned runs what the user told it for bcast, reduce and allreduce: "
                              "coll_tuned_use_dynamic_rules is set with the rules file")
               .empty(),
          r, "no line saying modeltuned declines because of tuned's rules file");
@@ -453,6 +456,8 @@ void only_algorithm(Op op, int index) { expect_only_algorithm(with_modeltuned(5)
 START_TEST(bcast_one_algorithm) { only_algorithm(Op::bcast, _i); }
 END_TEST
 START_TEST(reduce_one_algorithm) { only_algorithm(Op::reduce, _i); }
+END_TEST
+START_TEST(allreduce_one_algorithm) { only_algorithm(Op::allreduce, _i); }
 END_TEST
 
 // Tuned's numbers work as well as names, and a list allows exactly its members.
@@ -889,12 +894,14 @@ Suite *mpi_suite() {
   add("observing", counters_and_decision_file_match_what_ran, explain_matches_the_component, unwritable_decision_file,
       mismatched_algorithm_lists_fall_back_together, mismatched_objectives_fall_back_together,
       unknown_objective_is_named_and_default_kept, rotating_roots_decide_once);
-  add("tuned_settings", tuned_forced_algorithm_is_left_to_tuned, tuned_rules_file_leaves_both_ops_to_tuned,
+  add("tuned_settings", tuned_forced_algorithm_is_left_to_tuned, tuned_rules_file_leaves_every_op_to_tuned,
       tuned_forced_on_some_ranks_falls_back_together);
   TCase *bcast = add("bcast_one_algorithm");
   tcase_add_loop_test(bcast, bcast_one_algorithm, 0, static_cast<int>(registered(Op::bcast).size()));
   TCase *reduce = add("reduce_one_algorithm");
   tcase_add_loop_test(reduce, reduce_one_algorithm, 0, static_cast<int>(registered(Op::reduce).size()));
+  TCase *allreduce = add("allreduce_one_algorithm");
+  tcase_add_loop_test(allreduce, allreduce_one_algorithm, 0, static_cast<int>(registered(Op::allreduce).size()));
   add("algorithm_list_by_number", algorithm_list_by_number);
   add("default", fixed_rule_is_tuneds, kept_default_runs_directly);
   add("allreduce", allreduce_schedules_are_libmpis);

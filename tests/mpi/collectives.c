@@ -1,4 +1,4 @@
-/* Exact-result checker for MPI_Bcast and MPI_Reduce, run under mpirun by check_mpi.
+/* Exact-result checker for MPI_Bcast, MPI_Reduce and MPI_Allreduce, run under mpirun by check_mpi.
  *
  * Every value is an integer, a multiple of 1/8 far below 2^53, or an element of the ring of
  * 2x2 matrices mod 2^32, so every correct reduction order gives bit-identical results and the
@@ -8,14 +8,16 @@
  * only the reductions under test).
  *
  * Options:
- *   --ops=LIST             bcast,reduce,noncommutative (default all three)
+ *   --ops=LIST             bcast,reduce,noncommutative,allreduce (default the first three;
+ *                          allreduce: its commutative and non-commutative cases, MPI_IN_PLACE
+ *                          alternating)
  *   --comms=LIST           world,dup,split,inter (default world,dup,split; split = odd/even,
  *                          reversed order; inter = an intercommunicator between the even and odd
  *                          ranks, with bcast, reduce, scatter, allreduce and barrier from each side)
  *   --max-bytes=N          skip cases whose payload exceeds N bytes (default 4 MiB)
  *   --all-roots-bytes=N    payloads above N bytes use roots 0, P/2, P-1 only (default 64 KiB)
  * Output: one summary line on rank 0 ("collectives: PASS|FAIL ranks= checks= failures=
- * bcast_calls= reduce_calls=", the call counts summed over ranks and limited to non-empty calls
+ * bcast_calls= reduce_calls= allreduce_calls=", the call counts summed over ranks and limited to non-empty calls
  * on communicators of two or more ranks), and "collectives: MISMATCH ..." lines on stderr for the
  * first failures of each rank. Exit status 1 on any mismatch. */
 #include <mpi.h>
@@ -50,16 +52,16 @@ static MPI_Datatype vec_type, mat_type;
 static MPI_Op vec_sum_op, mat_product_op;
 
 static struct {
-  int ops_bcast, ops_reduce, ops_noncommutative;
+  int ops_bcast, ops_reduce, ops_noncommutative, ops_allreduce;
   int comm_world, comm_dup, comm_split, comm_inter;
   long max_bytes, all_roots_bytes;
-} opt = {1, 1, 1, 1, 1, 1, 0, 4L << 20, 64L << 10};
+} opt = {1, 1, 1, 0, 1, 1, 1, 0, 4L << 20, 64L << 10};
 
 static int world_rank;
 static long checks, failures, op_misuse;
 /* Calls with a non-empty payload on communicators of two or more ranks: the calls a coll
  * component can be expected to take (check_mpi compares them with modeltuned's trace lines). */
-static long bcast_calls, reduce_calls;
+static long bcast_calls, reduce_calls, allreduce_calls;
 
 static void count_call(MPI_Comm comm, long count, long *counter) {
   int size;
@@ -312,6 +314,41 @@ static void run_reduce(MPI_Comm comm, const char *comm_name, const struct reduce
   free(recv);
 }
 
+/* Every rank gets v_0 op v_1 op ... op v_{P-1}; holes keep what the receive buffer held (the
+ * sentinel, or the rank's own holes in place). */
+static void run_allreduce(MPI_Comm comm, const char *comm_name, const struct reduce_op *op, enum kind k, long count,
+                          int in_place) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  size_t n = (size_t)count * kinds[k].extent;
+  uint32_t seed = case_seed(comm_name, 100 + op->id, k, count, 0);
+  unsigned char *send = alloc_filled(n), *send_copy = alloc_filled(n), *recv = alloc_filled(n);
+  for (long i = 0; i < count; i++) put_value(k, send, i, seed, rank);
+  memcpy(send_copy, send, n);
+  if (in_place) {
+    memcpy(recv, send, n);
+    MPI_Allreduce(MPI_IN_PLACE, recv, (int)count, mpi_type(k), *op->op, comm);
+  } else {
+    MPI_Allreduce(send, recv, (int)count, mpi_type(k), *op->op, comm);
+  }
+  count_call(comm, count, &allreduce_calls);
+  struct ctx c = {comm_name, op->name, k, count, -1, in_place};
+  if (!in_place) compare_bytes(&c, "send buffer changed", send, send_copy, n);
+  unsigned char *expected = alloc_filled(n), *contribution = alloc_filled(n);
+  for (long i = 0; i < count; i++) put_value(k, expected, i, seed, 0);
+  for (int q = 1; q < size; q++) {
+    for (long i = 0; i < count; i++) put_value(k, contribution, i, seed, q);
+    fold(op, k, expected, contribution, count);
+  }
+  compare_bytes(&c, "allreduced data", recv, expected, n);
+  free(expected);
+  free(contribution);
+  free(send);
+  free(send_copy);
+  free(recv);
+}
+
 /* ---- the case table ---------------------------------------------------------------------- */
 
 /* Element counts tried for every kind; "around P" ones are added per communicator. */
@@ -380,6 +417,24 @@ static void reduce_all_roots(MPI_Comm comm, const char *name, const struct reduc
     run_reduce(comm, name, &rc->op, rc->kind, count, roots[j], (roots[j] + case_index) % 2);
 }
 
+/* Allreduce: every commutative case and the non-commutative one at every count, and the large
+ * ones, in place on every other call. */
+static void test_allreduce(MPI_Comm comm, const char *name, const long *counts, int ncounts) {
+  for (size_t c = 0; c < sizeof reduce_cases / sizeof *reduce_cases; c++)
+    for (int j = 0; j < ncounts; j++)
+      if (counts[j] * (long)kinds[reduce_cases[c].kind].payload <= opt.max_bytes)
+        run_allreduce(comm, name, &reduce_cases[c].op, reduce_cases[c].kind, counts[j], (int)(c + j) % 2);
+  for (size_t j = 0; j < sizeof large_reduce / sizeof *large_reduce; j++) {
+    const struct reduce_case *rc = &reduce_cases[large_reduce[j].reduce_case];
+    if (large_reduce[j].payload_bytes <= opt.max_bytes)
+      run_allreduce(comm, name, &rc->op, rc->kind, large_reduce[j].payload_bytes / (long)kinds[rc->kind].payload,
+                    (int)j % 2);
+  }
+  for (int j = 0; j < ncounts; j++)
+    if (counts[j] * (long)kinds[K_MAT].payload <= opt.max_bytes)
+      run_allreduce(comm, name, &noncommutative_case.op, K_MAT, counts[j], j % 2);
+}
+
 static void test_comm(MPI_Comm comm, const char *name) {
   int size;
   MPI_Comm_size(comm, &size);
@@ -415,6 +470,7 @@ static void test_comm(MPI_Comm comm, const char *name) {
     for (int j = 0; j < ncounts; j++) reduce_all_roots(comm, name, &noncommutative_case, counts[j], j);
     reduce_all_roots(comm, name, &noncommutative_case, (1L << 20) / (long)kinds[K_MAT].payload + 1, 0);
   }
+  if (opt.ops_allreduce) test_allreduce(comm, name, counts, ncounts);
 }
 
 /* ---- intercommunicator -------------------------------------------------------------------- */
@@ -501,7 +557,7 @@ static void test_intercomm(int world_size) {
 static void usage_error(const char *arg) {
   if (world_rank == 0)
     fprintf(stderr,
-            "collectives: bad argument '%s'; use --ops=bcast,reduce,noncommutative "
+            "collectives: bad argument '%s'; use --ops=bcast,reduce,noncommutative,allreduce "
             "--comms=world,dup,split,inter --max-bytes=N --all-roots-bytes=N\n",
             arg);
   MPI_Finalize();
@@ -532,12 +588,12 @@ static int parse_size(const char *text, long *out) {
 static void parse_options(int argc, char **argv) {
   for (int a = 1; a < argc; a++) {
     const char *arg = argv[a];
-    static const char *const op_names[] = {"bcast", "reduce", "noncommutative"};
+    static const char *const op_names[] = {"bcast", "reduce", "noncommutative", "allreduce"};
     static const char *const comm_names[] = {"world", "dup", "split", "inter"};
-    int *const op_flags[] = {&opt.ops_bcast, &opt.ops_reduce, &opt.ops_noncommutative};
+    int *const op_flags[] = {&opt.ops_bcast, &opt.ops_reduce, &opt.ops_noncommutative, &opt.ops_allreduce};
     int *const comm_flags[] = {&opt.comm_world, &opt.comm_dup, &opt.comm_split, &opt.comm_inter};
     if (strncmp(arg, "--ops=", 6) == 0) {
-      if (!parse_list(arg + 6, op_names, op_flags, 3)) usage_error(arg);
+      if (!parse_list(arg + 6, op_names, op_flags, 4)) usage_error(arg);
     } else if (strncmp(arg, "--comms=", 8) == 0) {
       if (!parse_list(arg + 8, comm_names, comm_flags, 4)) usage_error(arg);
     } else if (strncmp(arg, "--max-bytes=", 12) == 0) {
@@ -592,8 +648,8 @@ int main(int argc, char **argv) {
     mismatch(&c, "user operation called %ld times with a datatype other than the one reduced", op_misuse);
   }
 
-  enum { N = 4 };
-  long mine[N] = {checks, failures, bcast_calls, reduce_calls}, total[N] = {0};
+  enum { N = 5 };
+  long mine[N] = {checks, failures, bcast_calls, reduce_calls, allreduce_calls}, total[N] = {0};
   long *all = malloc(sizeof mine * (size_t)world_size);
   MPI_Allgather(mine, N, MPI_LONG, all, N, MPI_LONG, MPI_COMM_WORLD);
   for (int r = 0; r < world_size; r++)
@@ -601,8 +657,8 @@ int main(int argc, char **argv) {
   free(all);
   long total_failures = total[1];
   if (world_rank == 0)
-    printf("collectives: %s ranks=%d checks=%ld failures=%ld bcast_calls=%ld reduce_calls=%ld\n",
-           total_failures ? "FAIL" : "PASS", world_size, total[0], total_failures, total[2], total[3]);
+    printf("collectives: %s ranks=%d checks=%ld failures=%ld bcast_calls=%ld reduce_calls=%ld allreduce_calls=%ld\n",
+           total_failures ? "FAIL" : "PASS", world_size, total[0], total_failures, total[2], total[3], total[4]);
   fflush(stdout);
 
   MPI_Op_free(&vec_sum_op);

@@ -3,15 +3,17 @@
  * MPI only requires the type signatures of a collective's ranks to match: the root may send
  * N x contiguous(4, MPI_INT) while the others receive 4N x MPI_INT, a padded struct may meet its
  * packed twin, a vector with holes may meet plain ints. For every algorithm named on the command
- * line the program allows only that one (coll_modeltuned_{bcast,reduce}_algorithms through
+ * line the program allows only that one (coll_modeltuned_{bcast,reduce,allreduce}_algorithms through
  * MPI_T), duplicates MPI_COMM_WORLD (modeltuned snapshots the list per communicator) and runs every
  * case at counts 1, 17, 512 and 65530 with roots 0 and P-1, checking every value and that holes
  * of the receive layouts stay untouched, and that calls of a zero-size type (7 elements of
  * contiguous(0, MPI_INT)) write nothing, from every root. All ranks run the same sequence whatever they find, so a
  * wrong result never turns into a hang by itself.
  *
- * Usage: signatures --bcast=NAME:ID,... --reduce=NAME:ID,...   (modeltuned's names and tuned's
- * numbers, for the MPI_T counters coll_modeltuned_{bcast,reduce}_calls)
+ * Usage: signatures --bcast=NAME:ID,... --reduce=NAME:ID,... --allreduce=NAME:ID,...
+ * (modeltuned's names and tuned's numbers, for the MPI_T counters
+ * coll_modeltuned_{bcast,reduce,allreduce}_calls). Allreduce runs the reduce cases, its layouts
+ * chosen as for root 0, every rank checking its result (in place on every rank where the case is).
  * Output (rank 0): "signatures: ran op=OP algorithm=NAME calls=N fallback=M" per algorithm, then
  * "signatures: PASS|FAIL checks=N failures=N"; "signatures: MISMATCH ..." lines on stderr. */
 #include <mpi.h>
@@ -173,8 +175,10 @@ static void check_bcast(const struct test_case *c, size_t n, int root, MPI_Comm 
   free(expected);
 }
 
+/* Reduce (root >= 0) or allreduce (root < 0: every rank gets the result; layouts as for root 0). */
 static void check_reduce(const struct test_case *c, size_t n, int root, MPI_Comm comm, int size) {
-  const enum layout l = layout_for(c, world_rank, root);
+  const int all = root < 0;
+  const enum layout l = layout_for(c, world_rank, all ? 0 : root);
   const size_t values = n * 4;
   const size_t bytes = buffer_bytes(l, values);
   const int matrices = *c->op == user_product_op;
@@ -189,10 +193,13 @@ static void check_reduce(const struct test_case *c, size_t n, int root, MPI_Comm
       put(l, in, j, world_rank);
     }
   }
-  const int in_place = c->in_place && world_rank == root;
+  const int in_place = c->in_place && (all || world_rank == root);
   if (in_place) memcpy(out, in, bytes);
-  MPI_Reduce(in_place ? MPI_IN_PLACE : in, out, (int)(values / per_element[l]), type_of[l], *c->op, root, comm);
-  if (world_rank == root) {
+  if (all)
+    MPI_Allreduce(in_place ? MPI_IN_PLACE : in, out, (int)(values / per_element[l]), type_of[l], *c->op, comm);
+  else
+    MPI_Reduce(in_place ? MPI_IN_PLACE : in, out, (int)(values / per_element[l]), type_of[l], *c->op, root, comm);
+  if (all || world_rank == root) {
     for (size_t j = 0; j < values; ++j) {
       if (matrices) {
         if (j % 4) continue;
@@ -213,14 +220,16 @@ static void check_reduce(const struct test_case *c, size_t n, int root, MPI_Comm
     if (0 != memcmp(out, expected, bytes + 1)) {
       size_t at = 0;
       while (out[at] == expected[at]) ++at;
-      mismatch("reduce case=%s layout=%s n=%zu root=%d: first wrong byte %zu of %zu", c->name, layout_name[l], n, root,
-               at, bytes);
+      mismatch("%s case=%s layout=%s n=%zu root=%d: first wrong byte %zu of %zu", all ? "allreduce" : "reduce", c->name,
+               layout_name[l], n, root, at, bytes);
     }
   }
   free(in);
   free(out);
   free(expected);
 }
+
+static const char *const ops[3] = {"bcast", "reduce", "allreduce"};
 
 /* A message of zero bytes with a non-zero count: nothing may be written anywhere (Open MPI 4.1.4's
  * k-nomial bcast wrote into such buffers). */
@@ -229,13 +238,15 @@ static void check_empty(int op, int root, MPI_Comm comm) {
   memset(buf, SENTINEL, sizeof buf);
   memset(out, SENTINEL, sizeof out);
   memset(expected, SENTINEL, sizeof expected);
-  if (op)
+  if (2 == op)
+    MPI_Allreduce(buf, out, 7, empty_type, user_sum_op, comm);
+  else if (op)
     MPI_Reduce(buf, out, 7, empty_type, user_sum_op, root, comm);
   else
     MPI_Bcast(buf, 7, empty_type, root, comm);
   ++checks;
   if (0 != memcmp(buf, expected, sizeof buf) || 0 != memcmp(out, expected, sizeof out))
-    mismatch("%s of a zero-size type root=%d wrote into a buffer", op ? "reduce" : "bcast", root);
+    mismatch("%s of a zero-size type root=%d wrote into a buffer", ops[op], root);
 }
 
 static const struct test_case bcast_cases[] = {
@@ -258,12 +269,13 @@ static const struct test_case reduce_cases[] = {
 /* Runs `op`'s cases with only `algorithm` allowed; prints what ran. */
 static void run_algorithm(int op, const char *algorithm, int id, MPI_T_pvar_session session, MPI_T_pvar_handle counter,
                           int counter_size) {
-  static const char *const ops[2] = {"bcast", "reduce"};
   static const size_t counts[] = {1, 17, 512, 65530};
   char cvar[64];
-  snprintf(cvar, sizeof cvar, "coll_modeltuned_%s_algorithms", ops[op]);
-  if (0 != mpi_t_set_string_cvar(cvar, algorithm) && 0 == world_rank)
-    printf("signatures: cannot set %s through MPI_T\n", cvar);
+  for (int other = 0; other < 3; ++other) { /* the others all allowed: an allreduce may run them */
+    snprintf(cvar, sizeof cvar, "coll_modeltuned_%s_algorithms", ops[other]);
+    if (0 != mpi_t_set_string_cvar(cvar, other == op ? algorithm : "") && 0 == world_rank)
+      printf("signatures: cannot set %s through MPI_T\n", cvar);
+  }
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
   unsigned long long before[MAX_ALGORITHMS] = {0}, after[MAX_ALGORITHMS] = {0};
@@ -274,8 +286,9 @@ static void run_algorithm(int op, const char *algorithm, int id, MPI_T_pvar_sess
   for (size_t k = 0; k < ncases; ++k)
     for (size_t i = 0; i < sizeof counts / sizeof *counts; ++i)
       for (int root = 0; root<world_size; root += world_size> 1 ? world_size - 1 : 1) {
+        if (2 == op && root > 0) break; /* no root: once */
         if (op)
-          check_reduce(&cases[k], counts[i], root, comm, world_size);
+          check_reduce(&cases[k], counts[i], 2 == op ? -1 : root, comm, world_size);
         else
           check_bcast(&cases[k], counts[i], root, comm);
       }
@@ -294,11 +307,12 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
   make_types();
 
-  static const char *const counter_names[2] = {"coll_modeltuned_bcast_calls", "coll_modeltuned_reduce_calls"};
+  static const char *const counter_names[3] = {"coll_modeltuned_bcast_calls", "coll_modeltuned_reduce_calls",
+                                               "coll_modeltuned_allreduce_calls"};
   MPI_T_pvar_session session;
   MPI_T_pvar_session_create(&session);
   for (int a = 1; a < argc; ++a) {
-    const int op = 0 == strncmp(argv[a], "--reduce=", 9);
+    const int op = 0 == strncmp(argv[a], "--reduce=", 9) ? 1 : 0 == strncmp(argv[a], "--allreduce=", 12) ? 2 : 0;
     if (!op && 0 != strncmp(argv[a], "--bcast=", 8)) {
       if (0 == world_rank) fprintf(stderr, "signatures: unknown argument '%s'\n", argv[a]);
       MPI_Abort(MPI_COMM_WORLD, 2);

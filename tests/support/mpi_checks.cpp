@@ -153,6 +153,7 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
       result.passed = line.rfind("collectives: PASS", 0) == 0;
       result.bcast_calls = number_field(line, "bcast_calls");
       result.reduce_calls = number_field(line, "reduce_calls");
+      result.allreduce_calls = number_field(line, "allreduce_calls");
     }
   return result;
 }
@@ -170,11 +171,11 @@ void expect_correct(const RunResult &r) {
 void expect_consistent_decisions(const RunResult &r) {
   using Call = std::tuple<std::string, long, long, std::string, long, long>;
   std::map<std::string, std::map<int, std::vector<Call>>> per_comm;  // name -> world rank -> calls
-  for (const std::string op : {"bcast", "reduce"})
+  for (const std::string op : {"bcast", "reduce", "allreduce"})
     for (const auto &t : r.trace(op))
       per_comm[t.name][t.world_rank].emplace_back(op, t.bytes, t.root, t.algorithm, t.segsize, t.fanout);
   for (const auto &[name, ranks] : per_comm) {
-    // bcast and reduce lines were collected separately: order each rank's list the same way
+    // each op's lines were collected separately: order each rank's list the same way
     std::map<int, std::vector<Call>> sorted;
     for (const auto &[rank, calls] : ranks) {
       auto c = calls;
@@ -206,7 +207,7 @@ static long program_calls(const std::vector<TraceLine> &lines) {
 // Modeltuned took every non-empty call on every multi-rank communicator of the program: one trace
 // line per rank and call.
 void expect_modeltuned_took_every_call(const RunResult &r) {
-  const auto bcast = r.trace("bcast"), reduce = r.trace("reduce");
+  const auto bcast = r.trace("bcast"), reduce = r.trace("reduce"), allreduce = r.trace("allreduce");
   expect(r.bcast_calls > 0 || r.reduce_calls > 0, r, "the program made no calls to check");
   expect(program_calls(bcast) == r.bcast_calls, r,
          "modeltuned traced " + std::to_string(program_calls(bcast)) + " bcast calls, the program made " +
@@ -214,18 +215,24 @@ void expect_modeltuned_took_every_call(const RunResult &r) {
   expect(program_calls(reduce) == r.reduce_calls, r,
          "modeltuned traced " + std::to_string(program_calls(reduce)) + " reduce calls, the program made " +
              std::to_string(r.reduce_calls));
-  for (const auto *lines : {&bcast, &reduce})
+  // Allreduce only where the program made such calls (--ops=allreduce).
+  expect(r.allreduce_calls <= 0 || program_calls(allreduce) == r.allreduce_calls, r,
+         "modeltuned traced " + std::to_string(program_calls(allreduce)) + " allreduce calls, the program made " +
+             std::to_string(r.allreduce_calls));
+  for (const auto *lines : {&bcast, &reduce, &allreduce})
     for (const auto &t : *lines)
       // "fallback": the margin kept Open MPI's default for this size (docs/model.md#margin)
-      expect((t.algorithm == "fallback" ||
-              modeltuned::find_algorithm(t.op == "bcast" ? Op::bcast : Op::reduce, t.algorithm)) &&
+      expect((t.algorithm == "fallback" || modeltuned::find_algorithm(t.op == "bcast"    ? Op::bcast
+                                                                      : t.op == "reduce" ? Op::reduce
+                                                                                         : Op::allreduce,
+                                                                      t.algorithm)) &&
                  t.rank >= 0 && t.bytes > 0 && t.root >= 0,
              r, "malformed trace line: op=" + t.op + " name=" + t.name + " algorithm=" + t.algorithm);
   expect_consistent_decisions(r);
 }
 
 void expect_no_modeltuned_calls(const RunResult &r) {
-  const size_t n = r.trace("bcast").size() + r.trace("reduce").size();
+  const size_t n = r.trace("bcast").size() + r.trace("reduce").size() + r.trace("allreduce").size();
   expect(n == 0, r, "modeltuned took " + std::to_string(n) + " calls although it should have stepped aside");
 }
 
@@ -286,7 +293,9 @@ long expect_only_algorithm(MpiRun run, modeltuned::Op op, int index, const std::
   expect_correct(r);
   expect_consistent_decisions(r);
   const auto lines = r.trace(op_name);
-  const long calls = op == modeltuned::Op::bcast ? r.bcast_calls : r.reduce_calls;
+  const long calls = op == modeltuned::Op::bcast    ? r.bcast_calls
+                     : op == modeltuned::Op::reduce ? r.reduce_calls
+                                                    : r.allreduce_calls;
   expect(program_calls(lines) == calls, r,
          "modeltuned traced " + std::to_string(program_calls(lines)) + " " + op_name + " calls, the program made " +
              std::to_string(calls));

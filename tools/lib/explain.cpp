@@ -30,7 +30,6 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
     d["fallback"] = fallback == Fallback::han ? "han" : "tuned";
     d["default_runs"] = han ? "han" : "tuned_rule";
     d["left_to_ompi"] = !selector.may_leave_default(what_if.op);
-    d["component_decides"] = what_if.op != Op::allreduce;  // issue 31: the model only, so far
     out.push_back(std::move(d));
   }
   return out;
@@ -70,14 +69,6 @@ double predicted_us(const nlohmann::json &c) {
 std::string why_line(const nlohmann::json &d, double best, bool han) {
   const auto us = predicted_us;
   const nlohmann::json &fixed = d["ompi_default"];
-  if (!d.value("component_decides", true))
-    return fmt::format(
-        "  why: {}; the component does not decide {} yet, so Open MPI's default runs (docs/model.md, "
-        "\"Allreduce\")\n",
-        d.value("kept_default", false) ? "the model keeps Open MPI's default (docs/model.md#margin: a table with "
-                                         "checks but none of this op keeps it)"
-                                       : "what the model would run",
-        d["op"].get<std::string>());
   if (d.contains("margin") && d["margin"].is_number()) {
     const double margin = d["margin"].get<double>();
     const auto &all_candidates = d["candidates"];
@@ -130,9 +121,7 @@ std::string format_decision(const nlohmann::json &d, int top) {
   if (d["pick"].is_null())
     return out + "  no allowed candidate can be predicted: modeltuned falls back to Open MPI's decision\n\n";
   const double best = us(d["pick"]);
-  out += fmt::format("  {} {:<34} {:>12.2f} us\n",
-                     d.value("component_decides", true) ? "modeltuned picks  " : "the model picks   ",
-                     d["pick"]["label"].get<std::string>(), best);
+  out += fmt::format("  modeltuned picks   {:<34} {:>12.2f} us\n", d["pick"]["label"].get<std::string>(), best);
   const nlohmann::json &fixed = d["ompi_default"];
   const bool han = d.value("default_runs", "") == "han";
   if (han)

@@ -1,6 +1,6 @@
 /*
- * modeltuned: chooses the MPI_Bcast and MPI_Reduce algorithm of each communicator from a
- * calibrated point-to-point performance model (model/), and runs it through Open MPI's own
+ * modeltuned: chooses the MPI_Bcast, MPI_Reduce and MPI_Allreduce algorithm of each communicator
+ * from a calibrated point-to-point performance model (model/), and runs it through Open MPI's own
  * ompi_coll_base_* implementations. Every other collective stays with the components below.
  */
 #ifndef MCA_COLL_MODELTUNED_H
@@ -24,7 +24,8 @@ BEGIN_C_DECLS
  * bytes, class 0 the empty message. */
 #define MCA_COLL_MODELTUNED_SIZE_CLASSES 65
 
-/* Algorithm numbers modeltuned can dispatch and count: tuned's are 1-9 (bcast) and 1-7 (reduce). */
+/* Algorithm numbers modeltuned can dispatch and count: tuned's are 1-9 (bcast), 1-7 (reduce) and
+ * 1-6 (allreduce). */
 #define MCA_COLL_MODELTUNED_MAX_SLOTS 32
 
 /* Room for a one-line reason (why tuned runs what the user told it), NUL included. */
@@ -40,6 +41,7 @@ enum {
     MCA_COLL_MODELTUNED_PUBLISHED_PLACE,          /* package, numa, l3, core of its binding */
     MCA_COLL_MODELTUNED_PUBLISHED_LISTS, /* allowed bcast | reduce algorithms << 32 at start,
                                             the objective and tuned's settings (start_lists) */
+    MCA_COLL_MODELTUNED_PUBLISHED_ALLREDUCE_LIST, /* the same for allreduce (start_lists) */
     MCA_COLL_MODELTUNED_PUBLISHED_KEYS
 };
 
@@ -60,6 +62,7 @@ typedef struct mca_coll_modeltuned_component_t {
     char *calibration_file;
     char *bcast_algorithms;
     char *reduce_algorithms;
+    char *allreduce_algorithms;
     char *decision_file;
     bool oversubscribed;     /* decide on oversubscribed nodes too */
     bool default_direct;     /* run a kept default's algorithm directly, not through tuned */
@@ -67,22 +70,23 @@ typedef struct mca_coll_modeltuned_component_t {
     bool objective_rejected; /* the value given was not a known objective: the default stays */
     unsigned reported;       /* MCA_COLL_MODELTUNED_ONCE_* already reported in this process */
     uint64_t
-        start_lists; /* what this process published under MCA_COLL_MODELTUNED_PUBLISHED_LISTS:
+        start_lists[2]; /* what this process published under MCA_COLL_MODELTUNED_PUBLISHED_LISTS:
                         bcast mask | reduce mask << 32, bit 0 (no algorithm) the objective,
-                        bits 31 and 63 (no algorithm) tuned told what to run for bcast, reduce */
+                        bits 31 and 63 (no algorithm) tuned told what to run for bcast, reduce;
+                        and under ..._ALLREDUCE_LIST: allreduce mask, bit 31 tuned told */
 
     /* [op], indexed by tuned's algorithm number: slots = the registry's largest number + 1 (one
      * width for both operations, as MPI_T readers such as modeltuned-bench expect). */
     int slots;
-    mca_coll_modeltuned_algorithm_t *algorithms[2]; /* the dispatch table, built at open */
-    uint32_t runnable[2]; /* mask of the algorithms whose function was resolved */
+    mca_coll_modeltuned_algorithm_t *algorithms[MT_OPS]; /* the dispatch table, built at open */
+    uint32_t runnable[MT_OPS]; /* mask of the algorithms whose function was resolved */
     /* verbose >= 20 (every call traced), read by every call next to its counter below. */
     bool trace_calls;
-    /* MPI_T counters (coll_modeltuned_{bcast,reduce}_calls), index 0 = Open MPI's default (handed
-     * to the previous component or run directly). Plain increments: exact unless several threads
-     * run collectives at once. In the struct, not behind a pointer: one dependent load less per
-     * call. */
-    unsigned long long calls[2][MCA_COLL_MODELTUNED_MAX_SLOTS];
+    /* MPI_T counters (coll_modeltuned_{bcast,reduce,allreduce}_calls), index 0 = Open MPI's default
+     * (handed to the previous component or run directly). Plain increments: exact unless several
+     * threads run collectives at once. In the struct, not behind a pointer: one dependent load less
+     * per call. */
+    unsigned long long calls[MT_OPS][MCA_COLL_MODELTUNED_MAX_SLOTS];
 
     int output;                  /* opal_output stream, "coll:modeltuned:" lines */
     mt_table *table;             /* NULL: no usable table, modeltuned steps aside */
@@ -129,8 +133,24 @@ enum {
     MCA_COLL_MODELTUNED_KIND_REDUCE_USER,
     /* reduce with a non-commutative (user-defined) operation: whole and order-preserving */
     MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED,
+    /* allreduce: the same three, by its operation */
+    MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC,
+    MCA_COLL_MODELTUNED_KIND_ALLREDUCE_USER,
+    MCA_COLL_MODELTUNED_KIND_ALLREDUCE_ORDERED,
     MCA_COLL_MODELTUNED_KINDS
 };
+
+/* The op (MT_OP_*) of a call kind, and its name in lines and messages. */
+static inline int mca_coll_modeltuned_kind_op(int kind)
+{
+    return MCA_COLL_MODELTUNED_KIND_BCAST == kind                ? MT_OP_BCAST
+           : kind < MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC ? MT_OP_REDUCE
+                                                                 : MT_OP_ALLREDUCE;
+}
+static inline const char *mca_coll_modeltuned_op_name(int op)
+{
+    return MT_OP_BCAST == op ? "bcast" : MT_OP_REDUCE == op ? "reduce" : "allreduce";
+}
 
 /* A decision: what a call runs (the model's mt_decision without the predictions, which only the
  * decide trace and the decision file show), with the algorithm's dispatch entry copied in: a call
@@ -172,19 +192,23 @@ typedef struct mca_coll_modeltuned_module_t {
     mca_coll_base_module_t *previous_bcast_module;
     mca_coll_base_module_reduce_fn_t previous_reduce;
     mca_coll_base_module_t *previous_reduce_module;
+    mca_coll_base_module_allreduce_fn_t previous_allreduce;
+    mca_coll_base_module_t *previous_allreduce_module;
 
     mca_coll_modeltuned_state_t state;
     mt_comm_model *model;
-    const char *fallback[2]; /* [op] the component that runs the op's calls modeltuned hands back
-                                ("tuned", "han", ...), named in its lines and decision file */
-    bool default_direct[2];  /* [op] a call whose default is kept runs tuned's fixed rule directly
-                                (the fallback is tuned running that rule; default_direct) */
-    int32_t knomial_radix;   /* the radix tuned passes to k-nomial bcast (its variable) */
-    uint32_t allowed[2];     /* [op] algorithms this communicator may use, from the parameters
-                                as they were when it was created */
-    char tuned_told[2][MCA_COLL_MODELTUNED_REASON_MAX]; /* [op] why tuned runs what the user told it
-                                   ("": it does not), when this communicator was created: that op is
-                                   left to tuned */
+    const char
+        *fallback[MT_OPS]; /* [op] the component that runs the op's calls modeltuned hands back
+                         ("tuned", "han", ...), named in its lines and decision file */
+    bool default_direct[MT_OPS]; /* [op] a call whose default is kept runs tuned's fixed rule
+                               directly (the fallback is tuned running that rule; default_direct) */
+    int32_t knomial_radix;       /* the radix tuned passes to k-nomial bcast (its variable) */
+    uint32_t allowed[MT_OPS];    /* [op] algorithms this communicator may use, from the parameters
+                               as they were when it was created */
+    char tuned_told[MT_OPS]
+                   [MCA_COLL_MODELTUNED_REASON_MAX]; /* [op] why tuned runs what the user told it
+                           ("": it does not), when this communicator was created: that op is
+                           left to tuned */
 
     /* Decisions replaced in `rows` by another root's, by root: allocated when a size class
      * first sees a second root. */
@@ -248,6 +272,10 @@ int mca_coll_modeltuned_run_reduce(const mca_coll_modeltuned_decision_t *d, cons
                                    void *rbuf, int count, struct ompi_datatype_t *dtype,
                                    struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
                                    mca_coll_base_module_t *module);
+int mca_coll_modeltuned_run_allreduce(const mca_coll_modeltuned_decision_t *d, const void *sbuf,
+                                      void *rbuf, int count, struct ompi_datatype_t *dtype,
+                                      struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                                      mca_coll_base_module_t *module);
 
 /* coll_modeltuned_view.c: the byte view of a bcast buffer. mca_coll_modeltuned_bcast_view fills
  * `v`; call mca_coll_modeltuned_bcast_view_done afterwards in every case (it unpacks and frees).
@@ -263,13 +291,16 @@ int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf, int
 int mca_coll_modeltuned_bcast_view_done(mca_coll_modeltuned_view_t *v, void *buf, int count,
                                         struct ompi_datatype_t *dtype, bool root, int rc);
 
-/* coll_modeltuned_bcast.c, coll_modeltuned_reduce.c: the call path (its lookup:
- * coll_modeltuned_call.h). */
+/* coll_modeltuned_bcast.c, coll_modeltuned_reduce.c, coll_modeltuned_allreduce.c: the call path
+ * (its lookup: coll_modeltuned_call.h). */
 int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
                                struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_modeltuned_allreduce(const void *sbuf, void *rbuf, int count,
+                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                  struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 
 END_C_DECLS
 

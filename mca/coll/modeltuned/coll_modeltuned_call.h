@@ -1,5 +1,5 @@
 /*
- * The call path's inline part, shared by coll_modeltuned_bcast.c and coll_modeltuned_reduce.c
+ * The call path's inline part, shared by coll_modeltuned_{bcast,reduce,allreduce}.c
  * (and the lookup benchmark): the size class, the cached decision of a call, whether it cuts the
  * message, and the count and trace of what ran. Nothing else includes it: the decisions behind
  * a miss (coll_modeltuned_decide.c) need none of it.

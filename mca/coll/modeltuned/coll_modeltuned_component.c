@@ -47,9 +47,11 @@ static int counters_notify(struct mca_base_pvar_t *pvar, mca_base_pvar_event_t e
 static void register_op_parameters(mca_coll_modeltuned_component_t *c, int op)
 {
     const mca_base_component_t *v = &c->super.collm_version;
-    static const char *const op_names[2] = {"bcast", "reduce"};
+    const char *op_name = mca_coll_modeltuned_op_name(op);
     char name[32], description[1024], names[512] = "";
-    char **list = MT_OP_BCAST == op ? &c->bcast_algorithms : &c->reduce_algorithms;
+    char **list = MT_OP_BCAST == op    ? &c->bcast_algorithms
+                  : MT_OP_REDUCE == op ? &c->reduce_algorithms
+                                       : &c->allreduce_algorithms;
     mt_algorithm_info info;
     size_t used = 0;
     for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
@@ -60,12 +62,12 @@ static void register_op_parameters(mca_coll_modeltuned_component_t *c, int op)
                              info.name, info.id);
     }
     *list = "";
-    snprintf(name, sizeof name, "%s_algorithms", op_names[op]);
+    snprintf(name, sizeof name, "%s_algorithms", op_name);
     snprintf(description, sizeof description,
              "%c%s algorithms modeltuned may choose, by name or "
              "tuned's number, comma-separated: %s; empty or \"all\" = every one.%s Writable at run "
              "time (MPI_T): communicators created afterwards follow it",
-             op_names[op][0] - 'a' + 'A', op_names[op] + 1, names,
+             op_name[0] - 'a' + 'A', op_name + 1, names,
              MT_OP_BCAST == op ? ""
                                : " Non-commutative operations only "
                                  "ever get the order-preserving ones.");
@@ -73,12 +75,12 @@ static void register_op_parameters(mca_coll_modeltuned_component_t *c, int op)
                                            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
                                            MCA_BASE_VAR_SCOPE_ALL, list);
 
-    snprintf(name, sizeof name, "%s_calls", op_names[op]);
+    snprintf(name, sizeof name, "%s_calls", op_name);
     snprintf(
         description, sizeof description,
         "MPI_%c%s calls modeltuned ran, per tuned algorithm "
         "number (index 0: Open MPI's default, handed to the previous component or run directly)",
-        op_names[op][0] - 'a' + 'A', op_names[op] + 1);
+        op_name[0] - 'a' + 'A', op_name + 1);
     (void) mca_base_component_pvar_register(v, name, description, OPAL_INFO_LVL_4,
                                             MPI_T_PVAR_CLASS_COUNTER,
                                             MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
@@ -152,7 +154,7 @@ static int modeltuned_register(void)
         &c->calibration_file);
 
     c->slots = 1;
-    for (int op = 0; op < 2; ++op)
+    for (int op = 0; op < MT_OPS; ++op)
         register_op_parameters(c, op);
 
     c->decision_file = NULL;
@@ -248,7 +250,8 @@ static char *find_default_table(void)
 /* NULL, or why modeltuned steps aside in this process. */
 static const char *load_table(mca_coll_modeltuned_component_t *c)
 {
-    const char *lists[2] = {c->bcast_algorithms, c->reduce_algorithms};
+    const char *lists[MT_OPS] = {c->bcast_algorithms, c->reduce_algorithms,
+                                 c->allreduce_algorithms};
     /* Every rank usually reads the same input: world rank 0 says what is wrong. A rank whose input
      * differs publishes its problem (c->problem), which the rank reporting the mismatch names. */
     const bool first = 0 == OMPI_PROC_MY_NAME->vpid;
@@ -262,12 +265,12 @@ static const char *load_table(mca_coll_modeltuned_component_t *c)
                              OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION, OMPI_RELEASE_VERSION, running);
         return "built for another Open MPI version";
     }
-    for (int op = 0; op < 2; ++op)
+    for (int op = 0; op < MT_OPS; ++op)
         if (0 != mt_parse_algorithms(op, lists[op], &mask, err, sizeof err)) {
             mca_coll_modeltuned_show_help(first, "bad-algorithm-list",
-                                          MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], err);
+                                          mca_coll_modeltuned_op_name(op), lists[op], err);
             (void) opal_asprintf(&c->problem, "coll_modeltuned_%s_algorithms='%s': %s",
-                                 MT_OP_BCAST == op ? "bcast" : "reduce", lists[op], err);
+                                 mca_coll_modeltuned_op_name(op), lists[op], err);
             return "an algorithm list parameter is invalid";
         }
     if (c->objective_rejected) {
@@ -314,18 +317,22 @@ static void prepare(mca_coll_modeltuned_component_t *c)
                                                                    : mt_table_checksum(c->table);
     values[MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED] =
         !c->oversubscribed && mca_coll_modeltuned_node_oversubscribed();
-    uint32_t lists[2] = {0, 0};
-    for (int op = 0; op < 2 && NULL != c->table; ++op)
-        (void) mt_parse_algorithms(op,
-                                   MT_OP_BCAST == op ? c->bcast_algorithms : c->reduce_algorithms,
-                                   &lists[op], NULL, 0); /* valid: checked by load_table */
-    c->start_lists = values[MCA_COLL_MODELTUNED_PUBLISHED_LISTS] =
+    uint32_t lists[MT_OPS] = {0};
+    const char *specs[MT_OPS] = {c->bcast_algorithms, c->reduce_algorithms,
+                                 c->allreduce_algorithms};
+    for (int op = 0; op < MT_OPS && NULL != c->table; ++op)
+        (void) mt_parse_algorithms(op, specs[op], &lists[op], NULL,
+                                   0); /* valid: checked by load_table */
+    c->start_lists[0] = values[MCA_COLL_MODELTUNED_PUBLISHED_LISTS] =
         (uint64_t) (lists[MT_OP_BCAST] & c->runnable[MT_OP_BCAST]) |
         (uint64_t) (lists[MT_OP_REDUCE] & c->runnable[MT_OP_REDUCE]) << 32 |
         (uint64_t) (MT_OBJECTIVE_RANK_MEAN == c->objective) | /* bit 0: tuned numbers start at 1 */
         (uint64_t) mca_coll_modeltuned_tuned_is_told(MT_OP_BCAST, NULL, 0)
             << 31 | /* above tuned's numbers */
         (uint64_t) mca_coll_modeltuned_tuned_is_told(MT_OP_REDUCE, NULL, 0) << 63;
+    c->start_lists[1] = values[MCA_COLL_MODELTUNED_PUBLISHED_ALLREDUCE_LIST] =
+        (uint64_t) (lists[MT_OP_ALLREDUCE] & c->runnable[MT_OP_ALLREDUCE]) |
+        (uint64_t) mca_coll_modeltuned_tuned_is_told(MT_OP_ALLREDUCE, NULL, 0) << 31;
     if (NULL != c->problem) /* named by the rank that reports this one as without a table */
         OPAL_MODEX_SEND_STRING(rc, MCA_COLL_MODELTUNED_MODEX_GLOBAL,
                                MCA_COLL_MODELTUNED_PROBLEM_KEY, c->problem, strlen(c->problem) + 1);
@@ -402,7 +409,7 @@ static int modeltuned_close(void)
     free(c->table_path);
     free(c->problem);
     c->problem = NULL;
-    for (int op = 0; op < 2; ++op) {
+    for (int op = 0; op < MT_OPS; ++op) {
         free(c->algorithms[op]);
         c->algorithms[op] = NULL;
     }

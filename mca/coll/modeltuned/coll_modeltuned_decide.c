@@ -184,9 +184,11 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
                      size_t count, size_t type_size, int root, mca_coll_modeltuned_slot_t *slot)
 {
     const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
-    const int op = MCA_COLL_MODELTUNED_KIND_BCAST == kind ? MT_OP_BCAST : MT_OP_REDUCE;
-    const bool ordered = MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED == kind;
-    const bool user_op = ordered || MCA_COLL_MODELTUNED_KIND_REDUCE_USER == kind;
+    const int op = mca_coll_modeltuned_kind_op(kind);
+    const bool ordered = MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED == kind ||
+                         MCA_COLL_MODELTUNED_KIND_ALLREDUCE_ORDERED == kind;
+    const bool user_op = ordered || MCA_COLL_MODELTUNED_KIND_REDUCE_USER == kind ||
+                         MCA_COLL_MODELTUNED_KIND_ALLREDUCE_USER == kind;
     const char *file = c->decision_file;
     const bool per_rank = NULL != file && NULL != strstr(file, "%r");
     const bool record = NULL != file && '\0' != file[0] && (per_rank || 0 == ompi_comm_rank(comm));
@@ -219,7 +221,7 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
             c->output,
             "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
             "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f ompi=%s fallback=%s",
-            mca_coll_modeltuned_cid(comm), comm->c_name, MT_OP_BCAST == op ? "bcast" : "reduce",
+            mca_coll_modeltuned_cid(comm), comm->c_name, mca_coll_modeltuned_op_name(op),
             count * type_size, root,
             ordered   ? " noncommutative"
             : user_op ? " user_op"
@@ -254,7 +256,7 @@ void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t 
         snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);
     opal_output(mca_coll_modeltuned_component.output,
                 "coll:modeltuned:%s cid=%d name=%s rank=%d bytes=%zu root=%d algorithm=%s%s",
-                MT_OP_BCAST == op ? "bcast" : "reduce", mca_coll_modeltuned_cid(comm), comm->c_name,
+                mca_coll_modeltuned_op_name(op), mca_coll_modeltuned_cid(comm), comm->c_name,
                 ompi_comm_rank(comm), bytes, root, NULL == d || d->is_default ? "fallback" : name,
                 parameters);
 }

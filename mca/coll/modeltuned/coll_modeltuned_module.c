@@ -35,6 +35,8 @@ static void module_destruct(mca_coll_modeltuned_module_t *m)
         OBJ_RELEASE(m->previous_bcast_module);
     if (NULL != m->previous_reduce_module)
         OBJ_RELEASE(m->previous_reduce_module);
+    if (NULL != m->previous_allreduce_module)
+        OBJ_RELEASE(m->previous_allreduce_module);
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_modeltuned_module_t, mca_coll_base_module_t, module_construct,
@@ -61,7 +63,7 @@ static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool 
     free(procs);
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
         ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
-        uint64_t theirs = 0, flag = 0, lists = 0;
+        uint64_t theirs = 0, flag = 0, lists = 0, allreduce_list = 0;
         if (*oversubscribed < 0 &&
             OPAL_SUCCESS ==
                 mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED,
@@ -73,7 +75,11 @@ static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool 
         if (*other_lists < 0 &&
             OPAL_SUCCESS ==
                 mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_LISTS, &lists) &&
-            lists != mca_coll_modeltuned_component.start_lists)
+            OPAL_SUCCESS ==
+                mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_ALLREDUCE_LIST,
+                                              &allreduce_list) &&
+            (lists != mca_coll_modeltuned_component.start_lists[0] ||
+             allreduce_list != mca_coll_modeltuned_component.start_lists[1]))
             *other_lists = r;
         const bool none = OPAL_SUCCESS !=
                               mca_coll_modeltuned_published(proc,
@@ -127,21 +133,25 @@ static const char *component_of(struct ompi_communicator_t *comm, mca_coll_base_
 
 static bool holds_op(const mca_coll_modeltuned_module_t *m, int op)
 {
-    return MT_OP_BCAST == op ? NULL != m->super.coll_bcast : NULL != m->super.coll_reduce;
+    return MT_OP_BCAST == op    ? NULL != m->super.coll_bcast
+           : MT_OP_REDUCE == op ? NULL != m->super.coll_reduce
+                                : NULL != m->super.coll_allreduce;
 }
 
 static void leave_op(mca_coll_modeltuned_module_t *m, int op)
 {
     if (MT_OP_BCAST == op)
         m->super.coll_bcast = NULL;
-    else
+    else if (MT_OP_REDUCE == op)
         m->super.coll_reduce = NULL;
+    else
+        m->super.coll_allreduce = NULL;
 }
 
 /* An op the user told tuned how to run is theirs (coll_modeltuned_tuned.c). */
 static void leave_told_ops(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm)
 {
-    for (int op = 0; op < 2; ++op) {
+    for (int op = 0; op < MT_OPS; ++op) {
         if ('\0' == m->tuned_told[op][0])
             continue;
         leave_op(m, op);
@@ -150,7 +160,7 @@ static void leave_told_ops(mca_coll_modeltuned_module_t *m, struct ompi_communic
                 1, mca_coll_modeltuned_component.output,
                 "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to tuned: %s",
                 mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
-                MT_OP_BCAST == op ? "bcast" : "reduce", m->tuned_told[op]);
+                mca_coll_modeltuned_op_name(op), m->tuned_told[op]);
     }
 }
 
@@ -161,7 +171,7 @@ static void leave_told_ops(mca_coll_modeltuned_module_t *m, struct ompi_communic
 static void leave_unmodelled_fallbacks(mca_coll_modeltuned_module_t *m,
                                        struct ompi_communicator_t *comm)
 {
-    for (int op = 0; op < 2; ++op) {
+    for (int op = 0; op < MT_OPS; ++op) {
         const char *fallback = m->fallback[op];
         if (0 == strcmp(fallback, "tuned") || 0 == strcmp(fallback, "han") || !holds_op(m, op))
             continue;
@@ -172,8 +182,8 @@ static void leave_unmodelled_fallbacks(mca_coll_modeltuned_module_t *m,
                 "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to %s: a call it handed "
                 "back would run %s's %s, which the model does not predict and no check measured",
                 mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
-                MT_OP_BCAST == op ? "bcast" : "reduce", fallback, fallback,
-                MT_OP_BCAST == op ? "bcast" : "reduce");
+                mca_coll_modeltuned_op_name(op), fallback, fallback,
+                mca_coll_modeltuned_op_name(op));
     }
 }
 
@@ -182,7 +192,7 @@ static void leave_unmodelled_fallbacks(mca_coll_modeltuned_module_t *m,
 static void leave_uncovered_ops(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
                                 bool ready)
 {
-    for (int op = 0; op < 2; ++op) {
+    for (int op = 0; op < MT_OPS; ++op) {
         if (!holds_op(m, op) || (ready && mt_comm_model_may_leave_default(m->model, op)))
             continue;
         leave_op(m, op);
@@ -192,7 +202,7 @@ static void leave_uncovered_ops(mca_coll_modeltuned_module_t *m, struct ompi_com
                 1, mca_coll_modeltuned_component.output,
                 "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to %s: %s",
                 mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
-                MT_OP_BCAST == op ? "bcast" : "reduce", m->fallback[op],
+                mca_coll_modeltuned_op_name(op), m->fallback[op],
                 !ready ? "the model could not be built (the setup line says why)"
                 : han  ? "a call it handed back would run han's hierarchical algorithm (a node "
                          "holds two or more of its ranks), and no check of the table measured han "
@@ -209,11 +219,11 @@ static void leave_uncovered_ops(mca_coll_modeltuned_module_t *m, struct ompi_com
 static void choose_default_direct(mca_coll_modeltuned_module_t *m)
 {
     m->knomial_radix = mca_coll_modeltuned_tuned_knomial_radix();
-    for (int op = 0; op < 2; ++op)
+    for (int op = 0; op < MT_OPS; ++op)
         m->default_direct[op] = mca_coll_modeltuned_component.default_direct &&
                                 NULL != m->fallback[op] && 0 == strcmp(m->fallback[op], "tuned") &&
                                 '\0' == m->tuned_told[op][0] &&
-                                (MT_OP_REDUCE == op || m->knomial_radix > 0);
+                                (MT_OP_BCAST != op || m->knomial_radix > 0);
 }
 
 static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
@@ -221,7 +231,8 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
 
     /* What the lower-priority components installed is our fallback. */
-    if (NULL == comm->c_coll->coll_bcast_module || NULL == comm->c_coll->coll_reduce_module) {
+    if (NULL == comm->c_coll->coll_bcast_module || NULL == comm->c_coll->coll_reduce_module ||
+        NULL == comm->c_coll->coll_allreduce_module) {
         opal_output_verbose(1, mca_coll_modeltuned_component.output,
                             "coll:modeltuned:module_enable cid=%d name=%s: no component below "
                             "to fall back to; not enabling",
@@ -234,6 +245,9 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     m->previous_reduce = comm->c_coll->coll_reduce;
     m->previous_reduce_module = comm->c_coll->coll_reduce_module;
     OBJ_RETAIN(m->previous_reduce_module);
+    m->previous_allreduce = comm->c_coll->coll_allreduce;
+    m->previous_allreduce_module = comm->c_coll->coll_allreduce_module;
+    OBJ_RETAIN(m->previous_allreduce_module);
 
     /* The base algorithms keep their trees and request arrays here. */
     m->super.base_data = OBJ_NEW(mca_coll_base_comm_t);
@@ -247,6 +261,7 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
      * table and placement: all leave out the same ops. */
     m->fallback[MT_OP_BCAST] = component_of(comm, m->previous_bcast_module);
     m->fallback[MT_OP_REDUCE] = component_of(comm, m->previous_reduce_module);
+    m->fallback[MT_OP_ALLREDUCE] = component_of(comm, m->previous_allreduce_module);
     const bool ready = OMPI_SUCCESS == mca_coll_modeltuned_setup(m, comm);
     leave_told_ops(m, comm);
     leave_unmodelled_fallbacks(m, comm);
@@ -311,15 +326,16 @@ static const char *published_mismatch(mca_coll_modeltuned_component_t *c,
  * variables' scope is "all"): communicators created afterwards follow them without another
  * agreement. NULL, or why modeltuned declines. */
 static const char *allowed_now(mca_coll_modeltuned_component_t *c, struct ompi_communicator_t *comm,
-                               uint32_t allowed[2])
+                               uint32_t allowed[MT_OPS])
 {
-    const char *lists[2] = {c->bcast_algorithms, c->reduce_algorithms};
+    const char *lists[MT_OPS] = {c->bcast_algorithms, c->reduce_algorithms,
+                                 c->allreduce_algorithms};
     char err[512];
-    for (int op = 0; op < 2; ++op) {
+    for (int op = 0; op < MT_OPS; ++op) {
         if (0 != mt_parse_algorithms(op, lists[op], &allowed[op], err, sizeof err)) {
             mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "bad-algorithm-list-written",
-                                          MT_OP_BCAST == op ? "bcast" : "reduce", lists[op],
-                                          comm->c_name, mca_coll_modeltuned_cid(comm), err);
+                                          mca_coll_modeltuned_op_name(op), lists[op], comm->c_name,
+                                          mca_coll_modeltuned_cid(comm), err);
             return "an algorithm list written at run time is invalid";
         }
         allowed[op] &= c->runnable[op]; /* what Open MPI's library cannot run is never allowed */
@@ -332,11 +348,11 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     static char reason[256];
-    uint32_t allowed[2] = {0, 0};
+    uint32_t allowed[MT_OPS] = {0};
     /* Tuned's settings were compared at start-up (start_lists); what is read here are their values
      * now, which MPI_T writes (scope "all", the same on every rank) may have changed since. */
-    char told[2][MCA_COLL_MODELTUNED_REASON_MAX];
-    for (int op = 0; op < 2; ++op)
+    char told[MT_OPS][MCA_COLL_MODELTUNED_REASON_MAX];
+    for (int op = 0; op < MT_OPS; ++op)
         if (!mca_coll_modeltuned_tuned_is_told(op, told[op], sizeof told[op]))
             told[op][0] = '\0';
 
@@ -349,8 +365,10 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
                                          : published_mismatch(c, comm, reason, sizeof reason);
     if (NULL == why)
         why = allowed_now(c, comm, allowed);
-    if (NULL == why && '\0' != told[MT_OP_BCAST][0] && '\0' != told[MT_OP_REDUCE][0]) {
-        snprintf(reason, sizeof reason, "tuned runs what the user told it for bcast and reduce: %s",
+    if (NULL == why && '\0' != told[MT_OP_BCAST][0] && '\0' != told[MT_OP_REDUCE][0] &&
+        '\0' != told[MT_OP_ALLREDUCE][0]) {
+        snprintf(reason, sizeof reason,
+                 "tuned runs what the user told it for bcast, reduce and allreduce: %s",
                  told[MT_OP_BCAST]);
         why = reason;
     }
@@ -371,5 +389,6 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
     m->super.coll_module_disable = module_disable;
     m->super.coll_bcast = mca_coll_modeltuned_bcast;
     m->super.coll_reduce = mca_coll_modeltuned_reduce;
+    m->super.coll_allreduce = mca_coll_modeltuned_allreduce;
     return &m->super;
 }

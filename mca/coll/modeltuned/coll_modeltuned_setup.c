@@ -19,7 +19,7 @@
 static char *const published_key_names[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] =
     {/* the modex macros take char * */
      "coll.modeltuned.table", "coll.modeltuned.oversubscribed", "coll.modeltuned.host",
-     "coll.modeltuned.place", "coll.modeltuned.lists"};
+     "coll.modeltuned.place", "coll.modeltuned.lists",          "coll.modeltuned.allreduce_list"};
 
 static int logical_index_of(hwloc_obj_t covering, hwloc_obj_type_t type)
 {
@@ -309,11 +309,11 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
     /* Where han is below (5.0 across nodes), the model tells whether it runs its own algorithms
      * or hands calls to tuned (a node holding one rank each, coll_han_subcomms.c). */
     int han_fallback_ops = 0;
-    for (int op = 0; op < 2; ++op)
+    for (int op = 0; op < MT_OPS; ++op)
         if (NULL != m->fallback[op] && 0 == strcmp(m->fallback[op], "han"))
             han_fallback_ops |= 1 << op;
-    m->model = mt_comm_model_create(c->table, size, places, m->allowed[MT_OP_BCAST],
-                                    m->allowed[MT_OP_REDUCE], han_fallback_ops, err, sizeof err);
+    m->model = mt_comm_model_create(c->table, size, places, m->allowed, han_fallback_ops, err,
+                                    sizeof err);
     free(places);
     free(by_host);
     if (NULL == m->model) {

@@ -30,7 +30,9 @@ bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size)
     const bool *dynamic = tuned_variable("use_dynamic_rules");
     if (NULL == dynamic || !*dynamic)
         return false;
-    const char *algorithm_name = MT_OP_BCAST == op ? "bcast_algorithm" : "reduce_algorithm";
+    const char *algorithm_name = MT_OP_BCAST == op    ? "bcast_algorithm"
+                                 : MT_OP_REDUCE == op ? "reduce_algorithm"
+                                                      : "allreduce_algorithm";
     const int *algorithm = tuned_variable(algorithm_name);
     char *const *rules = tuned_variable("dynamic_rules_filename");
     /* A rules file can hold rules for any operation and communicator size: without reading it,

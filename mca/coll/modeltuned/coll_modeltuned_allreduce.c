@@ -1,0 +1,41 @@
+/*
+ * MPI_Allreduce: a cached lookup of the model's choice, then Open MPI's own implementation of it
+ * through the dispatch table (coll_modeltuned_dispatch.c). As for reduce: non-commutative
+ * operations only get order-preserving algorithms, user-defined ones only whole-message algorithms.
+ * Allreduce has no root: every call is decided as rooted at 0.
+ */
+#include "ompi_config.h"
+
+#include "coll_modeltuned_call.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/op/op.h"
+
+int mca_coll_modeltuned_allreduce(const void *sbuf, void *rbuf, int count,
+                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                  struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    const mca_coll_modeltuned_decision_t *d;
+    size_t type_size = 0;
+
+    ompi_datatype_type_size(dtype, &type_size);
+    const size_t bytes = (size_t) count * type_size;
+    if (0 == bytes) /* the same type signature everywhere: all empty. Not handed on: tuned's
+                       algorithms write into the buffers of 7 elements of a zero-size type */
+        return OMPI_SUCCESS;
+    /* Decided on what every rank shares, as reduce (coll_modeltuned_reduce.c). */
+    if (!ompi_op_is_commute(op))
+        d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_ALLREDUCE_ORDERED, bytes,
+                                       1, 0);
+    else if (!ompi_op_is_intrinsic(op))
+        d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_ALLREDUCE_USER, bytes, 1,
+                                       0);
+    else
+        d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC,
+                                       (size_t) count, type_size, 0);
+    mca_coll_modeltuned_count_call(MT_OP_ALLREDUCE, comm, d, bytes, 0);
+    if (OPAL_UNLIKELY(NULL == d))
+        return m->previous_allreduce(sbuf, rbuf, count, dtype, op, comm,
+                                     m->previous_allreduce_module);
+    return mca_coll_modeltuned_run_allreduce(d, sbuf, rbuf, count, dtype, op, comm, module);
+}
