@@ -324,6 +324,28 @@ START_TEST(quick_measures_default_and_modeltuned_only) {
 }
 END_TEST
 
+// --op allreduce measures the default, modeltuned and every allreduce algorithm forced through
+// modeltuned, and the MPI_T counters show the forced ones ran (or were handed back, with a note).
+START_TEST(allreduce_variants_run) {
+  Scratch scratch("modeltuned-bench-test");
+  const fs::path csv = scratch.dir / "allreduce.csv";
+  Run r = run_bench(scratch.dir, kRanks, {},
+                    {"--op", "allreduce", "--sizes", "4,64K", "--reps", "3", "--seed", "5", "--csv", csv.string()});
+  expect(!r.timed_out && r.exit_status == 0, r, "--op allreduce did not finish cleanly");
+  std::set<std::tuple<std::string, long, std::string>> seen;
+  for (const auto &line : split(read_text(csv), '\n')) {
+    const auto f = split(line, ',');
+    if (f.size() == 6 && f[0] != "op") seen.insert({f[0], std::stol(f[1]), f[2]});
+  }
+  for (long bytes : {4L, 65536L})
+    for (const auto &v : variants_of(Op::allreduce))
+      expect(seen.count({"allreduce", bytes, v}), r, "CSV lacks allreduce " + std::to_string(bytes) + " " + v);
+  expect(seen.size() == 2 * variants_of(Op::allreduce).size(), r, "CSV has other ops or sizes than allreduce 4, 64K");
+  expect(r.rank_stdout[0].find("algorithms that ran: read from modeltuned's MPI_T call counters") != std::string::npos,
+         r, "the bench did not verify what ran through modeltuned's MPI_T counters");
+}
+END_TEST
+
 // A bad flag ends every rank with status 2 and one line naming the flag, without hanging or
 // measuring; --help prints the help once and exits 0.
 START_TEST(bad_flag_exits_2) {
@@ -391,6 +413,7 @@ int main() {
   tcase_add_test(tc, median_interval);
   tcase_add_test(tc, quick_measures_default_and_modeltuned_only);
   tcase_add_test(tc, tiny_run_is_consistent);
+  tcase_add_test(tc, allreduce_variants_run);
   suite_add_tcase(s, tc);
   TCase *cli = tcase_create("command line");  // a dozen short runs in one test
   tcase_set_timeout(cli, 4 * run_timeout_seconds(kRunTimeoutSeconds));

@@ -22,12 +22,14 @@ double now() {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-// Reduce uses MPI_INT with MPI_SUM (sizes are multiples of 4 bytes); bcast MPI_BYTE.
+// Reduce and allreduce use MPI_INT with MPI_SUM (sizes are multiples of 4 bytes); bcast MPI_BYTE.
 void run_collective(Op op, MPI_Comm comm, Buffers &buf, uint64_t call, uint64_t bytes, int root) {
   if (op == Op::bcast)
     MPI_Bcast(buf.send_slot(call), static_cast<int>(bytes), MPI_BYTE, root, comm);
-  else
+  else if (op == Op::reduce)
     MPI_Reduce(buf.send_slot(call), buf.recv_slot(call), static_cast<int>(bytes / 4), MPI_INT, MPI_SUM, root, comm);
+  else
+    MPI_Allreduce(buf.send_slot(call), buf.recv_slot(call), static_cast<int>(bytes / 4), MPI_INT, MPI_SUM, comm);
 }
 
 std::vector<Pair> make_pairs(const std::vector<Variant> &variants, const Plan &plan) {
@@ -74,8 +76,7 @@ Buffers make_buffers(const Options &o, const Plan &plan) {
   for (Op op : plan.ops) buf.slot_bytes = std::max(buf.slot_bytes, plan.sizes.at(op).back());
   try {
     buf.send.assign(buf.slot_bytes * buf.slots, 1);  // reduce sums ints of value 0x01010101: no overflow across ranks
-    if (std::find(plan.ops.begin(), plan.ops.end(), Op::reduce) != plan.ops.end())
-      buf.recv.assign(buf.slot_bytes * buf.slots, 0);
+    if (std::any_of(plan.ops.begin(), plan.ops.end(), reduces)) buf.recv.assign(buf.slot_bytes * buf.slots, 0);
   } catch (const std::bad_alloc &) {
     usage_error(fmt::format("--rotate-buffers {} x {} bytes does not fit in memory; lower one of them", buf.slots,
                             buf.slot_bytes));

@@ -120,7 +120,8 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
       kProgram};
   int steps_per_octave = 1;
   bool quick = false;
-  app.add_option("--op", o.op, "bcast, reduce or both")->check(CLI::IsMember({"bcast", "reduce", "both"}));
+  app.add_option("--op", o.op, "bcast, reduce, both (bcast and reduce), allreduce or all")
+      ->check(CLI::IsMember({"bcast", "reduce", "both", "allreduce", "all"}));
   app.add_option_function<std::string>("--min-bytes", size_option("--min-bytes", 1, o.min_bytes),
                                        "smallest message size (default 1)");
   app.add_option_function<std::string>("--max-bytes", size_option("--max-bytes", 1, o.max_bytes),
@@ -174,8 +175,10 @@ Plan make_plan(const Options &o) {
       usage_error(fmt::format("--plot {}: the name must end in .png or .svg (e.g. --plot ab.png)", o.plot));
   }
   Plan plan;
-  if (o.op != "reduce") plan.ops.push_back(Op::bcast);
-  if (o.op != "bcast") plan.ops.push_back(Op::reduce);
+  const bool all = o.op == "all", both = all || o.op == "both";
+  if (both || o.op == "bcast") plan.ops.push_back(Op::bcast);
+  if (both || o.op == "reduce") plan.ops.push_back(Op::reduce);
+  if (all || o.op == "allreduce") plan.ops.push_back(Op::allreduce);
   plan.wanted_variants = wanted_variants(o.variants, plan.ops);
   const std::vector<uint64_t> requested = requested_sizes(o);
   for (Op op : plan.ops) {

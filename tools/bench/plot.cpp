@@ -152,7 +152,8 @@ calib::Figure plot_figure(const std::string &path, const std::vector<PlotSeries>
     script += "set logscale y 10\nunset yrange\nset format y '%g'\n" + xtics(lo, hi);
     script += "set xlabel 'message size (bytes)'\nset ylabel 'latency (us)'\n";
     script += "set key top left font ',8' spacing 0.9 box opaque\n";
-    script += "set title " + gnuplot_quoted("MPI_" + std::string(op == "bcast" ? "Bcast" : "Reduce")) + "\n";
+    const std::string title = op == "bcast" ? "Bcast" : op == "reduce" ? "Reduce" : "Allreduce";
+    script += "set title " + gnuplot_quoted("MPI_" + title) + "\n";
     script += "plot " + latency_plots(op, series, data) + "\n";
     script += fmt::format("set origin {},{}\nset size {},{}\n", x0, 0.0, w, 0.30);
     script += "set logscale y 2\nset yrange [*:*]\nset ytics (0.125, 0.25, 0.5, 1, 2, 4, 8)\n";

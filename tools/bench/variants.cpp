@@ -104,8 +104,7 @@ std::string create_variant(Variant &v, int modeltuned_priority) {
     err = cvar_write("coll_modeltuned_priority", &modeltuned_priority);
     std::string list = v.forced ? std::to_string(v.forced) : "";
     if (err.empty())
-      err = cvar_write(v.op == Op::bcast ? "coll_modeltuned_bcast_algorithms" : "coll_modeltuned_reduce_algorithms",
-                       list.c_str());
+      err = cvar_write(fmt::format("coll_modeltuned_{}_algorithms", op_name(v.op)).c_str(), list.c_str());
   }
   if (!err.empty()) return err;
   int rc = MPI_Comm_dup(MPI_COMM_WORLD, &v.comm);
@@ -157,8 +156,8 @@ void create_variants(const Plan &plan, const std::optional<int> &initial_priorit
   MPI_Comm_dup(MPI_COMM_WORLD, &setup.control);
   if (initial_priority) (void)cvar_write("coll_modeltuned_priority", &*initial_priority);
   const char *all = "";
-  (void)cvar_write("coll_modeltuned_bcast_algorithms", all);
-  (void)cvar_write("coll_modeltuned_reduce_algorithms", all);
+  for (Op op : {Op::bcast, Op::reduce, Op::allreduce})
+    (void)cvar_write(fmt::format("coll_modeltuned_{}_algorithms", op_name(op)).c_str(), all);
 }
 
 void open_counters(const Plan &plan, bool component_loaded, Setup &setup) {
@@ -166,8 +165,8 @@ void open_counters(const Plan &plan, bool component_loaded, Setup &setup) {
   setup.counted = setup.have_session && component_loaded;
   for (Op op : plan.ops) {
     if (!setup.counted) break;
-    auto &c = setup.counters[op] = std::make_unique<CallCounters>(
-        setup.session, op == Op::bcast ? "coll_modeltuned_bcast_calls" : "coll_modeltuned_reduce_calls");
+    auto &c = setup.counters[op] =
+        std::make_unique<CallCounters>(setup.session, fmt::format("coll_modeltuned_{}_calls", op_name(op)).c_str());
     if (!c->ok()) {
       setup.notes.push_back(fmt::format("which algorithm ran is not verified: {}", c->problem()));
       setup.counted = false;
