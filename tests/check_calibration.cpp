@@ -191,6 +191,18 @@ START_TEST(check_ranks_round_trip_and_refuse_bad_entries) {
 }
 END_TEST
 
+// Allreduce checks (version 5): written as version 5, read back, refused in an older table.
+START_TEST(allreduce_checks_need_version_5) {
+  const auto [t, text, back] = one_check_round_trip(
+      {"allreduce", "ring", 0, 0, "completion", "cache", "socket", 1024, 4096, -0.25, 0.5, 12, 16, 17});
+  ck_assert_int_eq(json::parse(text)["version"].get<int>(), 5);
+  ck_assert_str_eq(back.checks[0].op.c_str(), "allreduce");
+  expect_refused_edit(text, "\"version\": 5", "\"version\": 4",
+                      "checks.residuals[0].op: \"allreduce\" needs \"version\": 5");
+  expect_refused_edit(text, "\"op\": \"allreduce\"", "\"op\": \"scan\"", "checks.residuals[0].op");
+}
+END_TEST
+
 START_TEST(checksum_follows_every_value) {
   const CalibrationTable original = sample_table();
   std::vector<std::function<void(CalibrationTable &)>> changes;
@@ -266,10 +278,10 @@ START_TEST(malformed_inputs_are_rejected) {
       {"missing format", [] { return edited([](json &d) { d.erase("format"); }); }, {"format", "missing"}},
       {"missing version",
        [] { return edited([](json &d) { d.erase("version"); }); },
-       {"version", "supported versions: 1 to 4"}},
+       {"version", "supported versions: 1 to 5"}},
       {"unsupported version",
-       [] { return edited([](json &d) { d["version"] = 5; }); },
-       {"version", "5", "supported versions: 1 to 4"}},
+       [] { return edited([](json &d) { d["version"] = 6; }); },
+       {"version", "6", "supported versions: 1 to 5"}},
       {"relay in a version 3 table",
        [] {
          return edited([](json &d) {
@@ -1158,10 +1170,12 @@ START_TEST(calibrate_measures_contention_and_refits) {
   const fs::path samples_path = table_path.string() + ".samples.csv";
   const json doc = json::parse(test::read_text(table_path));
   const CalibrationTable table = load_calibration(table_path.string());
-  // Contention lists: version 2; checks, which carry their groups' sizes: 3; relay points: 4.
-  bool relay = false;
+  // Contention lists: version 2; checks, which carry their groups' sizes: 3; relay points: 4;
+  // allreduce checks: 5.
+  bool relay = false, allreduce = false;
   for (const ChannelTable &ch : table.channels) relay |= !ch.relay.empty();
-  ck_assert_int_eq(doc["version"].get<int>(), relay ? 4 : table.checks.empty() ? 2 : 3);
+  for (const CheckResidual &r : table.checks) allreduce |= r.op == "allreduce";
+  ck_assert_int_eq(doc["version"].get<int>(), allreduce ? 5 : relay ? 4 : table.checks.empty() ? 2 : 3);
   int channels = 0;
   for (int c = 0; c < kChannels; ++c) {
     const ChannelTable &ch = table.channels[c];
@@ -1312,16 +1326,21 @@ START_TEST(calibrator_measures_checks) {
     ck_assert_msg(r.from_ranks == 2 && r.below_ranks == 3, "ranks [%d, %d)", r.from_ranks, r.below_ranks);
     ck_assert_msg(r.neighbors == run_neighbors && r.widest == run_widest, "%s/%s", r.neighbors.c_str(),
                   r.widest.c_str());
-    const int sizes = r.from_bytes == 4096 || (r.op == "reduce" && r.from_bytes == 1) ? 1 : 2;
+    const int sizes = r.from_bytes == 4096 || (r.op != "bcast" && r.from_bytes == 1) ? 1 : 2;
     ck_assert_msg(r.samples % 4 == 0 && r.samples / 4 <= sizes, "%s %s from %g: %d samples", r.op.c_str(),
                   r.algorithm.c_str(), r.from_bytes, r.samples);
     if (r.algorithm == "default")
       defaults.insert({r.op, r.objective, r.from_bytes});
     else
-      ck_assert_msg(find_algorithm(r.op == "bcast" ? Op::bcast : Op::reduce, r.algorithm), "%s", r.algorithm.c_str());
+      ck_assert_msg(find_algorithm(r.op == "bcast"    ? Op::bcast
+                                   : r.op == "reduce" ? Op::reduce
+                                                      : Op::allreduce,
+                                   r.algorithm),
+                    "%s", r.algorithm.c_str());
   }
-  // Open MPI's default at every band (bcast from 1 B, reduce from 4 B) for both objectives.
-  ck_assert_int_eq(defaults.size(), 2 * (7 + 6));
+  // Open MPI's default at every band (bcast from 1 B, reduce and allreduce from 4 B) for both
+  // objectives.
+  ck_assert_int_eq(defaults.size(), 2 * (7 + 6 + 6));
   for (const json &row : checks["measured"])
     for (const char *objective : {"completion", "rank_mean"}) {
       const json &m = row[objective];
@@ -1369,6 +1388,7 @@ int main() {
   tcase_add_test(table, round_trip);
   tcase_add_test(table, checks_round_trip_and_refuse_bad_entries);
   tcase_add_test(table, check_ranks_round_trip_and_refuse_bad_entries);
+  tcase_add_test(table, allreduce_checks_need_version_5);
   tcase_add_test(table, checksum_follows_every_value);
   tcase_add_test(table, malformed_inputs_are_rejected);
   tcase_add_test(table, missing_file_names_path_and_reason);

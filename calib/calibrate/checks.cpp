@@ -63,27 +63,26 @@ std::string config_name(const Config &c) {
   return spec ? std::string(spec->name) : fmt::format("algorithm {}", c.algorithm);
 }
 
-const char *op_word(Op op) { return op == Op::bcast ? "bcast" : "reduce"; }
-
 double now_s() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-// The tuned variables a configuration sets at communicator creation, with their values before.
+// The tuned variables a configuration sets at communicator creation, with their values before
+// (allreduce has no chain fan-out, only bcast a k-nomial radix: empty names).
 struct TunedVariables {
   std::string algorithm, segsize, chain_fanout, knomial_radix;
   int algorithm0 = 0, segsize0 = 0, chain_fanout0 = 0, knomial_radix0 = 4;
   explicit TunedVariables(Op op) {
-    const std::string p = fmt::format("coll_tuned_{}_algorithm", op_word(op));
+    const std::string p = fmt::format("coll_tuned_{}_algorithm", op_name(op));
     algorithm = p;
     segsize = p + "_segmentsize";
-    chain_fanout = p + "_chain_fanout";
+    chain_fanout = op != Op::allreduce ? p + "_chain_fanout" : "";
     knomial_radix = op == Op::bcast ? p + "_knomial_radix" : "";
     algorithm0 = cvar_read_int(algorithm.c_str()).value_or(0);
     segsize0 = cvar_read_int(segsize.c_str()).value_or(0);
-    chain_fanout0 = cvar_read_int(chain_fanout.c_str()).value_or(4);
+    if (!chain_fanout.empty()) chain_fanout0 = cvar_read_int(chain_fanout.c_str()).value_or(4);
     if (!knomial_radix.empty()) knomial_radix0 = cvar_read_int(knomial_radix.c_str()).value_or(4);
   }
 };
@@ -115,6 +114,7 @@ std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm group, b
   const int chain_fanout = c.fanout > 0 && !takes_radix(c) ? c.fanout : vars.chain_fanout0;
   for (auto [name, value] : {std::pair{&vars.algorithm, &algorithm}, std::pair{&vars.segsize, &segsize},
                              std::pair{&vars.chain_fanout, &chain_fanout}}) {
+    if (name->empty()) continue;
     std::string err = cvar_write(name->c_str(), value);
     if (!err.empty()) return err;
   }
@@ -130,8 +130,16 @@ std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm group, b
 void restore(TunedVariables &vars) {
   (void)cvar_write(vars.algorithm.c_str(), &vars.algorithm0);
   (void)cvar_write(vars.segsize.c_str(), &vars.segsize0);
-  (void)cvar_write(vars.chain_fanout.c_str(), &vars.chain_fanout0);
+  if (!vars.chain_fanout.empty()) (void)cvar_write(vars.chain_fanout.c_str(), &vars.chain_fanout0);
   if (!vars.knomial_radix.empty()) (void)cvar_write(vars.knomial_radix.c_str(), &vars.knomial_radix0);
+}
+
+// Whether a configuration can be measured forced through tuned as the model predicts it: not
+// allreduce's nonoverlapping, which runs the communicator's own reduce and bcast (tuned's rule
+// there, the component's own decisions in the model).
+bool measurable_forced(const Candidate &c) {
+  const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
+  return spec && !spec->composed_of_reduce_bcast;
 }
 
 // Rank 0: what to measure. Per op and size: the default, what it runs forced, and for each
@@ -145,7 +153,7 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
     if (added) configs.push_back(c);
     return it->second;
   };
-  for (Op op : {Op::bcast, Op::reduce})
+  for (Op op : {Op::bcast, Op::reduce, Op::allreduce})
     for (uint64_t bytes : check_sizes(op, max_bytes)) {
       CallShape call;
       call.op = op;
@@ -168,10 +176,11 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
       // What the default runs, forced as well: the same code measured twice. How far the two
       // measurements differ is the measurement's own noise, which the default's range takes in
       // (default_range_in, model/select/margin.hpp).
-      entries.push_back(
-          Entry{config_index(Config{op, runs_by_default.algorithm, runs_by_default.segsize, runs_by_default.fanout}),
-                bytes,
-                {def.predicted_us[0], def.predicted_us[1]}});
+      if (measurable_forced(runs_by_default))
+        entries.push_back(
+            Entry{config_index(Config{op, runs_by_default.algorithm, runs_by_default.segsize, runs_by_default.fanout}),
+                  bytes,
+                  {def.predicted_us[0], def.predicted_us[1]}});
       // Per objective the best few overall, and the best of every other algorithm: where the
       // model ranks the algorithms wrongly, the one that is really faster still gets measured.
       std::vector<Candidate> chosen;
@@ -179,7 +188,7 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
         int taken = 0;
         std::vector<int> algorithms_seen;
         for (const Prediction &p : d[m]->predictions) {
-          if (p.candidate == runs_by_default) continue;
+          if (p.candidate == runs_by_default || !measurable_forced(p.candidate)) continue;
           const bool new_algorithm =
               std::find(algorithms_seen.begin(), algorithms_seen.end(), p.candidate.algorithm) == algorithms_seen.end();
           if (taken >= kCheckedCandidates && !new_algorithm) continue;
@@ -203,7 +212,7 @@ void share_plan(std::vector<Config> &configs, std::vector<Entry> &entries, MPI_C
   if (!configs.empty() || !entries.empty()) {
     size_t k = 0;
     for (const Config &c : configs)
-      for (int64_t v : {int64_t(c.op == Op::reduce), int64_t(c.algorithm), int64_t(c.segsize), int64_t(c.fanout)})
+      for (int64_t v : {int64_t(op_index(c.op)), int64_t(c.algorithm), int64_t(c.segsize), int64_t(c.fanout)})
         flat[k++] = v;
     for (const Entry &e : entries)
       for (int64_t v : {int64_t(e.config), int64_t(e.bytes)}) flat[k++] = v;
@@ -212,7 +221,7 @@ void share_plan(std::vector<Config> &configs, std::vector<Entry> &entries, MPI_C
   if (configs.empty() && entries.empty()) {
     size_t k = 0;
     for (int i = 0; i < counts[0]; ++i, k += 4)
-      configs.push_back({flat[k] ? Op::reduce : Op::bcast, int(flat[k + 1]), uint32_t(flat[k + 2]), int(flat[k + 3])});
+      configs.push_back({static_cast<Op>(flat[k]), int(flat[k + 1]), uint32_t(flat[k + 2]), int(flat[k + 3])});
     for (int i = 0; i < counts[1]; ++i, k += 2) entries.push_back({int(flat[k]), uint64_t(flat[k + 1]), {0, 0}});
   }
 }
@@ -294,13 +303,13 @@ std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm grou
   const int disabled = -1;
   const std::optional<int> modeltuned_priority = cvar_read_int("coll_modeltuned_priority");
   if (modeltuned_priority) (void)cvar_write("coll_modeltuned_priority", &disabled);
-  TunedVariables vars[2] = {TunedVariables(Op::bcast), TunedVariables(Op::reduce)};
+  TunedVariables vars[kOpCount] = {TunedVariables(Op::bcast), TunedVariables(Op::reduce),
+                                   TunedVariables(Op::allreduce)};
   comms.forced.assign(configs.size(), MPI_COMM_NULL);
   std::string problem;
   for (size_t i = 0; i < configs.size() && problem.empty(); ++i)
-    problem = create_comm(configs[i], vars[configs[i].op == Op::reduce], group, han_default, comms.forced[i]);
-  restore(vars[0]);
-  restore(vars[1]);
+    problem = create_comm(configs[i], vars[op_index(configs[i].op)], group, han_default, comms.forced[i]);
+  for (TunedVariables &v : vars) restore(v);
   MPI_Comm_dup(group, &comms.control);
   if (modeltuned_priority) (void)cvar_write("coll_modeltuned_priority", &*modeltuned_priority);
   comms.radix_variable = vars[0].knomial_radix;
@@ -336,8 +345,10 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
     const double t0 = now_s();
     if (c.op == Op::bcast)
       MPI_Bcast(send.data(), static_cast<int>(e.bytes), MPI_BYTE, 0, comms.forced[e.config]);
-    else
+    else if (c.op == Op::reduce)
       MPI_Reduce(send.data(), recv.data(), static_cast<int>(e.bytes / 4), MPI_INT, MPI_SUM, 0, comms.forced[e.config]);
+    else
+      MPI_Allreduce(send.data(), recv.data(), static_cast<int>(e.bytes / 4), MPI_INT, MPI_SUM, comms.forced[e.config]);
     return std::pair(t0, now_s());
   };
   const size_t n = entries.size();
@@ -406,7 +417,7 @@ void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> 
       us[0].push_back(o.completion_us[r * n + k]);
       us[1].push_back(o.rank_mean_us[r * n + k]);
     }
-    nlohmann::json row = {{"ranks", run.ranks},          {"op", op_word(c.op)},  {"bytes", e.bytes},
+    nlohmann::json row = {{"ranks", run.ranks},          {"op", op_name(c.op)},  {"bytes", e.bytes},
                           {"algorithm", config_name(c)}, {"segsize", c.segsize}, {"fanout", c.fanout}};
     for (int m = 0; m < kMetrics; ++m) {
       const MedianCi ci = median_ci(us[m]);
@@ -523,10 +534,11 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
 
   for (const auto &[key, range] : ranges) {
     const auto &[op, algorithm, segsize, fanout, m, from, neighbors, widest, ranks] = key;
-    const Config c{op ? Op::reduce : Op::bcast, algorithm, segsize, fanout};
+    const Config c{static_cast<Op>(op), algorithm, segsize, fanout};
     // Each group's own size: a communicator of another size takes the group nearest it (margin.hpp).
-    result.residuals.push_back({op_word(c.op), config_name(c), segsize, fanout, kObjectiveName[m], neighbors, widest,
-                                from, from * 4, range.lo, range.hi, range.samples, ranks, ranks + 1});
+    result.residuals.push_back({std::string(op_name(c.op)), config_name(c), segsize, fanout, kObjectiveName[m],
+                                neighbors, widest, from, from * 4, range.lo, range.hi, range.samples, ranks,
+                                ranks + 1});
   }
   std::string sizes;
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);

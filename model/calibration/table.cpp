@@ -269,6 +269,26 @@ ChannelTable parse_channel(const json &value, const std::string &where, int vers
 // Largest |ln(measured / predicted)| a check may record: a factor of e^10 (22026) either way.
 constexpr double kMaxLogResidual = 10;
 
+// A check's optional communicator sizes (version 3): both or neither.
+void parse_check_ranks(const json &r, const std::string &where, int table_version, CheckResidual &out) {
+  const bool from_ranks = r.contains("from_ranks"), below_ranks = r.contains("below_ranks");
+  if (from_ranks != below_ranks)
+    fail(where + (from_ranks ? ".below_ranks" : ".from_ranks"),
+         "is missing; give both from_ranks and below_ranks, or neither");
+  if (!from_ranks) return;
+  if (table_version < 3)
+    fail(where + ".from_ranks", "needs \"version\": 3 (version 2 checks hold for any communicator size)");
+  auto ranks = [&](const char *key) {
+    const json &v = r.at(key);
+    if (!v.is_number_integer() || v.get<long long>() < 2 || v.get<long long>() > (1LL << 30))
+      fail(where + "." + key, std::string("must be a number of ranks from 2 to 2^30, found ") + v.dump());
+    return static_cast<int>(v.get<long long>());
+  };
+  out.from_ranks = ranks("from_ranks");
+  out.below_ranks = ranks("below_ranks");
+  if (out.below_ranks <= out.from_ranks) fail(where + ".below_ranks", "must exceed from_ranks");
+}
+
 void parse_checks(const json &checks, CalibrationTable &table, int table_version) {
   reject_unknown_keys(checks, {"source", "residuals"}, "checks");
   const json &source = require_key(checks, "source", "checks", "say which collectives were measured, where");
@@ -294,7 +314,9 @@ void parse_checks(const json &checks, CalibrationTable &table, int table_version
         fail(where + "." + key, v.dump() + " is not one of the allowed values");
       return value;
     };
-    out.op = text("op", {"bcast", "reduce"});
+    out.op = text("op", {"bcast", "reduce", "allreduce"});
+    if (out.op == "allreduce" && table_version < 5)
+      fail(where + ".op", "\"allreduce\" needs \"version\": 5 (older tables have no allreduce checks)");
     out.algorithm = text("algorithm", {});
     auto parameter = [&](const char *key, long long limit) {
       const json &v = require_key(r, key, where, "give the parameter measured (0: none)");
@@ -316,23 +338,7 @@ void parse_checks(const json &checks, CalibrationTable &table, int table_version
                                    where + ".below_bytes"),
                    where + ".below_bytes");
     if (!(out.below_bytes > out.from_bytes)) fail(where + ".below_bytes", "must exceed from_bytes");
-    const bool from_ranks = r.contains("from_ranks"), below_ranks = r.contains("below_ranks");
-    if (from_ranks != below_ranks)
-      fail(where + (from_ranks ? ".below_ranks" : ".from_ranks"),
-           "is missing; give both from_ranks and below_ranks, or neither");
-    if (from_ranks && table_version < 3)
-      fail(where + ".from_ranks", "needs \"version\": 3 (version 2 checks hold for any communicator size)");
-    if (from_ranks) {
-      auto ranks = [&](const char *key) {
-        const json &v = r.at(key);
-        if (!v.is_number_integer() || v.get<long long>() < 2 || v.get<long long>() > (1LL << 30))
-          fail(where + "." + key, std::string("must be a number of ranks from 2 to 2^30, found ") + v.dump());
-        return static_cast<int>(v.get<long long>());
-      };
-      out.from_ranks = ranks("from_ranks");
-      out.below_ranks = ranks("below_ranks");
-      if (out.below_ranks <= out.from_ranks) fail(where + ".below_ranks", "must exceed from_ranks");
-    }
+    parse_check_ranks(r, where, table_version, out);
     out.log_lo = bounded(
         finite_number(require_key(r, "log_lo", where, "give the smallest ln(measured/predicted)"), where + ".log_lo"),
         kMaxLogResidual, "(ln ratio)", where + ".log_lo");

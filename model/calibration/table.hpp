@@ -19,7 +19,7 @@ namespace modeltuned {
 // "checks" (CheckResidual); version 3 sized checks; version 4 the optional per-channel "relay".
 // A table is written as the oldest version that holds what it has, so old tables load, checksum
 // and predict as before.
-inline constexpr int kCalibrationVersion = 4;
+inline constexpr int kCalibrationVersion = 5;
 inline constexpr int kOldestCalibrationVersion = 1;
 inline constexpr std::string_view kCalibrationFormatName = "modeltuned-calibration";
 

@@ -57,14 +57,18 @@ json to_json(const CalibrationTable &table) {
   }
   // The oldest version that holds what the table has, so a table without the newer fields is the
   // same file, with the same checksum, as before them.
-  bool contention = !table.checks.empty(), ranks = false, relay = false;
+  bool contention = !table.checks.empty(), ranks = false, relay = false, allreduce = false;
   for (const ChannelTable &ch : table.channels) {
     contention |= !ch.concurrent.empty() || !ch.exchange.empty();
     relay |= !ch.relay.empty();
   }
-  for (const CheckResidual &r : table.checks) ranks |= r.has_ranks();
+  for (const CheckResidual &r : table.checks) {
+    ranks |= r.has_ranks();
+    allreduce |= r.op == "allreduce";
+  }
   json doc = {{"format", kCalibrationFormatName},
-              {"version", relay        ? 4
+              {"version", allreduce    ? 5
+                          : relay      ? 4
                           : ranks      ? 3
                           : contention ? 2
                                        : kOldestCalibrationVersion},
