@@ -78,6 +78,7 @@ struct FitOptions {
   double fresh_memory_us_per_byte = 0;              // with a non-empty source only
   std::string fresh_memory_source;                  // empty: not measured
   double fresh_memory_one_buffer_us_per_byte = -1;  // a single temporary's; < 0: not measured apart
+  double fresh_memory_from_bytes = 0;               // the least a call allocates at once to pay it; 0: any
 };
 
 // Fits every channel that has samples; the result passes parse_calibration's validation and

@@ -443,6 +443,8 @@ CalibrationTable table_from_options(const FitOptions &options) {
     table.fresh_memory_source = options.fresh_memory_source;
     if (std::isfinite(options.fresh_memory_one_buffer_us_per_byte) && options.fresh_memory_one_buffer_us_per_byte >= 0)
       table.fresh_memory_one_buffer_us_per_byte = options.fresh_memory_one_buffer_us_per_byte;
+    if (std::isfinite(options.fresh_memory_from_bytes) && options.fresh_memory_from_bytes > 0)
+      table.fresh_memory_from_bytes = options.fresh_memory_from_bytes;
   }
   table.provenance = options.provenance.is_object() ? options.provenance : json::object();
   return table;

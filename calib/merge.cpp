@@ -92,13 +92,14 @@ std::pair<const MergeInput *, const MergeInput *> take_local_costs(const std::ve
   merged.fresh_memory_us_per_byte = memory->table.fresh_memory_us_per_byte;
   merged.fresh_memory_source = memory->table.fresh_memory_source;
   merged.fresh_memory_one_buffer_us_per_byte = memory->table.fresh_memory_one_buffer_us_per_byte;
+  merged.fresh_memory_from_bytes = memory->table.fresh_memory_from_bytes;
   if (reduce->table.provenance.contains("reduce_local"))
     merged.provenance["reduce_local"] = reduce->table.provenance["reduce_local"];
   return {reduce, memory};
 }
 
 // Checks: an input's hold where the merged table predicts what that input predicted, i.e. every
-// channel it has came from it unchanged (and, for reduce, the same local costs); ranges of one key
+// channel it has came from it unchanged (and, for reduce and allreduce, the same local costs); ranges of one key
 // from several inputs are joined. Returns how many of each input's were kept.
 json take_checks(const std::vector<MergeInput> &inputs, CalibrationTable &merged) {
   std::map<std::tuple<std::string, std::string, uint32_t, int, std::string, std::string, std::string, double, int, int>,
@@ -113,10 +114,11 @@ json take_checks(const std::vector<MergeInput> &inputs, CalibrationTable &merged
       channels_same = channels_same && (!in.table.channels[c].present || in.table.channels[c] == merged.channels[c]);
     const bool reduce_same = in.table.reduce_us_per_byte == merged.reduce_us_per_byte &&
                              in.table.fresh_memory_us_per_byte == merged.fresh_memory_us_per_byte &&
-                             in.table.fresh_one_buffer_us_per_byte() == merged.fresh_one_buffer_us_per_byte();
+                             in.table.fresh_one_buffer_us_per_byte() == merged.fresh_one_buffer_us_per_byte() &&
+                             in.table.fresh_memory_from_bytes == merged.fresh_memory_from_bytes;
     int kept = 0;
     for (const CheckResidual &r : in.table.checks) {
-      if (!channels_same || (r.op == "reduce" && !reduce_same)) continue;
+      if (!channels_same || (r.op != "bcast" && !reduce_same)) continue;  // reductions cost the local costs
       ++kept;
       auto [it, added] = checks.try_emplace(std::tuple(r.op, r.algorithm, r.segsize, r.fanout, r.objective, r.neighbors,
                                                        r.widest, r.from_bytes, r.from_ranks, r.below_ranks),

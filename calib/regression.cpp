@@ -233,4 +233,19 @@ std::optional<PiecewiseFit> fit_piecewise_hockney(std::span<const Point> points,
   return result;
 }
 
+FreshStep fit_fresh_step(std::span<const Point> samples) {
+  std::map<double, std::vector<double>> by_size;
+  for (const Point &p : samples)
+    if (p.x > 0 && std::isfinite(p.y)) by_size[p.x].push_back(p.y);
+  std::vector<std::pair<double, double>> per_byte;  // (size, median cost per byte), ascending
+  for (auto &[bytes, us] : by_size) per_byte.emplace_back(bytes, std::max(0.0, median(us)) / bytes);
+  if (per_byte.empty() || !(per_byte.back().second > 0)) return {};
+  const double top = per_byte.back().second;
+  size_t first = per_byte.size() - 1;
+  while (first > 0 && per_byte[first - 1].second >= kFreshStepShare * top) --first;
+  std::vector<double> costs;
+  for (size_t i = first; i < per_byte.size(); ++i) costs.push_back(per_byte[i].second);
+  return {per_byte[first].first, median(costs)};
+}
+
 }  // namespace modeltuned::calib

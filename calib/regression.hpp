@@ -102,4 +102,18 @@ struct PerByteCost {
 };
 PerByteCost fit_per_byte_cost(std::span<const Point> samples);
 
+// What a call's temporaries cost through the allocator, as a step: glibc serves blocks it keeps
+// warm, and only from some size on (mmap'd blocks, a heap top above the trim threshold) do they
+// fault in anew every call. From samples (x: bytes allocated at once, y: microseconds beyond
+// writing as much warm memory), per size the median cost per byte; `from_bytes` the smallest size
+// measured from which every larger one costs at least kFreshStepShare of the largest size's
+// per-byte cost, and `us_per_byte` the median of those sizes' costs per byte (0, and from_bytes
+// 0, when even the largest costs nothing).
+inline constexpr double kFreshStepShare = 0.5;
+struct FreshStep {
+  double from_bytes = 0;
+  double us_per_byte = 0;
+};
+FreshStep fit_fresh_step(std::span<const Point> samples);
+
 }  // namespace modeltuned::calib

@@ -84,7 +84,8 @@ bool tables_equal(const CalibrationTable &a, const CalibrationTable &b) {
   return a.channels == b.channels && a.reduce_us_per_byte == b.reduce_us_per_byte &&
          a.reduce_source == b.reduce_source && a.provenance == b.provenance && a.checksum == b.checksum &&
          a.fresh_memory_us_per_byte == b.fresh_memory_us_per_byte && a.fresh_memory_source == b.fresh_memory_source &&
-         a.fresh_memory_one_buffer_us_per_byte == b.fresh_memory_one_buffer_us_per_byte;
+         a.fresh_memory_one_buffer_us_per_byte == b.fresh_memory_one_buffer_us_per_byte &&
+         a.fresh_memory_from_bytes == b.fresh_memory_from_bytes;
 }
 
 // Parses `text` and returns the error message, or "" when it was accepted.
@@ -203,6 +204,22 @@ START_TEST(allreduce_checks_need_version_5) {
 }
 END_TEST
 
+// The size from which temporaries cost fresh memory: version 6, kept exactly, refused by older
+// versions and when negative; a table without it is written as before.
+START_TEST(fresh_threshold_needs_version_6) {
+  CalibrationTable t = sample_table();
+  ck_assert_int_le(json::parse(to_json_text(t))["version"].get<int>(), 5);
+  t.fresh_memory_from_bytes = 8388608;
+  update_checksum(t);
+  const std::string text = to_json_text(t);
+  ck_assert_int_eq(json::parse(text)["version"].get<int>(), 6);
+  const CalibrationTable back = parse_calibration(text, "test");
+  ck_assert(tables_equal(t, back));
+  expect_refused_edit(text, "\"version\": 6", "\"version\": 5", "memory.from_bytes: needs \"version\": 6");
+  expect_refused_edit(text, "\"from_bytes\": 8388608", "\"from_bytes\": -1", "memory.from_bytes");
+}
+END_TEST
+
 START_TEST(checksum_follows_every_value) {
   const CalibrationTable original = sample_table();
   std::vector<std::function<void(CalibrationTable &)>> changes;
@@ -231,6 +248,7 @@ START_TEST(checksum_follows_every_value) {
   changes.push_back([](CalibrationTable &t) { t.fresh_memory_us_per_byte *= 1.001; });
   changes.push_back([](CalibrationTable &t) { t.fresh_memory_source += "."; });
   changes.push_back([](CalibrationTable &t) { t.fresh_memory_one_buffer_us_per_byte *= 1.001; });
+  changes.push_back([](CalibrationTable &t) { t.fresh_memory_from_bytes = 262144; });
   changes.push_back([](CalibrationTable &t) { t.provenance["source"] = "other"; });
   for (size_t k = 0; k < changes.size(); ++k) {
     CalibrationTable changed = original;
@@ -278,10 +296,10 @@ START_TEST(malformed_inputs_are_rejected) {
       {"missing format", [] { return edited([](json &d) { d.erase("format"); }); }, {"format", "missing"}},
       {"missing version",
        [] { return edited([](json &d) { d.erase("version"); }); },
-       {"version", "supported versions: 1 to 5"}},
+       {"version", "supported versions: 1 to 6"}},
       {"unsupported version",
-       [] { return edited([](json &d) { d["version"] = 6; }); },
-       {"version", "6", "supported versions: 1 to 5"}},
+       [] { return edited([](json &d) { d["version"] = 7; }); },
+       {"version", "7", "supported versions: 1 to 6"}},
       {"relay in a version 3 table",
        [] {
          return edited([](json &d) {
@@ -674,6 +692,38 @@ END_TEST
 // Noise never makes the fitter give up once measurements are taken (issue 29): a per-byte cost
 // whose slope noise turns negative takes an upper bound and says so; a point-to-point channel whose
 // smallest sizes leave no piecewise line starting above 0 us gets one positive piece and a note.
+// Fresh memory is a step: what glibc keeps costs nothing, whatever faults in anew its pages.
+START_TEST(fit_fresh_step_finds_where_blocks_come_back_cold) {
+  auto samples = [](auto cost) {
+    std::vector<calib::Point> out;
+    for (double bytes = 8192; bytes <= 8388608; bytes *= 2)
+      for (int rep = 0; rep < 5; ++rep) out.push_back({bytes, cost(bytes, rep)});
+    return out;
+  };
+  // The 2-core VM's two-buffer pattern: malloc's overhead up to 4 MiB, 13 us a page at 8 MiB; one
+  // noisy repetition per size does not move the medians.
+  const calib::FreshStep vm = calib::fit_fresh_step(samples([](double bytes, int rep) {
+    return rep == 2 ? 50.0 : bytes < 8388608 ? 0.05 : 3.2e-3 * bytes;
+  }));
+  ck_assert_double_eq(vm.from_bytes, 8388608);
+  ck_assert_double_eq_tol(vm.us_per_byte, 3.2e-3, 1e-12);
+  // Every block mapped anew: a cost per byte at every size measured.
+  const calib::FreshStep mapped = calib::fit_fresh_step(samples([](double bytes, int) { return 2.5e-4 * bytes; }));
+  ck_assert_double_eq(mapped.from_bytes, 8192);
+  ck_assert_double_eq_tol(mapped.us_per_byte, 2.5e-4, 1e-15);
+  // From 1 MiB on, at a third, then the full cost: the step starts where the cost reaches half.
+  const calib::FreshStep ramp = calib::fit_fresh_step(samples([](double bytes, int) {
+    return bytes < 1048576 ? 0.0 : bytes < 4194304 ? 1e-4 * bytes : 3e-4 * bytes;
+  }));
+  ck_assert_double_eq(ramp.from_bytes, 4194304);
+  ck_assert_double_eq_tol(ramp.us_per_byte, 3e-4, 1e-15);
+  // Kept everywhere (warm writes even a little slower than the pattern): nothing.
+  const calib::FreshStep kept = calib::fit_fresh_step(samples([](double, int) { return -0.2; }));
+  ck_assert(kept.from_bytes == 0 && kept.us_per_byte == 0);
+  ck_assert(calib::fit_fresh_step({}).us_per_byte == 0);
+}
+END_TEST
+
 START_TEST(fit_never_gives_up_on_noise) {
   std::vector<calib::Point> clean, noisy;
   for (double bytes : {4096.0, 16384.0, 65536.0, 262144.0, 1048576.0, 4194304.0})
@@ -1171,11 +1221,16 @@ START_TEST(calibrate_measures_contention_and_refits) {
   const json doc = json::parse(test::read_text(table_path));
   const CalibrationTable table = load_calibration(table_path.string());
   // Contention lists: version 2; checks, which carry their groups' sizes: 3; relay points: 4;
-  // allreduce checks: 5.
+  // allreduce checks: 5; where fresh memory starts costing: 6.
   bool relay = false, allreduce = false;
+  const bool fresh_from = table.fresh_memory_from_bytes > 0;
   for (const ChannelTable &ch : table.channels) relay |= !ch.relay.empty();
   for (const CheckResidual &r : table.checks) allreduce |= r.op == "allreduce";
-  ck_assert_int_eq(doc["version"].get<int>(), allreduce ? 5 : relay ? 4 : table.checks.empty() ? 2 : 3);
+  ck_assert_int_eq(doc["version"].get<int>(), fresh_from             ? 6
+                                              : allreduce            ? 5
+                                              : relay                ? 4
+                                              : table.checks.empty() ? 2
+                                                                     : 3);
   int channels = 0;
   for (int c = 0; c < kChannels; ++c) {
     const ChannelTable &ch = table.channels[c];
@@ -1389,6 +1444,7 @@ int main() {
   tcase_add_test(table, checks_round_trip_and_refuse_bad_entries);
   tcase_add_test(table, check_ranks_round_trip_and_refuse_bad_entries);
   tcase_add_test(table, allreduce_checks_need_version_5);
+  tcase_add_test(table, fresh_threshold_needs_version_6);
   tcase_add_test(table, checksum_follows_every_value);
   tcase_add_test(table, malformed_inputs_are_rejected);
   tcase_add_test(table, missing_file_names_path_and_reason);
@@ -1397,6 +1453,7 @@ int main() {
   TCase *fit = tcase_create("fit");
   tcase_add_test(fit, fit_recovers_synthetic_breakpoint);
   tcase_add_test(fit, fit_rejects_bad_samples);
+  tcase_add_test(fit, fit_fresh_step_finds_where_blocks_come_back_cold);
   tcase_add_test(fit, fit_never_gives_up_on_noise);
   tcase_add_test(fit, fit_flat_curve_is_monotone_and_used_in_range);
   tcase_add_test(fit, fit_single_peer_channel_is_an_extrapolated_bound);

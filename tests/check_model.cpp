@@ -295,6 +295,38 @@ START_TEST(fresh_memory_charges) {
   ck_assert(near(extra(Op::reduce, rabenseifner, 2, 1000), ft * bytes * 1.5));
   f.fresh_memory_one_buffer_us_per_byte = 0.004;
   ck_assert(near(extra(Op::reduce, pipeline, 2, 1000), 0.004 * bytes));
+
+  // Below the table's threshold the allocator hands the temporaries back warm: nothing is charged.
+  // What a call allocates at once: the pipeline of 3's rank 1 an accumulator and a segment buffer
+  // of the message each (3 x bytes counted with the second segment buffer), Rabenseifner a result
+  // buffer and a receive buffer (2 x bytes), linear's root one buffer (bytes).
+  f.fresh_memory_one_buffer_us_per_byte = -1;
+  f.fresh_memory_from_bytes = 3 * bytes + 1;
+  ck_assert(near(extra(Op::reduce, pipeline, 3, 1000), 0));
+  ck_assert(near(extra(Op::reduce, rabenseifner, 8, 1000), 0));
+  ck_assert(near(extra(Op::reduce, 1, 5, 1000), 0));
+  f.fresh_memory_from_bytes = 3 * bytes;
+  ck_assert(near(extra(Op::reduce, pipeline, 3, 1000), 2 * ft * bytes));  // the root's buffer is below
+  f.fresh_memory_from_bytes = 2 * bytes;
+  ck_assert(near(extra(Op::reduce, rabenseifner, 8, 1000), ft * bytes * (2 - 1.0 / 8)));
+  ck_assert(near(extra(Op::reduce, 1, 5, 1000), 0));
+  f.fresh_memory_from_bytes = bytes;
+  ck_assert(near(extra(Op::reduce, 1, 5, 1000), ft * bytes));
+  // Allreduce: recursive doubling copies the message once, the ring holds two blocks.
+  const int recursive_doubling = id(Op::allreduce, "recursive_doubling"), ring = id(Op::allreduce, "ring");
+  auto allreduce_extra = [&](int algorithm, int p) {
+    const CallShape call{Op::allreduce, 1000, 8, 0, true};
+    const Candidate c{Op::allreduce, algorithm, 0, 0};
+    return *predict_us(f, one_cache(p), c, call) - *predict_us(t, one_cache(p), c, call);
+  };
+  f.fresh_memory_from_bytes = bytes / 2;  // the ring's two blocks of a quarter each
+  ck_assert(near(allreduce_extra(recursive_doubling, 4), ft * bytes));
+  ck_assert(near(allreduce_extra(ring, 4), ft * bytes / 2));
+  f.fresh_memory_from_bytes = bytes / 2 + 1;
+  ck_assert(near(allreduce_extra(recursive_doubling, 4), ft * bytes));
+  ck_assert(near(allreduce_extra(ring, 4), 0));
+  f.fresh_memory_from_bytes = bytes + 1;
+  ck_assert(near(allreduce_extra(recursive_doubling, 4), 0));
 }
 END_TEST
 

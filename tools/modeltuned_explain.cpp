@@ -278,8 +278,8 @@ void add_explain_command(CLI::App &app) {
   cmd->add_flag("--noncommutative", o->noncommutative, "the reduction operation is not commutative");
   cmd->add_option(
       "--algorithms", o->algorithms,
-      fmt::format("restrict candidates, like coll_modeltuned_{{bcast,reduce}}_algorithms: bcast {}; reduce {}; "
-                  "allreduce (not decided by the component yet) {}",
+      fmt::format("restrict candidates, like coll_modeltuned_{{bcast,reduce,allreduce}}_algorithms: bcast {}; "
+                  "reduce {}; allreduce {}",
                   algorithm_names(Op::bcast), algorithm_names(Op::reduce), algorithm_names(Op::allreduce)));
   cmd->add_option("--variant", o->variant,
                   "cost model: schedule (default, the component's) or stage_sum (the report's eq. 2-3)")

@@ -102,7 +102,8 @@ void print_summary(const CalibrationTable &table, std::ostream &out) {
     out << "fresh memory: not measured (reduce temporaries cost nothing in the model)\n";
   else
     out << "fresh memory: " << table.fresh_memory_us_per_byte * 1e3 << " ns/B, one buffer alone "
-        << table.fresh_one_buffer_us_per_byte() * 1e3 << " ns/B (" << table.fresh_memory_source << ")\n";
+        << table.fresh_one_buffer_us_per_byte() * 1e3 << " ns/B, from " << table.fresh_memory_from_bytes
+        << " B allocated at once (" << table.fresh_memory_source << ")\n";
 }
 
 // The inputs first: which files and whether each can be read, before any other flag is judged,

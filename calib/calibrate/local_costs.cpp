@@ -6,27 +6,10 @@
 
 #include <unistd.h>
 
-#include <Eigen/Dense>
-
 #include "calib/calibrate/measurements.hpp"
 #include "calib/regression.hpp"
 
 namespace modeltuned::calibrate {
-namespace {
-
-// Least-squares slope of y against x (us per byte), intercept absorbing the call overhead.
-double slope(const std::vector<double> &x, const std::vector<double> &y) {
-  Eigen::MatrixXd design(x.size(), 2);
-  Eigen::VectorXd rhs(y.size());
-  for (size_t i = 0; i < x.size(); ++i) {
-    design(i, 0) = 1;
-    design(i, 1) = x[i];
-    rhs(i) = y[i];
-  }
-  return design.colPivHouseholderQr().solve(rhs)(1);
-}
-
-}  // namespace
 
 nlohmann::json ReduceLocalResult::to_json() const {
   return {{"double_us_per_byte", double_us_per_byte},
@@ -36,6 +19,7 @@ nlohmann::json ReduceLocalResult::to_json() const {
           {"fresh_memory_us_per_byte", fresh_us_per_byte},
           {"fresh_memory_one_buffer_us_per_byte", fresh_one_buffer_us_per_byte},
           {"fresh_memory_two_buffers_us_per_byte", fresh_two_buffers_us_per_byte},
+          {"fresh_memory_from_bytes", fresh_from_bytes},
           {"fresh_memory_samples", fresh_samples}};
 }
 
@@ -91,10 +75,13 @@ ReduceLocalResult Calibrator::reduce_local(double deadline) {
 // costs nothing beyond the writes, or gives it back to the system (mmap'd blocks; a heap top
 // above the trim threshold, which two blocks freed together can pass where one does not), and
 // then every page faults in again. So both patterns are timed in steady state, as the allocator
-// settles after a few calls of one size, minus writing as many pages of warm memory; the cost per
-// fresh byte is the least-squares slope of the costlier pattern, about 0 where blocks are kept.
+// settles after a few calls of one size, minus writing as many pages of warm memory, from 4 KiB
+// (a segment buffer) to 4 MiB. The cost is a step (calib::fit_fresh_step): nothing below the size
+// from which blocks come back cold, the per-byte cost above it; the costlier pattern's step is the
+// table's (on the 2-core VM: two blocks of 4 MiB at 3 ns/B, nothing up to two of 2 MiB).
 void Calibrator::fresh_memory(double deadline, ReduceLocalResult &result) {
-  const std::vector<size_t> sizes = {256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20};
+  const std::vector<size_t> sizes = {4 << 10,   16 << 10, 64 << 10, 128 << 10, 256 << 10,
+                                     512 << 10, 1 << 20,  2 << 20,  4 << 20};
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   constexpr int kWarmupCalls = 3, kTimedCalls = 5, kRounds = 5;
   std::vector<char> warm(2 * sizes.back(), 1);
@@ -127,7 +114,7 @@ void Calibrator::fresh_memory(double deadline, ReduceLocalResult &result) {
   std::vector<Case> cases;
   for (int buffers : {1, 2})
     for (size_t bytes : sizes) cases.push_back({buffers, bytes});
-  std::vector<double> x[2], y[2];  // per pattern: fresh bytes per call, extra microseconds
+  std::vector<calib::Point> samples[2];  // per pattern: fresh bytes per call, extra microseconds
   // At least one full round: without two sizes of each pattern there is no slope.
   for (int round = 0; round < kRounds && (round == 0 || MPI_Wtime() < deadline); ++round) {
     std::shuffle(cases.begin(), cases.end(), rng_);
@@ -141,14 +128,16 @@ void Calibrator::fresh_memory(double deadline, ReduceLocalResult &result) {
         write_pages(warm.data(), fresh_bytes);
         return (MPI_Wtime() - start) * 1e6;
       });
-      x[c.buffers - 1].push_back(static_cast<double>(fresh_bytes));
-      y[c.buffers - 1].push_back(pattern_us - warm_us);
+      samples[c.buffers - 1].push_back({static_cast<double>(fresh_bytes), pattern_us - warm_us});
     }
   }
-  result.fresh_one_buffer_us_per_byte = slope(x[0], y[0]);
-  result.fresh_two_buffers_us_per_byte = slope(x[1], y[1]);
-  result.fresh_us_per_byte = std::max({0.0, result.fresh_one_buffer_us_per_byte, result.fresh_two_buffers_us_per_byte});
-  result.fresh_samples = static_cast<int>(x[0].size() + x[1].size());
+  const calib::FreshStep one = calib::fit_fresh_step(samples[0]), two = calib::fit_fresh_step(samples[1]);
+  const calib::FreshStep &costlier = one.us_per_byte > two.us_per_byte ? one : two;
+  result.fresh_one_buffer_us_per_byte = one.us_per_byte;
+  result.fresh_two_buffers_us_per_byte = two.us_per_byte;
+  result.fresh_us_per_byte = costlier.us_per_byte;
+  result.fresh_from_bytes = costlier.from_bytes;
+  result.fresh_samples = static_cast<int>(samples[0].size() + samples[1].size());
 }
 
 }  // namespace modeltuned::calibrate

@@ -32,11 +32,11 @@ struct ReduceLocalResult {
   double double_us_per_byte = 0, int_us_per_byte = 0;
   std::string double_method;  // how double_us_per_byte was fitted (calib::fit_per_byte_cost)
   int samples = 0;
-  // Temporaries through this process's allocator (fresh_memory below): the slope per fresh byte
-  // of each pattern, and the table's value, the larger one clamped at 0. fresh_samples == 0: not
-  // measured.
+  // Temporaries through this process's allocator (fresh_memory below): the cost per fresh byte
+  // of each pattern from the size its step starts at, and the table's: the costlier pattern's
+  // cost and size. fresh_samples == 0: not measured.
   double fresh_one_buffer_us_per_byte = 0, fresh_two_buffers_us_per_byte = 0;
-  double fresh_us_per_byte = 0;
+  double fresh_us_per_byte = 0, fresh_from_bytes = 0;
   int fresh_samples = 0;
   nlohmann::json to_json() const;
 };

@@ -124,12 +124,14 @@ modeltuned::calib::FitOptions fit_options_now(const mc::FitInput &input, Write m
               ? std::string()
               : fmt::format("measured on rank 0 through this process's allocator in steady state: malloc, one "
                             "write per page, free, of one buffer and of two allocated and freed together, "
-                            "256 KiB - 4 MiB each, minus writing as many pages of warm memory; least-squares "
-                            "slope per fresh byte of the costlier pattern, clamped at 0 (one buffer {:.3g} us/B, "
-                            "two buffers {:.3g} us/B; {} samples)",
+                            "4 KiB - 4 MiB each, minus writing as many pages of warm memory; per pattern a "
+                            "step: the median cost per byte from the smallest size on whose cost is at least "
+                            "half the largest's, the costlier pattern's for the table (one buffer {:.3g} us/B, "
+                            "two buffers {:.3g} us/B; from {} B allocated at once; {} samples)",
                             reduce.fresh_one_buffer_us_per_byte, reduce.fresh_two_buffers_us_per_byte,
-                            reduce.fresh_samples),
-          std::max(0.0, reduce.fresh_one_buffer_us_per_byte)};
+                            reduce.fresh_from_bytes, reduce.fresh_samples),
+          std::max(0.0, reduce.fresh_one_buffer_us_per_byte),
+          reduce.fresh_from_bytes};
 }
 
 // Fits the samples measured so far and saves the table. Caller holds g_run.mutex. Returns the

@@ -433,11 +433,11 @@ void parse_reduce(const json &doc, CalibrationTable &table) {
 }
 
 // The optional cost of writing fresh memory.
-void parse_memory(const json &doc, CalibrationTable &table) {
+void parse_memory(const json &doc, CalibrationTable &table, int table_version) {
   auto it = doc.find("memory");
   if (it == doc.end()) return;
   const json &memory = require_object(*it, "memory");
-  reject_unknown_keys(memory, {"fresh_us_per_byte", "one_buffer_us_per_byte", "source"}, "memory");
+  reject_unknown_keys(memory, {"fresh_us_per_byte", "one_buffer_us_per_byte", "from_bytes", "source"}, "memory");
   table.fresh_memory_us_per_byte =
       us_per_byte(non_negative_number(require_key(memory, "fresh_us_per_byte", "memory",
                                                   "give the cost of writing fresh memory in microseconds per byte"),
@@ -450,6 +450,11 @@ void parse_memory(const json &doc, CalibrationTable &table) {
   if (auto one = memory.find("one_buffer_us_per_byte"); one != memory.end())
     table.fresh_memory_one_buffer_us_per_byte =
         us_per_byte(non_negative_number(*one, "memory.one_buffer_us_per_byte"), "memory.one_buffer_us_per_byte");
+  if (auto from = memory.find("from_bytes"); from != memory.end()) {
+    if (table_version < 6)
+      fail("memory.from_bytes", "needs \"version\": 6 (older tables charge fresh memory at every size)");
+    table.fresh_memory_from_bytes = non_negative_number(*from, "memory.from_bytes");
+  }
 }
 
 }  // namespace
@@ -462,7 +467,7 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
   if (auto it = doc.find("provenance"); it != doc.end()) table.provenance = require_object(*it, "provenance");
   parse_channels(doc, table, table_version);
   parse_reduce(doc, table);
-  parse_memory(doc, table);
+  parse_memory(doc, table, table_version);
   if (auto it = doc.find("checks"); it != doc.end()) {
     if (table_version < 2) fail("checks", "needs \"version\": 2 (version 1 tables have no checks)");
     parse_checks(require_object(*it, "checks"), table, table_version);

@@ -16,10 +16,11 @@
 namespace modeltuned {
 
 // Version 2 adds the optional per-channel "concurrent" and "exchange" curves and the optional
-// "checks" (CheckResidual); version 3 sized checks; version 4 the optional per-channel "relay".
+// "checks" (CheckResidual); version 3 sized checks; version 4 the optional per-channel "relay";
+// version 5 allreduce checks; version 6 the optional "memory.from_bytes".
 // A table is written as the oldest version that holds what it has, so old tables load, checksum
 // and predict as before.
-inline constexpr int kCalibrationVersion = 5;
+inline constexpr int kCalibrationVersion = 6;
 inline constexpr int kOldestCalibrationVersion = 1;
 inline constexpr std::string_view kCalibrationFormatName = "modeltuned-calibration";
 
@@ -120,6 +121,17 @@ struct CalibrationTable {
   double fresh_memory_one_buffer_us_per_byte = -1;
   double fresh_one_buffer_us_per_byte() const {
     return fresh_memory_one_buffer_us_per_byte >= 0 ? fresh_memory_one_buffer_us_per_byte : fresh_memory_us_per_byte;
+  }
+  // The least a call allocates at once for its temporaries to cost anything: glibc serves smaller
+  // ones from blocks it keeps, warm after the first call (on the 2-core VM two blocks of 1 MiB
+  // come back warm, two of 4 MiB fault in again at 13 us a page). 0: every size (tables without it).
+  double fresh_memory_from_bytes = 0;
+  // The rates for a call whose temporaries allocated together come to `allocated_bytes`.
+  double fresh_us_per_byte(double allocated_bytes) const {
+    return allocated_bytes >= fresh_memory_from_bytes ? fresh_memory_us_per_byte : 0;
+  }
+  double fresh_one_buffer_us_per_byte(double allocated_bytes) const {
+    return allocated_bytes >= fresh_memory_from_bytes ? fresh_one_buffer_us_per_byte() : 0;
   }
   nlohmann::json provenance = nlohmann::json::object();
   uint64_t checksum = 0;  // of the canonical serialization; all ranks must agree

@@ -58,6 +58,7 @@ json to_json(const CalibrationTable &table) {
   // The oldest version that holds what the table has, so a table without the newer fields is the
   // same file, with the same checksum, as before them.
   bool contention = !table.checks.empty(), ranks = false, relay = false, allreduce = false;
+  const bool fresh_from = !table.fresh_memory_source.empty() && table.fresh_memory_from_bytes > 0;
   for (const ChannelTable &ch : table.channels) {
     contention |= !ch.concurrent.empty() || !ch.exchange.empty();
     relay |= !ch.relay.empty();
@@ -67,7 +68,8 @@ json to_json(const CalibrationTable &table) {
     allreduce |= r.op == "allreduce";
   }
   json doc = {{"format", kCalibrationFormatName},
-              {"version", allreduce    ? 5
+              {"version", fresh_from   ? 6
+                          : allreduce  ? 5
                           : relay      ? 4
                           : ranks      ? 3
                           : contention ? 2
@@ -79,6 +81,7 @@ json to_json(const CalibrationTable &table) {
     doc["memory"] = {{"fresh_us_per_byte", table.fresh_memory_us_per_byte}, {"source", table.fresh_memory_source}};
   if (!table.fresh_memory_source.empty() && table.fresh_memory_one_buffer_us_per_byte >= 0)
     doc["memory"]["one_buffer_us_per_byte"] = table.fresh_memory_one_buffer_us_per_byte;
+  if (fresh_from) doc["memory"]["from_bytes"] = bytes_value(table.fresh_memory_from_bytes);
   if (!table.checks.empty()) {
     json residuals = json::array();
     for (const CheckResidual &r : table.checks) {

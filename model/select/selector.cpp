@@ -109,7 +109,11 @@ std::optional<Decision> Selector::decide(const CallShape &asked) {
   const int size = placement_.size();
   const Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), size, call.commutative, ompi_),
                                     call.count, call.type_size, size, call.commutative);
-  const std::optional<double> default_us = predict(fixed, call);
+  // Usually among the candidates, predicted already (nonoverlapping's prediction decides a reduce
+  // and a bcast: not worth doing twice).
+  const auto known = std::find_if(decision.predictions.begin(), decision.predictions.end(),
+                                  [&](const Prediction &p) { return p.candidate == fixed; });
+  const std::optional<double> default_us = known != decision.predictions.end() ? known->us : predict(fixed, call);
   if (!default_us) return decision;  // the default cannot be predicted: the model decides alone
   decision.ompi_default = Prediction{fixed, *default_us};
   if (!table_.checks.empty()) return apply_checks(call, std::move(decision));

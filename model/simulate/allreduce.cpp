@@ -78,7 +78,7 @@ double evaluate_recursive_doubling(const Evaluation &e, const RecursiveDoublingP
   const double bytes = static_cast<double>(e.call.bytes());
   const int pof2 = floor_power_of_two(plan.size);
   // A fresh copy of the message per call (coll_base_allreduce.c mallocs it).
-  double total = table.fresh_memory_us_per_byte * bytes;
+  double total = table.fresh_us_per_byte(bytes) * bytes;
   if (plan.fold) total += step_us(table, plan.fold, bytes) + bytes * table.reduce_us_per_byte;
   bool first = !plan.fold;
   for (ChannelMask mask : plan.rounds) {
@@ -93,7 +93,7 @@ double evaluate_recursive_doubling(const Evaluation &e, const RecursiveDoublingP
 double evaluate_ring(const Evaluation &e, const RingPlan &plan) {
   if (plan.size < 2) return 0;
   const double block = static_cast<double>(early_block(e.call.count, plan.size) * e.call.type_size);
-  return e.table.fresh_memory_us_per_byte * 2 * block + ring_reduce_scatter_us(e.table, plan, block) +
+  return e.table.fresh_us_per_byte(2 * block) * 2 * block + ring_reduce_scatter_us(e.table, plan, block) +
          ring_allgather_us(e.table, plan, block);
 }
 
@@ -104,7 +104,7 @@ double evaluate_segmented_ring(const Evaluation &e, const RingPlan &plan) {
   const double segment = static_cast<double>(early_block(block_count, phases) * e.call.type_size);
   const double block = static_cast<double>(block_count * e.call.type_size);
   // Each phase reduce-scatters one segment of every block; the allgather then moves whole blocks.
-  return e.table.fresh_memory_us_per_byte * 2 * segment +
+  return e.table.fresh_us_per_byte(2 * segment) * 2 * segment +
          static_cast<double>(phases) * ring_reduce_scatter_us(e.table, plan, segment) +
          ring_allgather_us(e.table, plan, block);
 }
@@ -115,7 +115,7 @@ double evaluate_allreduce_rabenseifner(const Evaluation &e, const RabenseifnerPl
   const int pof2 = floor_power_of_two(plan.size);
   const double ts = static_cast<double>(call.type_size), bytes = static_cast<double>(call.bytes());
   const double half = static_cast<double>(call.count / 2) * ts;
-  double total = table.fresh_memory_us_per_byte * bytes;  // its temporary buffer of the whole message
+  double total = table.fresh_us_per_byte(bytes) * bytes;  // its temporary buffer of the whole message
   if (plan.pairing)  // exchange halves, reduce, the odd rank sends its combined half on
     total += 2 * busy_step_us(table, plan.pairing, half, BusyRound::exchange, 2 * (plan.size - pof2)) +
              half * table.reduce_us_per_byte;

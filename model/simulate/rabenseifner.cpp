@@ -41,7 +41,7 @@ double evaluate_rabenseifner(const Evaluation &e, const RabenseifnerPlan &plan) 
   // Fresh temporaries per call (coll_base_reduce.c): a non-root rank copies its data into a
   // result buffer of the whole message and receives the halves into another one, written up to
   // (1 - 1/p') of its size. Every rank waits for the slowest, so one such rank's cost counts.
-  total += table.fresh_memory_us_per_byte * window * (2 - 1.0 / static_cast<double>(pof2));
+  total += table.fresh_us_per_byte(2 * window) * window * (2 - 1.0 / static_cast<double>(pof2));
   // Every step after the first sends what an earlier one delivered (and this rank combined): the
   // relay cost of its channels.
   bool first = !plan.pairing;

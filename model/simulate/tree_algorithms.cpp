@@ -288,8 +288,10 @@ double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
   // over the segments. The linear reduce's root has one buffer of its own (below).
   // Ranks below the root hold two or more temporaries at once: the two-buffer rate. The root may
   // hold one alone, charged at the one-buffer rate (glibc keeps such a block where it gives back
-  // two freed together, so on the 2-core VM one costs ~0 and two 1 ns/B).
-  const double fresh = reduce && !plan.linear ? table.fresh_memory_us_per_byte : 0;
+  // two freed together, so on the 2-core VM one costs ~0 and two 1 ns/B). Neither where the call
+  // allocates less than the table's threshold at once (CalibrationTable::fresh_memory_from_bytes).
+  const double fresh =
+      reduce && !plan.linear ? table.fresh_us_per_byte(static_cast<double>(call.bytes()) + 2 * segment_bytes) : 0;
   thread_local std::vector<double> flat_us;
   flat_us.resize(plan.flat_trees.size());
   const PeersPerChannel pipelined = pipelined_transfers(table, plan, seg.segments);
@@ -323,12 +325,14 @@ double evaluate_tree(const Evaluation &e, const TreePlan &plan) {
     int children = 0;
     for (int n : plan.flat_trees[plan.sender_flat_tree.front()]) children += n;
     const double buffers = seg.segments > 1 || children > 1 ? 2 : 1;
-    const double rate = buffers > 1 ? fresh : table.fresh_one_buffer_us_per_byte();
+    const double rate = buffers > 1 ? table.fresh_us_per_byte(buffers * segment_bytes)
+                                    : table.fresh_one_buffer_us_per_byte(segment_bytes);
     root_fresh =
         segment_bytes * (rate * buffers - fresh * (seg.segments + buffers)) / static_cast<double>(seg.segments);
   }
   if (reduce && plan.linear && plan.size > 2)
-    root_fresh = table.fresh_one_buffer_us_per_byte() * static_cast<double>(call.bytes());
+    root_fresh =
+        table.fresh_one_buffer_us_per_byte(static_cast<double>(call.bytes())) * static_cast<double>(call.bytes());
   // Another tree schedule only predicts completion.
   if (call.metric == Metric::rank_mean && !e.tree_schedule)
     // The final hop of in-order binary keeps two ranks (P-1 and the root) that much longer.

@@ -278,6 +278,20 @@ static void fold(const struct reduce_op *op, enum kind k, unsigned char *acc, co
   }
 }
 
+/* v_0 op v_1 op ... op v_{P-1} of every rank's values for this case, in rank order; holes keep
+ * the sentinel. The caller frees it. */
+static unsigned char *expected_reduction(const struct reduce_op *op, enum kind k, long count, uint32_t seed, int size) {
+  const size_t n = (size_t)count * kinds[k].extent;
+  unsigned char *expected = alloc_filled(n), *contribution = alloc_filled(n);
+  for (long i = 0; i < count; i++) put_value(k, expected, i, seed, 0);
+  for (int q = 1; q < size; q++) {
+    for (long i = 0; i < count; i++) put_value(k, contribution, i, seed, q);
+    fold(op, k, expected, contribution, count);
+  }
+  free(contribution);
+  return expected;
+}
+
 static void run_reduce(MPI_Comm comm, const char *comm_name, const struct reduce_op *op, enum kind k, long count,
                        int root, int in_place) {
   int rank, size;
@@ -298,16 +312,9 @@ static void run_reduce(MPI_Comm comm, const char *comm_name, const struct reduce
   struct ctx c = {comm_name, op->name, k, count, root, in_place && rank == root};
   if (!(in_place && rank == root)) compare_bytes(&c, "send buffer changed", send, send_copy, n);
   if (rank == root) {
-    /* expected = v_0 op v_1 op ... op v_{P-1}, holes keep the sentinel */
-    unsigned char *expected = alloc_filled(n), *contribution = alloc_filled(n);
-    for (long i = 0; i < count; i++) put_value(k, expected, i, seed, 0);
-    for (int q = 1; q < size; q++) {
-      for (long i = 0; i < count; i++) put_value(k, contribution, i, seed, q);
-      fold(op, k, expected, contribution, count);
-    }
+    unsigned char *expected = expected_reduction(op, k, count, seed, size);
     compare_bytes(&c, "reduced data", recv, expected, n);
     free(expected);
-    free(contribution);
   }
   free(send);
   free(send_copy);
@@ -335,15 +342,9 @@ static void run_allreduce(MPI_Comm comm, const char *comm_name, const struct red
   count_call(comm, count, &allreduce_calls);
   struct ctx c = {comm_name, op->name, k, count, -1, in_place};
   if (!in_place) compare_bytes(&c, "send buffer changed", send, send_copy, n);
-  unsigned char *expected = alloc_filled(n), *contribution = alloc_filled(n);
-  for (long i = 0; i < count; i++) put_value(k, expected, i, seed, 0);
-  for (int q = 1; q < size; q++) {
-    for (long i = 0; i < count; i++) put_value(k, contribution, i, seed, q);
-    fold(op, k, expected, contribution, count);
-  }
+  unsigned char *expected = expected_reduction(op, k, count, seed, size);
   compare_bytes(&c, "allreduced data", recv, expected, n);
   free(expected);
-  free(contribution);
   free(send);
   free(send_copy);
   free(recv);

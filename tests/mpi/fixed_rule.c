@@ -1,8 +1,7 @@
 /* The model's copy of tuned's fixed rules (mt_fixed_rule, model/select/ompi_fixed.cpp) against tuned
  * itself: what coll_tuned_decision_fixed.c runs, and with which arguments, for every communicator
  * size up to 300 and around each of the rule's thresholds beyond, at message sizes around every
- * power of two up to 8 MiB, for bcast, commutative and non-commutative reduce, and allreduce (whose
- * rule the model weighs its allreduce predictions against; the component does not decide allreduce yet). Where
+ * power of two up to 8 MiB, for bcast, commutative and non-commutative reduce, and allreduce. Where
  * modeltuned keeps Open MPI's default it runs that rule's algorithm directly (coll_modeltuned_default_direct), so a
  * difference here would run another algorithm than Open MPI's default.
  *

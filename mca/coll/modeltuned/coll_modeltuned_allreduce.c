@@ -8,7 +8,6 @@
 
 #include "coll_modeltuned_call.h"
 #include "ompi/datatype/ompi_datatype.h"
-#include "ompi/op/op.h"
 
 int mca_coll_modeltuned_allreduce(const void *sbuf, void *rbuf, int count,
                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op,
@@ -23,16 +22,8 @@ int mca_coll_modeltuned_allreduce(const void *sbuf, void *rbuf, int count,
     if (0 == bytes) /* the same type signature everywhere: all empty. Not handed on: tuned's
                        algorithms write into the buffers of 7 elements of a zero-size type */
         return OMPI_SUCCESS;
-    /* Decided on what every rank shares, as reduce (coll_modeltuned_reduce.c). */
-    if (!ompi_op_is_commute(op))
-        d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_ALLREDUCE_ORDERED, bytes,
-                                       1, 0);
-    else if (!ompi_op_is_intrinsic(op))
-        d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_ALLREDUCE_USER, bytes, 1,
-                                       0);
-    else
-        d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC,
-                                       (size_t) count, type_size, 0);
+    d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC,
+                                             op, (size_t) count, type_size, 0);
     mca_coll_modeltuned_count_call(MT_OP_ALLREDUCE, comm, d, bytes, 0);
     if (OPAL_UNLIKELY(NULL == d))
         return m->previous_allreduce(sbuf, rbuf, count, dtype, op, comm,

@@ -8,6 +8,7 @@
 #define MCA_COLL_MODELTUNED_CALL_H
 
 #include "coll_modeltuned.h"
+#include "ompi/op/op.h"
 
 BEGIN_C_DECLS
 
@@ -31,6 +32,33 @@ mca_coll_modeltuned_lookup(mca_coll_modeltuned_module_t *m, struct ompi_communic
     if (OPAL_UNLIKELY(NULL == row || row[size_class].key != (uint64_t) root + 1))
         return mca_coll_modeltuned_decide(m, comm, kind, size_class, count, type_size, root);
     return OPAL_LIKELY(0 != row[size_class].decision.algorithm) ? &row[size_class].decision : NULL;
+}
+
+/* The decision for a reduction (reduce or allreduce; `intrinsic_kind` is the op's *_INTRINSIC
+ * kind, its _USER and _ORDERED kinds follow it), decided on what every rank shares. An intrinsic
+ * operation comes with a predefined datatype (Open MPI refuses others), the same on every rank:
+ * count and type size. A user-defined one sees each rank's own datatype, which may differ between
+ * ranks: decided on bytes, whole-message algorithms only; a non-commutative one, order-preserving
+ * ones only. */
+_Static_assert(MCA_COLL_MODELTUNED_KIND_REDUCE_USER ==
+                       MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC + 1 &&
+                   MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED ==
+                       MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC + 2 &&
+                   MCA_COLL_MODELTUNED_KIND_ALLREDUCE_USER ==
+                       MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC + 1 &&
+                   MCA_COLL_MODELTUNED_KIND_ALLREDUCE_ORDERED ==
+                       MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC + 2,
+               "a reduction's user and ordered kinds follow its intrinsic kind");
+static inline const mca_coll_modeltuned_decision_t *
+mca_coll_modeltuned_lookup_reduction(mca_coll_modeltuned_module_t *m,
+                                     struct ompi_communicator_t *comm, int intrinsic_kind,
+                                     struct ompi_op_t *op, size_t count, size_t type_size, int root)
+{
+    if (!ompi_op_is_commute(op))
+        return mca_coll_modeltuned_lookup(m, comm, intrinsic_kind + 2, count * type_size, 1, root);
+    if (!ompi_op_is_intrinsic(op))
+        return mca_coll_modeltuned_lookup(m, comm, intrinsic_kind + 1, count * type_size, 1, root);
+    return mca_coll_modeltuned_lookup(m, comm, intrinsic_kind, count, type_size, root);
 }
 
 /* Whether decision `d` cuts a message of `bytes` bytes into parts (segments, halves, blocks): on

@@ -7,7 +7,6 @@
 
 #include "coll_modeltuned_call.h"
 #include "ompi/datatype/ompi_datatype.h"
-#include "ompi/op/op.h"
 
 int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
@@ -21,18 +20,8 @@ int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
     const size_t bytes = (size_t) count * type_size;
     if (0 == bytes)
         return OMPI_SUCCESS; /* the same type signature everywhere: all empty */
-    /* Decided on what every rank shares. An intrinsic operation comes with a predefined datatype
-     * (Open MPI refuses others), the same on every rank. A user-defined one sees each rank's own
-     * datatype, which may differ between ranks: decided on bytes, whole-message algorithms only. */
-    if (!ompi_op_is_commute(op))
-        d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED, bytes, 1,
-                                       root);
-    else if (!ompi_op_is_intrinsic(op))
-        d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_USER, bytes, 1,
-                                       root);
-    else
-        d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC,
-                                       (size_t) count, type_size, root);
+    d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC, op,
+                                             (size_t) count, type_size, root);
     mca_coll_modeltuned_count_call(MT_OP_REDUCE, comm, d, bytes, root);
     if (OPAL_UNLIKELY(NULL == d))
         return m->previous_reduce(sbuf, rbuf, count, dtype, op, root, comm,
