@@ -11,8 +11,7 @@
 void *bench_lookup_module(int classes_filled) {
   mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m);
   m->state = MCA_COLL_MODELTUNED_READY;
-  mca_coll_modeltuned_slot_t *row = calloc(MCA_COLL_MODELTUNED_SIZE_CLASSES, sizeof *row);
-  m->rows[MCA_COLL_MODELTUNED_KIND_BCAST] = row;
+  mca_coll_modeltuned_slot_t *row = m->rows[MCA_COLL_MODELTUNED_KIND_BCAST].slots;
   for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k) {
     row[k].key = k < classes_filled ? 1 : 0; /* root 0 */
     row[k].decision.algorithm = 1 + k % 6;
@@ -31,7 +30,7 @@ void *bench_lookup_module_with_model(const char *table_path, int nranks) {
     int core = r % 256;
     places[r] = (mt_place){core / 128, (core / 64) % 2, (core / 16) % 8, core / 4, core};
   }
-  mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m); /* nothing decided: rows come with the first calls */
+  mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m); /* nothing decided: every slot empty */
   m->state = MCA_COLL_MODELTUNED_READY;
   const uint32_t all[MT_OPS] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
   m->model = mt_comm_model_create(table, nranks, places, all, 0, err, sizeof err);

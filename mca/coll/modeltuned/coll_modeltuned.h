@@ -80,13 +80,15 @@ typedef struct mca_coll_modeltuned_component_t {
     int slots;
     mca_coll_modeltuned_algorithm_t *algorithms[MT_OPS]; /* the dispatch table, built at open */
     uint32_t runnable[MT_OPS]; /* mask of the algorithms whose function was resolved */
-    /* verbose >= 20 (every call traced), read by every call next to its counter below. */
+    /* verbose >= 20 (every call traced); each module copies it beside its rows. */
     bool trace_calls;
     /* MPI_T counters (coll_modeltuned_{bcast,reduce,allreduce}_calls), index 0 = Open MPI's default
-     * (handed to the previous component or run directly). Plain increments: exact unless several
-     * threads run collectives at once. In the struct, not behind a pointer: one dependent load less
-     * per call. */
+     * (handed to the previous component or run directly): the calls of modules gone; a call counts
+     * in its module's row (mca_coll_modeltuned_row_t), and a read adds the live modules' (live,
+     * under live_lock). Plain increments: exact unless several threads run collectives at once. */
     unsigned long long calls[MT_OPS][MCA_COLL_MODELTUNED_MAX_SLOTS];
+    struct mca_coll_modeltuned_module_t **live;
+    size_t live_count, live_capacity;
 
     int output;                  /* opal_output stream, "coll:modeltuned:" lines */
     mt_table *table;             /* NULL: no usable table, modeltuned steps aside */
@@ -177,16 +179,27 @@ typedef struct mca_coll_modeltuned_slot_t {
     mca_coll_modeltuned_decision_t decision;
 } mca_coll_modeltuned_slot_t;
 
+/* A call kind's cache and counters in a module: the calls it ran per tuned algorithm number (index
+ * 0: Open MPI's default), then [size class] -> the decision for the last root used. A call touches
+ * its slot's line and its counter's, which for the small messages where it shows sit on the same
+ * page: between large messages each page a call touches costs a TLB miss that tuned's own path
+ * does not pay (on the 2-core VM a kept default's 1-256 B calls ran 1.1-1.2x tuned's while the
+ * counters were the component's, docs/validation.md "Session 20"). */
+typedef struct mca_coll_modeltuned_row_t {
+    unsigned long long calls[MCA_COLL_MODELTUNED_MAX_SLOTS];
+    mca_coll_modeltuned_slot_t slots[MCA_COLL_MODELTUNED_SIZE_CLASSES];
+} mca_coll_modeltuned_row_t;
+
 typedef struct mca_coll_modeltuned_module_t {
     mca_coll_base_module_t super;
 
-    /* What a call reads, side by side, first thing after the base (a call between other work meets
-     * cold caches, and each line it touches costs a miss that tuned's own path does not pay):
-     * [call kind] -> [size class]: the decision for the last root used, and the fallback. A row is
-     * allocated on the first call of its kind, so creating a communicator costs no cache it never
-     * uses; none while the model is not ready, so calls then go to decide, which hands them back.
-     */
-    mca_coll_modeltuned_slot_t *rows[MCA_COLL_MODELTUNED_KINDS];
+    /* What a call reads, first thing after the base: the trace switch (the component's, copied),
+     * then per call kind its counters and decisions. Inline, not behind pointers, so that a call
+     * loads no other line of the module first (16 KiB, written once at creation). Slots are empty
+     * (key 0) until decided, and emptied again while the model is not ready, so such calls go to
+     * decide, which hands them back. */
+    bool trace_calls;
+    mca_coll_modeltuned_row_t rows[MCA_COLL_MODELTUNED_KINDS];
     /* What ran before modeltuned was enabled: the fallback. */
     mca_coll_base_module_bcast_fn_t previous_bcast;
     mca_coll_base_module_t *previous_bcast_module;
@@ -215,8 +228,6 @@ typedef struct mca_coll_modeltuned_module_t {
     mca_coll_modeltuned_slot_t *remembered;
     uint8_t in_remembered[MCA_COLL_MODELTUNED_KINDS]
                          [MCA_COLL_MODELTUNED_SIZE_CLASSES]; /* rows[k][c] came from it */
-    mca_coll_modeltuned_slot_t
-        uncached; /* the answer when a row cannot be allocated: valid until the next decision */
     size_t remembered_capacity, remembered_count;
 } mca_coll_modeltuned_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
@@ -251,6 +262,11 @@ int mca_coll_modeltuned_tuned_knomial_radix(void);
 /* coll_modeltuned_list.c: whether the job's coll component list (--mca coll) leaves out a
  * component its communicators need; if so, which and why in `what`, and the list in `list`. */
 bool mca_coll_modeltuned_coll_list_gap(char *what, size_t what_size, char *list, size_t list_size);
+
+/* coll_modeltuned_component.c: the modules whose row counters the MPI_T counters add up; a module
+ * removed adds its counts to the component's. Thread-safe. */
+void mca_coll_modeltuned_counters_add(mca_coll_modeltuned_module_t *m);
+void mca_coll_modeltuned_counters_remove(mca_coll_modeltuned_module_t *m);
 
 /* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a miss of the row lookup
  * (coll_modeltuned_call.h) for a call of `size_class`: from the decisions remembered for other

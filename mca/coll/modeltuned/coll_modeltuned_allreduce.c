@@ -24,7 +24,8 @@ int mca_coll_modeltuned_allreduce(const void *sbuf, void *rbuf, int count,
         return OMPI_SUCCESS;
     d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC,
                                              op, (size_t) count, type_size, 0);
-    mca_coll_modeltuned_count_call(MT_OP_ALLREDUCE, comm, d, bytes, 0);
+    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC, comm, d, bytes,
+                                   0);
     if (OPAL_UNLIKELY(NULL == d))
         return m->previous_allreduce(sbuf, rbuf, count, dtype, op, comm,
                                      m->previous_allreduce_module);

@@ -26,7 +26,7 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
     if (OPAL_UNLIKELY(NULL == d))
         goto fallback;
     if (!mca_coll_modeltuned_cuts(d, bytes)) {
-        mca_coll_modeltuned_count_call(MT_OP_BCAST, comm, d, bytes, root);
+        mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, d, bytes, root);
         return mca_coll_modeltuned_run_bcast(d, buf, count, dtype, root, comm, module);
     }
     /* It cuts the message: every rank runs it on bytes. */
@@ -38,11 +38,11 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
         goto fallback;
     }
     if (OMPI_SUCCESS == rc) {
-        mca_coll_modeltuned_count_call(MT_OP_BCAST, comm, d, bytes, root);
+        mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, d, bytes, root);
         rc = mca_coll_modeltuned_run_bcast(d, v.buf, v.count, v.dtype, root, comm, module);
     }
     return mca_coll_modeltuned_bcast_view_done(&v, buf, count, dtype, is_root, rc);
 fallback:
-    mca_coll_modeltuned_count_call(MT_OP_BCAST, comm, NULL, bytes, root);
+    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, NULL, bytes, root);
     return m->previous_bcast(buf, count, dtype, root, comm, m->previous_bcast_module);
 }

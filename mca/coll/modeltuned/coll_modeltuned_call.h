@@ -28,10 +28,10 @@ mca_coll_modeltuned_lookup(mca_coll_modeltuned_module_t *m, struct ompi_communic
                            int kind, size_t count, size_t type_size, int root)
 {
     const int size_class = mca_coll_modeltuned_size_class(count * type_size);
-    const mca_coll_modeltuned_slot_t *row = m->rows[kind];
-    if (OPAL_UNLIKELY(NULL == row || row[size_class].key != (uint64_t) root + 1))
+    const mca_coll_modeltuned_slot_t *slot = &m->rows[kind].slots[size_class];
+    if (OPAL_UNLIKELY(slot->key != (uint64_t) root + 1))
         return mca_coll_modeltuned_decide(m, comm, kind, size_class, count, type_size, root);
-    return OPAL_LIKELY(0 != row[size_class].decision.algorithm) ? &row[size_class].decision : NULL;
+    return OPAL_LIKELY(0 != slot->decision.algorithm) ? &slot->decision : NULL;
 }
 
 /* The decision for a reduction (reduce or allreduce; `intrinsic_kind` is the op's *_INTRINSIC
@@ -69,15 +69,17 @@ static inline bool mca_coll_modeltuned_cuts(const mca_coll_modeltuned_decision_t
     return d->splits || (0 != d->segsize && d->segsize < bytes);
 }
 
-/* A call of `op` (MT_OP_*) that runs `d` (NULL: the previous component; is_default: Open MPI's
- * default, run directly): its MPI_T counter, and its trace line at verbose 20. */
-static inline void mca_coll_modeltuned_count_call(int op, struct ompi_communicator_t *comm,
+/* A call of kind `kind` (a reduction's counts in its intrinsic kind's row) that runs `d` (NULL: the
+ * previous component; is_default: Open MPI's default, run directly): its MPI_T counter, and its
+ * trace line at verbose 20. */
+static inline void mca_coll_modeltuned_count_call(mca_coll_modeltuned_module_t *m, int kind,
+                                                  struct ompi_communicator_t *comm,
                                                   const mca_coll_modeltuned_decision_t *d,
                                                   size_t bytes, int root)
 {
-    ++mca_coll_modeltuned_component.calls[op][NULL == d || d->is_default ? 0 : d->algorithm];
-    if (OPAL_UNLIKELY(mca_coll_modeltuned_component.trace_calls))
-        mca_coll_modeltuned_trace(comm, op, bytes, root, d);
+    ++m->rows[kind].calls[NULL == d || d->is_default ? 0 : d->algorithm];
+    if (OPAL_UNLIKELY(m->trace_calls))
+        mca_coll_modeltuned_trace(comm, mca_coll_modeltuned_kind_op(kind), bytes, root, d);
 }
 
 END_C_DECLS

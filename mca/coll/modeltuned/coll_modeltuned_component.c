@@ -5,6 +5,7 @@
 #include "ompi_config.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,11 +26,58 @@
 const char *mca_coll_modeltuned_component_version_string =
     "Open MPI modeltuned collective MCA component version " PACKAGE_VERSION;
 
-/* The counters' context is their operation (MT_OP_*); sized after registration (below). */
+/* Guards the component's counters and its list of live modules (communicators are created and
+ * freed on any thread). */
+static pthread_mutex_t counters_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void mca_coll_modeltuned_counters_add(mca_coll_modeltuned_module_t *m)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    pthread_mutex_lock(&counters_lock);
+    if (c->live_count == c->live_capacity) {
+        const size_t capacity = c->live_capacity ? 2 * c->live_capacity : 16;
+        void *grown = realloc(c->live, capacity * sizeof *c->live);
+        if (NULL != grown) {
+            c->live = grown;
+            c->live_capacity = capacity;
+        }
+    }
+    if (c->live_count < c->live_capacity) /* else out of memory: its calls go uncounted */
+        c->live[c->live_count++] = m;
+    pthread_mutex_unlock(&counters_lock);
+}
+
+void mca_coll_modeltuned_counters_remove(mca_coll_modeltuned_module_t *m)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    pthread_mutex_lock(&counters_lock);
+    for (size_t i = 0; i < c->live_count; ++i) {
+        if (c->live[i] != m)
+            continue;
+        for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind)
+            for (int a = 0; a < MCA_COLL_MODELTUNED_MAX_SLOTS; ++a)
+                c->calls[mca_coll_modeltuned_kind_op(kind)][a] += m->rows[kind].calls[a];
+        c->live[i] = c->live[--c->live_count];
+        break;
+    }
+    pthread_mutex_unlock(&counters_lock);
+}
+
+/* The counters' context is their operation (MT_OP_*); sized after registration (below). The calls
+ * of modules gone plus those of every live module's rows of that op. */
 static int counters_get(const struct mca_base_pvar_t *pvar, void *value, void *obj)
 {
     const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
-    memcpy(value, c->calls[(int) (intptr_t) pvar->ctx], sizeof(unsigned long long) * c->slots);
+    const int op = (int) (intptr_t) pvar->ctx;
+    unsigned long long *out = value;
+    pthread_mutex_lock(&counters_lock);
+    memcpy(out, c->calls[op], sizeof(unsigned long long) * c->slots);
+    for (size_t i = 0; i < c->live_count; ++i)
+        for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind)
+            if (mca_coll_modeltuned_kind_op(kind) == op)
+                for (int a = 0; a < c->slots; ++a)
+                    out[a] += c->live[i]->rows[kind].calls[a];
+    pthread_mutex_unlock(&counters_lock);
     return OMPI_SUCCESS;
 }
 
@@ -414,6 +462,11 @@ static int modeltuned_close(void)
         c->algorithms[op] = NULL;
     }
     opal_output_close(c->output);
+    pthread_mutex_lock(&counters_lock);
+    free(c->live); /* modules outliving close are no longer counted */
+    c->live = NULL;
+    c->live_count = c->live_capacity = 0;
+    pthread_mutex_unlock(&counters_lock);
     return OMPI_SUCCESS;
 }
 

@@ -145,18 +145,14 @@ static const mca_coll_modeltuned_decision_t *decided(const mca_coll_modeltuned_s
     return 0 != slot->decision.algorithm ? &slot->decision : NULL;
 }
 
-/* The row's slot for (kind, size class), allocated on the first call of its kind (out of memory:
- * m->uncached, deciding without caching; decisions never depend on what is cached, so every rank
- * still takes the same one). Another root's decision found there is kept for that root's return. */
+/* The slot for (kind, size class). Another root's decision found there is kept for that root's
+ * return. */
 static mca_coll_modeltuned_slot_t *slot_for(mca_coll_modeltuned_module_t *m, int kind,
                                             int size_class)
 {
-    if (NULL == m->rows[kind])
-        m->rows[kind] = calloc(MCA_COLL_MODELTUNED_SIZE_CLASSES, sizeof *m->rows[kind]);
-    mca_coll_modeltuned_slot_t *slot = NULL != m->rows[kind] ? &m->rows[kind][size_class]
-                                                             : &m->uncached;
+    mca_coll_modeltuned_slot_t *slot = &m->rows[kind].slots[size_class];
     uint8_t *in_remembered = &m->in_remembered[kind][size_class];
-    if (slot != &m->uncached && 0 != slot->key && !*in_remembered)
+    if (0 != slot->key && !*in_remembered)
         remember(m, remembered_key(kind, size_class, (int) slot->key - 1), &slot->decision);
     *in_remembered = 0;
     return slot;
@@ -174,7 +170,7 @@ static bool recall(mca_coll_modeltuned_module_t *m, mca_coll_modeltuned_slot_t *
         return false;
     slot->decision = seen->decision;
     slot->key = (uint64_t) root + 1;
-    m->in_remembered[kind][size_class] = slot != &m->uncached;
+    m->in_remembered[kind][size_class] = 1;
     return true;
 }
 

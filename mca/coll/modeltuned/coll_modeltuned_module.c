@@ -17,18 +17,17 @@
 
 static void module_construct(mca_coll_modeltuned_module_t *m)
 {
-    /* Everything after the base: UNPLACED, no model, no fallback yet, nothing decided. */
+    /* Everything after the base: UNPLACED, no model, no fallback yet, nothing decided or run. */
     memset((char *) m + sizeof m->super, 0, sizeof *m - sizeof m->super);
+    m->trace_calls = mca_coll_modeltuned_component.trace_calls;
+    mca_coll_modeltuned_counters_add(m);
 }
 
 static void module_destruct(mca_coll_modeltuned_module_t *m)
 {
+    mca_coll_modeltuned_counters_remove(m);
     mt_comm_model_free(m->model);
     m->model = NULL;
-    for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind) {
-        free(m->rows[kind]);
-        m->rows[kind] = NULL;
-    }
     free(m->remembered);
     m->remembered = NULL;
     if (NULL != m->previous_bcast_module)
@@ -278,10 +277,8 @@ static int module_disable(mca_coll_base_module_t *module, struct ompi_communicat
     mt_comm_model_free(m->model);
     m->model = NULL;
     m->state = MCA_COLL_MODELTUNED_FALLBACK;
-    for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind) { /* the lookup reads rows only */
-        free(m->rows[kind]);
-        m->rows[kind] = NULL;
-    }
+    for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind) /* every call goes to decide */
+        memset(m->rows[kind].slots, 0, sizeof m->rows[kind].slots);
     return OMPI_SUCCESS;
 }
 

@@ -22,7 +22,8 @@ int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
         return OMPI_SUCCESS; /* the same type signature everywhere: all empty */
     d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC, op,
                                              (size_t) count, type_size, root);
-    mca_coll_modeltuned_count_call(MT_OP_REDUCE, comm, d, bytes, root);
+    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC, comm, d, bytes,
+                                   root);
     if (OPAL_UNLIKELY(NULL == d))
         return m->previous_reduce(sbuf, rbuf, count, dtype, op, root, comm,
                                   m->previous_reduce_module);
