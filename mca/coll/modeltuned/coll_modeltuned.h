@@ -85,7 +85,8 @@ typedef struct mca_coll_modeltuned_component_t {
     /* MPI_T counters (coll_modeltuned_{bcast,reduce,allreduce}_calls), index 0 = Open MPI's default
      * (handed to the previous component or run directly): the calls of modules gone; a call counts
      * in its module's row (mca_coll_modeltuned_row_t), and a read adds the live modules' (live,
-     * under live_lock). Plain increments: exact unless several threads run collectives at once. */
+     * under counters_lock in coll_modeltuned_component.c). Plain increments: exact unless several
+     * threads run collectives at once. */
     unsigned long long calls[MT_OPS][MCA_COLL_MODELTUNED_MAX_SLOTS];
     struct mca_coll_modeltuned_module_t **live;
     size_t live_count, live_capacity;
