@@ -1,5 +1,9 @@
 // Subcommands of the modeltuned command-line tool; each registers itself on the app.
 #pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
 #include <CLI/CLI.hpp>
 
 namespace modeltuned::tools {
@@ -12,5 +16,10 @@ void add_validate_command(CLI::App &app);
 // `modeltuned explain`: predictions, pick and Open MPI's default for an emulated job
 // (tools/modeltuned_explain.cpp).
 void add_explain_command(CLI::App &app);
+
+// `modeltuned ab`: the user's command as a baseline job and a modeltuned job, alternated, and
+// their ratio (tools/ab/). `command`: the words after `--`, which the main program takes off
+// before CLI11 parses the rest (nullopt when there was no `--`).
+void add_ab_command(CLI::App &app, const std::optional<std::vector<std::string>> &command);
 
 }  // namespace modeltuned::tools

@@ -34,3 +34,5 @@ dist_bin_SCRIPTS = tools/modeltuned-emulate-nodes
 include tools/validate.mk
 include tools/bench/local.mk
 include tools/churn/local.mk
+include tools/ab/local.mk
+include tools/latency/local.mk

@@ -1,0 +1,184 @@
+// `modeltuned ab`: the user's A/B across jobs. Runs the user's command alternately as a baseline
+// job (Open MPI's own decisions, modeltuned excluded) and as given (modeltuned loaded), and
+// reports modeltuned / baseline for the wall time and every size of the benchmark tables the jobs
+// print, with confidence intervals over rounds. Unlike modeltuned-bench, which compares inside one
+// job where modeltuned is loaded in both arms, this sees what being loaded costs.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "common/cli.hpp"
+#include "tools/ab/analysis.hpp"
+#include "tools/ab/arms.hpp"
+#include "tools/ab/files.hpp"
+#include "tools/ab/jobs.hpp"
+#include "tools/ab/options.hpp"
+#include "tools/ab/plot.hpp"
+#include "tools/ab/progress.hpp"
+#include "tools/ab/report.hpp"
+#include "tools/ab/tables.hpp"
+#include "tools/commands.hpp"
+
+namespace modeltuned::tools {
+namespace {
+
+using namespace modeltuned::ab;
+
+constexpr double kPreflightTimeout = 60;
+constexpr size_t kTailLines = 20;
+
+// ompi_info with the modeltuned job's environment and the mca_base_ settings (the component
+// path) the command line gives mpirun: does Open MPI find modeltuned there? One line when it does
+// not. (ompi_info reads the component path from the environment, not from its own --mca.)
+void preflight(const Arm &modeltuned, const Workspace &work, Progress &progress) {
+  const std::string ompi_info = find_on_path("ompi_info");
+  if (ompi_info.empty()) return;
+  Variables env = modeltuned.env;
+  for (const auto &setting : mca_base_settings(modeltuned.argv)) env.push_back(setting);
+  JobSpec job{{ompi_info}, environment_with(env), kPreflightTimeout};
+  job.argv.insert(job.argv.end(), {"--parsable", "--param", "coll", "modeltuned"});
+  const JobResult result = run_job(job, work.dir() / "preflight-ompi_info.txt", {});
+  if (!result.ok())
+    progress.note(fmt::format("modeltuned ab: warning: {} failed ({}); modeltuned's presence is not checked",
+                              shell_words(job.argv), result.status(kPreflightTimeout)));
+  else if (result.stdout_text.find("mca:coll:modeltuned:") == std::string::npos)
+    progress.note(
+        "modeltuned ab: warning: ompi_info does not list coll modeltuned with the modeltuned job's environment, so "
+        "those jobs would run without it: set OMPI_MCA_mca_base_component_path (README, \"Using it\") or make "
+        "install");
+}
+
+struct RoundPlan {
+  bool warmup;
+  int round;  // 1-based within the warm-up pairs or the counted rounds
+  int total;
+};
+
+std::string label(const RoundPlan &p, const std::string &arm) {
+  return fmt::format("{} {}/{} {}", p.warmup ? "warm-up" : "round", p.round, p.total, arm);
+}
+
+// One job; a failure ends the tool with its status and the end of its output.
+JobRecord run_arm(const Arm &arm, const RoundPlan &plan, int order, const AbOptions &o, const Workspace &work,
+                  Progress &progress, RunsCsv &runs) {
+  const auto log = work.dir() / job_file_name(plan.warmup, plan.round, arm.name);
+  progress.start(label(plan, arm.name));
+  const JobResult result =
+      run_job({arm.argv, environment_with(arm.env), o.timeout_s}, log, [&progress] { progress.tick(); });
+  progress.done(result.wall_s);
+  runs.add(plan.warmup, plan.round, arm.name, order, result.wall_s, result.status(o.timeout_s));
+  if (!result.ok()) {
+    progress.clear();
+    std::string message = fmt::format("{}: {}; the last lines of its output ({}):", label(plan, arm.name),
+                                      result.status(o.timeout_s), work.kept() ? log.string() : "not kept");
+    for (const std::string &line : last_lines(log, kTailLines)) message += "\n" + line;
+    throw RunError(message);
+  }
+  JobRecord record{result.wall_s, {}};
+  if (!plan.warmup) {
+    try {
+      record.tables = parse_tables(result.stdout_text, o.column);
+    } catch (const RunError &e) {
+      throw RunError(fmt::format("{}: {}", label(plan, arm.name), e.what()));
+    }
+  }
+  return record;
+}
+
+// The warm-up pairs, then the counted rounds; the baseline runs first in odd rounds (1, 3, ...).
+// Every counted job's tables are checked against the first's as soon as it ends.
+std::vector<Round> run_rounds(const Arms &arms, const AbOptions &o, const Workspace &work, Progress &progress) {
+  RunsCsv runs(work.dir() / "runs.csv");
+  std::vector<Round> rounds;
+  std::vector<SizeTable> reference;
+  std::string reference_job;
+  for (int i = 0; i < o.warmup + o.rounds; ++i) {
+    const bool warmup = i < o.warmup;
+    const RoundPlan plan{warmup, warmup ? i + 1 : i - o.warmup + 1, warmup ? o.warmup : o.rounds};
+    const bool baseline_first = plan.round % 2 == 1;
+    Round round;
+    for (int order = 1; order <= 2; ++order) {
+      const Arm &arm = (order == 1) == baseline_first ? arms.baseline : arms.modeltuned;
+      JobRecord record = run_arm(arm, plan, order, o, work, progress, runs);
+      if (warmup) continue;
+      if (reference_job.empty())
+        reference = record.tables, reference_job = label(plan, arm.name);
+      else
+        check_same_tables(reference, reference_job, record.tables, label(plan, arm.name));
+      (&arm == &arms.baseline ? round.baseline : round.modeltuned) = std::move(record);
+    }
+    if (!warmup) rounds.push_back(std::move(round));
+  }
+  return rounds;
+}
+
+void write_outputs(const AbOptions &o, const Workspace &work, const std::vector<Round> &rounds, const Analysis &a) {
+  write_sizes_csv(work.dir() / "sizes.csv", rounds);
+  write_summary_csv(work.dir() / "summary.csv", a);
+  if (o.plot)
+    fmt::print(stderr, "modeltuned ab: {}\n",
+               calib::draw_figures(work.dir(), ratio_figures(a, o.thresholds, o.level)).summary);
+}
+
+int run_ab(AbOptions o) {
+  const char *coll = std::getenv("OMPI_MCA_coll");
+  const Arms arms = make_arms(o, coll ? std::optional<std::string>(coll) : std::nullopt);
+  std::sort(o.thresholds.begin(), o.thresholds.end());
+  const Workspace work(o.out);
+  Progress progress(!o.quiet, 2 * (o.warmup + o.rounds));
+  if (!o.no_preflight) preflight(arms.modeltuned, work, progress);
+  const std::vector<Round> rounds = run_rounds(arms, o, work, progress);
+  progress.clear();
+  const Analysis analysis = analyse(rounds, o.level);
+  std::string modeltuned_change;
+  for (const auto &[name, value] : o.modeltuned_env)
+    modeltuned_change += fmt::format("{}{}={}", modeltuned_change.empty() ? "" : ", ", name, value);
+  print_report(
+      stdout,
+      {o.rounds, o.warmup, shell_words(o.command), arms.baseline_change, modeltuned_change, o.level, o.thresholds},
+      analysis);
+  write_outputs(o, work, rounds, analysis);
+  if (o.fail_above && any_significantly_above(analysis, *o.fail_above)) {
+    fmt::print(stderr, "modeltuned ab: significantly slower than {:g} (--fail-above)\n", *o.fail_above);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_ab_command(CLI::App &app, const std::optional<std::vector<std::string>> &command) {
+  auto o = std::make_shared<AbOptions>();
+  auto raw = std::make_shared<RawOptions>();
+  o->command_given = command.has_value();
+  if (command) o->command = *command;
+  CLI::App *cmd = app.add_subcommand(
+      "ab",
+      "modeltuned ab [OPTIONS] -- COMMAND [ARGS...]: run a command alternately with Open MPI's own decisions "
+      "and with modeltuned, and compare their times (no MPI in the tool itself)");
+  define_options(*cmd, *o, *raw);
+  cmd->callback([o, raw] {
+    try {
+      finish_options(*o, *raw);
+      std::exit(run_ab(*o));
+    } catch (const UsageError &e) {
+      fmt::print(stderr, "modeltuned ab: {} (see modeltuned ab --help)\n", e.what());
+      std::exit(cli::kUsageError);
+    } catch (const Interrupted &e) {
+      fmt::print(stderr, "modeltuned ab: {}; the running job was killed\n", e.what());
+      std::exit(130);
+    } catch (const std::exception &e) {
+      fmt::print(stderr, "modeltuned ab: {}\n", e.what());
+      std::exit(1);
+    }
+  });
+}
+
+}  // namespace modeltuned::tools

@@ -1,0 +1,143 @@
+/* modeltuned-latency: the latency of MPI_Bcast, MPI_Reduce and MPI_Allreduce on MPI_COMM_WORLD,
+ * measured and printed the way the OSU micro-benchmarks do. Plain MPI on purpose: no MPI_T, no MCA
+ * setting, no communicator of its own, so that whatever the job's environment selects (modeltuned
+ * or Open MPI's own decisions) is what runs; modeltuned ab compares two such jobs.
+ *
+ * Method (OSU's): per message size, warm-up calls, then per iteration t0 = MPI_Wtime(), the
+ * collective, the time accumulated, MPI_Barrier. Each rank's mean latency in microseconds; rank 0
+ * prints the mean over ranks (and with --full the minimum and maximum over ranks). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "tools/latency/options.h"
+
+/* The send buffer holds ones of the reductions' type (bcast only moves bytes). */
+static void fill_ones(void *buffer, size_t bytes, const struct datatype *d) {
+  size_t i, count = bytes / d->size;
+  for (i = 0; i < count; ++i) {
+    if (d->type == MPI_INT) {
+      ((int *)buffer)[i] = 1;
+    } else if (d->type == MPI_FLOAT) {
+      ((float *)buffer)[i] = 1.0f;
+    } else if (d->type == MPI_DOUBLE) {
+      ((double *)buffer)[i] = 1.0;
+    } else {
+      ((signed char *)buffer)[i] = 1;
+    }
+  }
+}
+
+static void collective(enum op op, const struct options *o, unsigned long long size, void *send, void *recv) {
+  const int count = (int)(size / o->datatype.size), root = (int)o->root;
+  switch (op) {
+    case OP_BCAST:
+      MPI_Bcast(send, (int)size, MPI_BYTE, root, MPI_COMM_WORLD);
+      break;
+    case OP_REDUCE:
+      MPI_Reduce(send, recv, count, o->datatype.type, MPI_SUM, root, MPI_COMM_WORLD);
+      break;
+    default:
+      MPI_Allreduce(send, recv, count, o->datatype.type, MPI_SUM, MPI_COMM_WORLD);
+      break;
+  }
+}
+
+/* This rank's mean latency in microseconds (OSU's loop: the warm-up calls are not timed, a barrier
+ * follows every call). */
+static double measure(enum op op, const struct options *o, unsigned long long size, void *send, void *recv) {
+  const long warmup = warmup_for(o, size), iterations = iterations_for(o, size);
+  double total = 0;
+  long i;
+  for (i = 0; i < warmup + iterations; ++i) {
+    const double t0 = MPI_Wtime();
+    collective(op, o, size, send, recv);
+    if (i >= warmup) total += MPI_Wtime() - t0;
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  return total * 1e6 / (double)iterations;
+}
+
+static void print_title(enum op op, const struct options *o, int nranks) {
+  char type[64], root[32] = "", iterations[80];
+  if (op == OP_BCAST)
+    snprintf(type, sizeof type, "MPI_BYTE");
+  else
+    snprintf(type, sizeof type, "%s, MPI_SUM", o->datatype.mpi_name);
+  if (op != OP_ALLREDUCE && o->root != 0) snprintf(root, sizeof root, ", root %ld", o->root);
+  if (o->iterations >= 0)
+    snprintf(iterations, sizeof iterations, "average of %ld iterations", o->iterations);
+  else
+    snprintf(iterations, sizeof iterations, "average of 1000 iterations up to 8 KiB, 100 above");
+  printf("# %s: %s on %d rank%s (%s%s), %s\n", PROGRAM, op_titles[op], nranks, nranks == 1 ? "" : "s", type, root,
+         iterations);
+  if (o->full)
+    printf("%-10s%18s%18s%18s%12s\n", "# Size", "Avg Latency(us)", "Min Latency(us)", "Max Latency(us)", "Iterations");
+  else
+    printf("%-10s%18s\n", "# Size", "Avg Latency(us)");
+}
+
+/* One table: every size of `op`, a row each on rank 0 as soon as it is measured. */
+static void run_op(enum op op, const struct options *o, int rank, int nranks, void *send, void *recv) {
+  unsigned long long size;
+  if (rank == 0) print_title(op, o, nranks);
+  for (size = first_size(o, op); size != 0 && size <= o->max_size; size *= 2) {
+    const double latency = measure(op, o, size, send, recv);
+    double sum = 0, min = 0, max = 0;
+    MPI_Reduce(&latency, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (o->full) {
+      MPI_Reduce(&latency, &min, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+      MPI_Reduce(&latency, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    }
+    if (rank != 0) continue;
+    printf("%-10llu%18.2f", size, sum / nranks);
+    if (o->full) printf("%18.2f%18.2f%12ld", min, max, iterations_for(o, size));
+    printf("\n");
+    fflush(stdout);
+  }
+}
+
+static int run(const struct options *o, int rank, int nranks) {
+  void *send = malloc(o->max_size), *recv = malloc(o->max_size);
+  int allocated = send != NULL && recv != NULL, everywhere = 0, op, tables = 0;
+  MPI_Allreduce(&allocated, &everywhere, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  if (!everywhere) {
+    if (rank == 0) fprintf(stderr, "%s: cannot allocate two buffers of %llu bytes\n", PROGRAM, o->max_size);
+    free(send);
+    free(recv);
+    return 1;
+  }
+  fill_ones(send, o->max_size, &o->datatype);
+  memset(recv, 0, o->max_size);
+  for (op = 0; op < OP_COUNT; ++op) {
+    if (!o->ops[op]) continue;
+    if (rank == 0 && tables++ > 0) printf("\n");
+    run_op((enum op)op, o, rank, nranks, send, recv);
+  }
+  free(send);
+  free(recv);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  struct options o;
+  char error[256] = "";
+  int rank = 0, nranks = 1, status = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  /* Every rank parses the same arguments, so every rank takes the same way out. */
+  if (parse_options(argc, argv, nranks, &o, error, sizeof error) != 0 ||
+      (!o.help && check_sizes(&o, error, sizeof error) != 0)) {
+    if (rank == 0) fprintf(stderr, "%s: %s (see %s --help)\n", PROGRAM, error, PROGRAM);
+    status = 2;
+  } else if (o.help) {
+    if (rank == 0) fputs(help_text, stdout);
+  } else {
+    status = run(&o, rank, nranks);
+  }
+  MPI_Finalize();
+  return status;
+}
