@@ -38,3 +38,4 @@ include tests/mpi.mk
 include tests/validation.mk
 include tests/bench.mk
 include tests/external.mk
+include tests/ab.mk
