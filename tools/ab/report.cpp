@@ -62,9 +62,10 @@ void print_thresholds(std::FILE *out, const ReportContext &c, const TableResult 
 }
 
 void print_table(std::FILE *out, const ReportContext &c, const TableResult &t) {
-  fmt::print(out, "\n{}  (time: column {})\n", t.name, t.column);
+  fmt::print(out, "\n{}\n", t.name);
   fmt::print(out, "  {}\n",
-             ratio_line(fmt::format("geometric mean over {} sizes", t.sizes.size()), t.ratio, c.thresholds));
+             ratio_line(fmt::format("time column {}, geometric mean over {} sizes", t.column, t.sizes.size()), t.ratio,
+                        c.thresholds));
   fmt::print(out, "  {:>8} {:>12} {:>12} {:>8}  interval\n", "size", "baseline", "modeltuned", "ratio");
   for (const SizeResult &s : t.sizes) {
     if (!s.valid()) {
