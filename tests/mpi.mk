@@ -42,6 +42,20 @@ EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe
 	tests/mpi/allreduce_schedule tools/modeltuned \
 	mca-components/mca_coll_modeltuned.so
 
+# The guard: picks slowed on purpose are taken back on every rank at the same call (tests/mpi/guard
+# makes the calls and checks their results).
+check_PROGRAMS += tests/mpi/guard tests/mpi/check_guard
+TESTS += tests/mpi/check_guard
+tests_mpi_guard_SOURCES = tests/mpi/guard.c tests/mpi/mpi_t.h
+tests_mpi_guard_CPPFLAGS = $(OMPI_CPPFLAGS)
+tests_mpi_guard_CFLAGS = $(AM_CFLAGS) -O2
+tests_mpi_guard_LDADD = $(OMPI_LIBS)
+tests_mpi_check_guard_SOURCES = tests/mpi/check_guard.cpp
+tests_mpi_check_guard_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_mpi_check_guard_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
+tests_mpi_check_guard_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
+EXTRA_tests_mpi_check_guard_DEPENDENCIES = tests/mpi/guard mca-components/mca_coll_modeltuned.so
+
 # Ranks passing different datatypes of one type signature, every algorithm, np 2-16.
 check_PROGRAMS += tests/mpi/signatures tests/mpi/check_signatures
 TESTS += tests/mpi/check_signatures

@@ -154,7 +154,19 @@ std::string default_table(const ExplainOptions &o) {
       "/modeltuned/calibration.json (calibrate with modeltuned-calibrate)");
 }
 
-// `--decisions FILE`: a real run's decisions (coll_modeltuned_decision_file), printed like a what-if.
+// A guard's record of the decision file: a pick it took back.
+std::string format_guard_event(const nlohmann::json &e) {
+  return fmt::format(
+      "communicator {} (cid {}), world rank {}: the guard took back {} {} of {}-{} B at root {} at call {}: it "
+      "took {:.3f} us against Open MPI's default's {:.3f} us ({}) in {} windows; the default runs from then on\n",
+      e.value("comm", std::string("?")), e.value("cid", -1), e.value("world_rank", -1), e.value("op", std::string("?")),
+      e.value("pick", std::string("?")), e.value("bytes_from", 0ull), e.value("bytes_below", 1ull) - 1,
+      e.value("root", -1), e.value("call", 0ull), e.value("pick_us", 0.0), e.value("default_us", 0.0),
+      e.value("default", std::string("?")), e.value("windows", 0));
+}
+
+// `--decisions FILE`: a real run's decisions (coll_modeltuned_decision_file), printed like a what-if,
+// and what the guard took back.
 int print_decision_file(const std::string &path, int top, bool json) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument(fmt::format("--decisions {}: cannot read it", path));
@@ -167,6 +179,13 @@ int print_decision_file(const std::string &path, int top, bool json) {
     nlohmann::json d;
     try {
       d = nlohmann::json::parse(line);
+      if (d.contains("event")) {  // the guard's: printed after the decision it changed
+        if (json)
+          all.push_back(d);
+        else
+          fmt::print("{}", format_guard_event(d));
+        continue;
+      }
       if (!d.contains("op") || !d.contains("candidates") || !d.contains("pick"))
         throw std::invalid_argument("missing op, pick or candidates");
     } catch (const std::exception &e) {

@@ -287,6 +287,7 @@ int mt_decide(mt_comm_model *model, const mt_call *c, mt_decision *out, mt_decis
       out->segsize = decision->pick.segsize;
       out->fanout = decision->pick.fanout;
       out->predicted_us = decision->predicted_us;
+      if (decision->ompi_default) out->default_us = decision->ompi_default->us;
       if (decision->kept_default) out->algorithm = 0;  // Open MPI's own decision runs
       // Runner-up: the best prediction with another algorithm, the more informative comparison
       // (when the default was kept: the model's best, which did not beat it by the margin).

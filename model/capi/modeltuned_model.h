@@ -31,6 +31,9 @@ typedef struct mt_decision {
   uint32_t runner_up_segsize;
   int32_t runner_up_fanout;
   double runner_up_us;
+  double default_us; /* Open MPI's default predicted for this call; 0 when it is not a candidate
+                        (narrowed algorithm lists) or cannot be predicted. The component's guard
+                        spaces its comparisons by default_us / predicted_us */
 } mt_decision;
 
 /* One call as the component sees it. Every rank must pass the same values (derived from the type

@@ -331,11 +331,11 @@ void expect_start_up_mismatch_falls_back(const std::string &variable, const std:
   RunResult r = run_mpi(run, scratch.dir);
   expect(r.exit_status == 0 && !r.timed_out && r.passed, r,
          "wrong results, or the job failed or hung with a different " + variable + " per rank");
-  const auto complaints = r.lines_containing("use different algorithm lists, objectives or tuned settings");
-  expect(
-      complaints.size() == 1 && contains(complaints[0], "ranks 0 and 2"), r,
-      "expected one line naming ranks 0 and 2 as using different algorithm lists, objectives or tuned settings, got " +
-          std::to_string(complaints.size()));
+  const auto complaints = r.lines_containing("use different algorithm lists, objectives, guard or tuned settings");
+  expect(complaints.size() == 1 && contains(complaints[0], "ranks 0 and 2"), r,
+         "expected one line naming ranks 0 and 2 as using different algorithm lists, objectives, guard or tuned "
+         "settings, got " +
+             std::to_string(complaints.size()));
   expect_no_modeltuned_calls(r);
 }
 
@@ -349,6 +349,13 @@ END_TEST
 // Ranks minimising different objectives would pick differently: the same.
 START_TEST(mismatched_objectives_fall_back_together) {
   expect_start_up_mismatch_falls_back("coll_modeltuned_objective", "completion", "rank_mean");
+}
+END_TEST
+
+// Ranks whose guards would compare at different calls would not meet in the same agreement: the
+// same.
+START_TEST(mismatched_guard_settings_fall_back_together) {
+  expect_start_up_mismatch_falls_back("coll_modeltuned_guard_samples", "4", "8");
 }
 END_TEST
 
@@ -403,7 +410,7 @@ START_TEST(tuned_forced_on_some_ranks_falls_back_together) {
   RunResult r = run_mpi(run, scratch.dir);
   expect(r.exit_status == 0 && !r.timed_out && r.passed, r,
          "wrong results, or the job failed or hung with tuned's reduce forced on some ranks only");
-  const auto complaints = r.lines_containing("use different algorithm lists, objectives or tuned settings");
+  const auto complaints = r.lines_containing("use different algorithm lists, objectives, guard or tuned settings");
   expect(complaints.size() == 1 && contains(complaints[0], "ranks 0 and 2"), r,
          "expected one line naming ranks 0 and 2 as using different tuned settings, got " +
              std::to_string(complaints.size()));
@@ -612,6 +619,18 @@ const BadInput bad_inputs[] = {
     {"unknown reduce algorithm in a list",
      [](const fs::path &, MpiRun &run, std::string &named) {
        run.mca.emplace_back(named = "coll_modeltuned_reduce_algorithms", "linear,bogus");
+     }},
+    {"guard samples out of range",
+     [](const fs::path &, MpiRun &run, std::string &named) {
+       run.mca.emplace_back(named = "coll_modeltuned_guard_samples", "1");
+     }},
+    {"guard budget out of range",
+     [](const fs::path &, MpiRun &run, std::string &named) {
+       run.mca.emplace_back(named = "coll_modeltuned_guard_budget", "0");
+     }},
+    {"guard tolerance out of range",
+     [](const fs::path &, MpiRun &run, std::string &named) {
+       run.mca.emplace_back(named = "coll_modeltuned_guard_tolerance", "-0.5");
      }},
 };
 constexpr int kBadInputs = sizeof bad_inputs / sizeof *bad_inputs;
@@ -893,7 +912,8 @@ Suite *mpi_suite() {
   add("np16_emulated_two_sockets", np16_emulated_two_sockets);
   add("observing", counters_and_decision_file_match_what_ran, explain_matches_the_component, unwritable_decision_file,
       mismatched_algorithm_lists_fall_back_together, mismatched_objectives_fall_back_together,
-      unknown_objective_is_named_and_default_kept, rotating_roots_decide_once);
+      mismatched_guard_settings_fall_back_together, unknown_objective_is_named_and_default_kept,
+      rotating_roots_decide_once);
   add("tuned_settings", tuned_forced_algorithm_is_left_to_tuned, tuned_rules_file_leaves_every_op_to_tuned,
       tuned_forced_on_some_ranks_falls_back_together);
   TCase *bcast = add("bcast_one_algorithm");

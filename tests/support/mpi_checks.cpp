@@ -236,12 +236,20 @@ void expect_no_modeltuned_calls(const RunResult &r) {
   expect(n == 0, r, "modeltuned took " + std::to_string(n) + " calls although it should have stepped aside");
 }
 
-std::vector<nlohmann::json> read_decisions(const fs::path &file) {
+// The records of the decision file with an "event" (the guard's) or without one (decisions).
+static std::vector<nlohmann::json> read_records(const fs::path &file, bool events) {
   std::vector<nlohmann::json> out;
-  for (const std::string &line : split_lines(read_text(file)))
-    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
+  for (const std::string &line : split_lines(read_text(file))) {
+    if (line.empty()) continue;
+    nlohmann::json record = nlohmann::json::parse(line);
+    if (record.contains("event") == events) out.push_back(std::move(record));
+  }
   return out;
 }
+
+std::vector<nlohmann::json> read_decisions(const fs::path &file) { return read_records(file, false); }
+
+std::vector<nlohmann::json> read_guard_events(const fs::path &file) { return read_records(file, true); }
 
 std::string command_output(const std::string &cmd) {
   FILE *pipe = popen(cmd.c_str(), "r");

@@ -84,8 +84,10 @@ void expect_consistent_decisions(const RunResult &r);
 void expect_modeltuned_took_every_call(const RunResult &r);
 void expect_no_modeltuned_calls(const RunResult &r);
 
-// The decision file's records (coll_modeltuned_decision_file), one JSON object per line.
+// The decision file's decisions (coll_modeltuned_decision_file), one JSON object per line, and the
+// guard's events in it (records with an "event": "takeback").
 std::vector<nlohmann::json> read_decisions(const std::filesystem::path &file);
+std::vector<nlohmann::json> read_guard_events(const std::filesystem::path &file);
 
 // `modeltuned explain --json --ompi <the line under test> <placement_args> --op ... --sizes ... --root ...` for every
 // decision the run took on MPI_COMM_WORLD (from its decision file) gives the same pick, candidates and Open MPI

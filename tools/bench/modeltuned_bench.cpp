@@ -43,6 +43,7 @@ int main(int argc, char **argv) {
   warm_up(o, plan, buf, call_number, setup);
   Timings timings = measure(o, plan, seed, buf, call_number, setup);
   gather(one_node, setup, timings);
+  if (world_rank == 0) note_guard(setup);
 
   int exit_code = world_rank == 0 ? report(o, plan, setup, timings, one_node, seed, csv) : 0;
   MPI_Bcast(&exit_code, 1, MPI_INT, 0, setup.control);

@@ -173,12 +173,30 @@ void open_counters(const Plan &plan, bool component_loaded, Setup &setup) {
     }
   }
   setup.counter_width = setup.counted ? setup.counters.begin()->second->size() : 0;
+  if (!setup.counted) return;
+  setup.guard_windows = std::make_unique<CallCounters>(setup.session, "coll_modeltuned_guard_windows");
+  setup.takebacks = std::make_unique<CallCounters>(setup.session, "coll_modeltuned_takebacks");
+}
+
+void note_guard(Setup &setup) {
+  if (!setup.guard_windows || !setup.guard_windows->ok() || !setup.takebacks->ok()) return;
+  const std::vector<uint64_t> windows = setup.guard_windows->read(), taken = setup.takebacks->read();
+  std::string per_op;
+  for (Op op : {Op::bcast, Op::reduce, Op::allreduce}) {
+    const size_t i = static_cast<size_t>(op_index(op));
+    if (i < windows.size() && i < taken.size())
+      per_op +=
+          fmt::format("{}{} {} windows, {} taken back", per_op.empty() ? "" : "; ", op_name(op), windows[i], taken[i]);
+  }
+  setup.notes.push_back(fmt::format("guard (rank 0): {}", per_op));
 }
 
 void free_setup(Setup &setup) {
   for (auto &v : setup.variants) MPI_Comm_free(&v.comm);
   MPI_Comm_free(&setup.control);
   setup.counters.clear();
+  setup.guard_windows.reset();
+  setup.takebacks.reset();
   if (setup.have_session) MPI_T_pvar_session_free(&setup.session);
 }
 

@@ -35,6 +35,8 @@ struct Setup {
   MPI_T_pvar_session session{};
   bool have_session = false;
   std::map<Op, std::unique_ptr<CallCounters>> counters;
+  // The guard's counters (coll_modeltuned_guard_windows, _takebacks: per op), when loaded.
+  std::unique_ptr<CallCounters> guard_windows, takebacks;
   bool counted = false;  // which algorithm ran is read from the counters
   int counter_width = 0;
 
@@ -51,6 +53,9 @@ struct Setup {
 // job started, none when the component is not loaded.
 void create_variants(const Plan &plan, const std::optional<int> &initial_priority, Setup &setup);
 void open_counters(const Plan &plan, bool component_loaded, Setup &setup);
+// A note of what modeltuned's guard did on this rank during the run: its comparison windows and the
+// picks it took back, per op (none when the component is not loaded).
+void note_guard(Setup &setup);
 void free_setup(Setup &setup);
 
 }  // namespace modeltuned::bench

@@ -42,6 +42,8 @@ enum {
     MCA_COLL_MODELTUNED_PUBLISHED_LISTS, /* allowed bcast | reduce algorithms << 32 at start,
                                             the objective and tuned's settings (start_lists) */
     MCA_COLL_MODELTUNED_PUBLISHED_ALLREDUCE_LIST, /* the same for allreduce (start_lists) */
+    MCA_COLL_MODELTUNED_PUBLISHED_GUARD,          /* the guard's settings
+                                                     (mca_coll_modeltuned_guard_settings) */
     MCA_COLL_MODELTUNED_PUBLISHED_KEYS
 };
 
@@ -80,8 +82,20 @@ typedef struct mca_coll_modeltuned_component_t {
     int slots;
     mca_coll_modeltuned_algorithm_t *algorithms[MT_OPS]; /* the dispatch table, built at open */
     uint32_t runnable[MT_OPS]; /* mask of the algorithms whose function was resolved */
-    /* verbose >= 20 (every call traced); each module copies it beside its rows. */
-    bool trace_calls;
+    /* MCA_COLL_MODELTUNED_TRACE_CALLS (verbose >= 20) and _DELAY_PICKS for this process; each
+     * module copies them beside its rows. */
+    uint8_t call_flags;
+    /* The guard's parameters (coll_modeltuned_guard.c). Those that decide when its windows come
+     * and what they conclude are published and compared like the algorithm lists: ranks that
+     * differ there would not meet in the same agreement. */
+    bool guard;
+    int guard_samples;      /* calls of each arm a window times */
+    double guard_budget;    /* share of a watched pick's time its windows may cost */
+    double guard_tolerance; /* the pick loses a window when slower than the default by more */
+    int guard_test_delay_us, guard_test_delay_rank; /* tests only: slow the picks */
+    /* MPI_T counters coll_modeltuned_takebacks and coll_modeltuned_guard_windows, per op; rare
+     * events, counted under counters_lock. */
+    unsigned long long takebacks[MT_OPS], guard_windows[MT_OPS];
     /* MPI_T counters (coll_modeltuned_{bcast,reduce,allreduce}_calls), index 0 = Open MPI's default
      * (handed to the previous component or run directly): the calls of modules gone; a call counts
      * in its module's row (mca_coll_modeltuned_row_t), and a read adds the live modules' (live,
@@ -160,16 +174,21 @@ static inline const char *mca_coll_modeltuned_op_name(int op)
  * then loads one cache line of its own, not the dispatch table too (between large messages every
  * load misses, and dependent misses add up). 24 bytes. */
 typedef struct mca_coll_modeltuned_decision_t {
-    void *fn;          /* the algorithm's ompi_coll_base_* function; NULL when algorithm is 0 */
-    int32_t algorithm; /* tuned's number; 0: Open MPI's default was kept, or nothing can run:
+    void *fn;         /* the algorithm's ompi_coll_base_* function; NULL when algorithm is 0 */
+    uint32_t segsize; /* bytes, 0 = unsegmented */
+    /* Calls left before the guard's next step on this decision (coll_modeltuned_guard.c). One it
+     * does not watch starts at UINT32_MAX: the call path decrements and tests every decision alike,
+     * and the rare wrap-around finds nothing watched and starts over. */
+    uint32_t countdown;
+    int16_t fanout;    /* chains / tree fan-out / radix; 0 when not used */
+    int8_t algorithm;  /* tuned's number; 0: Open MPI's default was kept, or nothing can run:
                           hand the call to the previous component */
-    uint32_t segsize;  /* bytes, 0 = unsegmented */
-    int32_t fanout;    /* chains / tree fan-out / radix; 0 when not used */
     int8_t convention; /* MT_CALL_* of fn */
     bool splits;       /* the algorithm cuts the message into parts even unsegmented */
     bool is_default;   /* Open MPI's default kept, run directly: tuned's fixed rule with the
                           arguments tuned passes (coll_modeltuned_default_direct); counted and
                           traced as handed back */
+    uint8_t guard;     /* 1 + the index of the module's guard watching it; 0: none */
 } mca_coll_modeltuned_decision_t;
 
 /* A cached decision and its key, 0 when the slot is empty (so a zeroed row is empty): in a module's
@@ -191,15 +210,52 @@ typedef struct mca_coll_modeltuned_row_t {
     mca_coll_modeltuned_slot_t slots[MCA_COLL_MODELTUNED_SIZE_CLASSES];
 } mca_coll_modeltuned_row_t;
 
+/* Watched decisions per communicator: a pick of the model that left Open MPI's default, one per
+ * call kind, size class and root, takes one while it runs. Inline in the module, so that watching
+ * allocates nothing: every rank watches the same decisions or a window's agreement would not match.
+ */
+#define MCA_COLL_MODELTUNED_GUARDS 32
+/* The most calls of each arm a comparison window may time (coll_modeltuned_guard_samples). */
+#define MCA_COLL_MODELTUNED_GUARD_SAMPLES_MAX 16
+
+/* The guard of one watched pick (coll_modeltuned_guard.c): when its next comparison window comes,
+ * what it has timed in the current one, and what runs instead if it is taken back. Every field that
+ * decides what a call runs evolves from call counts and agreed verdicts only, the same on every
+ * rank; the timings are the rank's own until the window's agreement sums them. */
+typedef struct mca_coll_modeltuned_guard_t {
+    mca_coll_modeltuned_decision_t instead; /* Open MPI's default: run directly, or handed back
+                                               (algorithm 0) */
+    uint64_t calls;                         /* calls of the decision up to the last step */
+    uint32_t armed;                         /* the countdown the last step set */
+    uint32_t gap;    /* calls between windows; doubles each window the pick wins */
+    uint32_t window; /* windows completed */
+    int32_t root;
+    int8_t kind;
+    uint8_t size_class;
+    bool in_use;
+    uint8_t sampled;      /* calls of the current window run so far; 0 between windows */
+    uint8_t losses;       /* consecutive windows the pick lost */
+    double expected_gain; /* the model's default / pick prediction, for the lines */
+    uint32_t pick_ns[MCA_COLL_MODELTUNED_GUARD_SAMPLES_MAX];
+    uint32_t default_ns[MCA_COLL_MODELTUNED_GUARD_SAMPLES_MAX];
+} mca_coll_modeltuned_guard_t;
+
+/* What the call path checks in the module's first line besides the rows (call_flags). */
+enum {
+    MCA_COLL_MODELTUNED_TRACE_CALLS = 1 << 0, /* verbose >= 20: every call traced */
+    MCA_COLL_MODELTUNED_DELAY_PICKS = 1 << 1  /* a test slows this rank's picks
+                                                 (coll_modeltuned_guard_test_delay_us) */
+};
+
 typedef struct mca_coll_modeltuned_module_t {
     mca_coll_base_module_t super;
 
-    /* What a call reads, first thing after the base: the trace switch (the component's, copied),
-     * then per call kind its counters and decisions. Inline, not behind pointers, so that a call
-     * loads no other line of the module first (16 KiB, written once at creation). Slots are empty
-     * (key 0) until decided, and emptied again while the model is not ready, so such calls go to
-     * decide, which hands them back. */
-    bool trace_calls;
+    /* What a call reads, first thing after the base: MCA_COLL_MODELTUNED_TRACE_CALLS and
+     * _DELAY_PICKS (from the component's settings), then per call kind its counters and decisions.
+     * Inline, not behind pointers, so that a call loads no other line of the module first (16 KiB,
+     * written once at creation). Slots are empty (key 0) until decided, and emptied again while
+     * the model is not ready, so such calls go to decide, which hands them back. */
+    uint8_t call_flags;
     mca_coll_modeltuned_row_t rows[MCA_COLL_MODELTUNED_KINDS];
     /* What ran before modeltuned was enabled: the fallback. */
     mca_coll_base_module_bcast_fn_t previous_bcast;
@@ -230,6 +286,10 @@ typedef struct mca_coll_modeltuned_module_t {
     uint8_t in_remembered[MCA_COLL_MODELTUNED_KINDS]
                          [MCA_COLL_MODELTUNED_SIZE_CLASSES]; /* rows[k][c] came from it */
     size_t remembered_capacity, remembered_count;
+
+    /* The picks watched (coll_modeltuned_guard.c); none while guard_enabled is false. */
+    bool guard_enabled;
+    mca_coll_modeltuned_guard_t guards[MCA_COLL_MODELTUNED_GUARDS];
 } mca_coll_modeltuned_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
 
@@ -265,19 +325,38 @@ int mca_coll_modeltuned_tuned_knomial_radix(void);
 bool mca_coll_modeltuned_coll_list_gap(char *what, size_t what_size, char *list, size_t list_size);
 
 /* coll_modeltuned_component.c: the modules whose row counters the MPI_T counters add up; a module
- * removed adds its counts to the component's. Thread-safe. */
+ * removed adds its counts to the component's; a guard's window concluded on `op` (takeback: and
+ * its pick taken back). Thread-safe. */
 void mca_coll_modeltuned_counters_add(mca_coll_modeltuned_module_t *m);
 void mca_coll_modeltuned_counters_remove(mca_coll_modeltuned_module_t *m);
+void mca_coll_modeltuned_guard_counted(int op, bool takeback);
 
 /* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a miss of the row lookup
  * (coll_modeltuned_call.h) for a call of `size_class`: from the decisions remembered for other
  * roots, or by running the model once; NULL when nothing can run (remembered too).
- * mca_coll_modeltuned_trace: the level-20 line of what ran (d == NULL: fallback). */
-const mca_coll_modeltuned_decision_t *
-mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module, struct ompi_communicator_t *comm,
-                           int kind, int size_class, size_t count, size_t type_size, int root);
+ * mca_coll_modeltuned_trace: the level-20 line of what ran (d == NULL: fallback).
+ * mca_coll_modeltuned_records: whether this rank writes `comm`'s lines of the decision file;
+ * mca_coll_modeltuned_record appends one, `object` (a JSON object) after the communicator's
+ * fields. */
+mca_coll_modeltuned_decision_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module,
+                                                           struct ompi_communicator_t *comm,
+                                                           int kind, int size_class, size_t count,
+                                                           size_t type_size, int root);
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
                                const mca_coll_modeltuned_decision_t *d);
+bool mca_coll_modeltuned_records(struct ompi_communicator_t *comm);
+void mca_coll_modeltuned_record(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                                int op, const char *object);
+
+/* coll_modeltuned_guard.c. mca_coll_modeltuned_guard_settings: the guard's parameters that every
+ * rank must share, packed for the modex. mca_coll_modeltuned_guard_watch: called with a new pick
+ * `d` of the model (`decision`) for (kind, size class, root); watches it when the guard is on and
+ * may compare it with `open_mpi`, Open MPI's default for that call. */
+uint64_t mca_coll_modeltuned_guard_settings(void);
+void mca_coll_modeltuned_guard_watch(mca_coll_modeltuned_module_t *m, int kind, int size_class,
+                                     int root, mca_coll_modeltuned_decision_t *d,
+                                     const mt_decision *decision,
+                                     const mca_coll_modeltuned_decision_t *open_mpi);
 
 /* coll_modeltuned_dispatch.c: the dispatch table, built at open from the model's registry, and the
  * decided algorithm run through it with the decision's segment size and fan-out. */

@@ -8,6 +8,52 @@
 #include "coll_modeltuned_call.h"
 #include "ompi/datatype/ompi_datatype.h"
 
+static int previous_bcast(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                          void *buf, int count, struct ompi_datatype_t *dtype, int root,
+                          size_t bytes)
+{
+    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, NULL, bytes, root);
+    return m->previous_bcast(buf, count, dtype, root, comm, m->previous_bcast_module);
+}
+
+/* A decision that cuts the message runs on bytes on every rank (packed where the layout is not
+ * contiguous); one too large for an int count of bytes is handed back, on every rank alike. */
+static int bcast_cut(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                     const mca_coll_modeltuned_decision_t *d, void *buf, int count,
+                     struct ompi_datatype_t *dtype, int root, size_t bytes)
+{
+    mca_coll_modeltuned_view_t v;
+    const bool is_root = ompi_comm_rank(comm) == root;
+    int rc = mca_coll_modeltuned_bcast_view(&v, buf, count, dtype, bytes, is_root);
+    if (OMPI_ERR_NOT_SUPPORTED == rc) {
+        mca_coll_modeltuned_bcast_view_done(&v, buf, count, dtype, is_root, rc);
+        return previous_bcast(m, comm, buf, count, dtype, root, bytes);
+    }
+    if (OMPI_SUCCESS == rc) {
+        mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, d, bytes, root);
+        rc = mca_coll_modeltuned_run_bcast(d, v.buf, v.count, v.dtype, root, comm, &m->super);
+    }
+    return mca_coll_modeltuned_bcast_view_done(&v, buf, count, dtype, is_root, rc);
+}
+
+/* The call with decision `d` (NULL: the previous component), counted. */
+static inline int bcast_with(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                             const mca_coll_modeltuned_decision_t *d, void *buf, int count,
+                             struct ompi_datatype_t *dtype, int root, size_t bytes)
+{
+    if (OPAL_UNLIKELY(NULL == d))
+        return previous_bcast(m, comm, buf, count, dtype, root, bytes);
+    if (mca_coll_modeltuned_cuts(d, bytes))
+        return bcast_cut(m, comm, d, buf, count, dtype, root, bytes);
+    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, d, bytes, root);
+    return mca_coll_modeltuned_run_bcast(d, buf, count, dtype, root, comm, &m->super);
+}
+
+static int bcast_call(const mca_coll_modeltuned_call_t *c, const mca_coll_modeltuned_decision_t *d)
+{
+    return bcast_with(c->module, c->comm, d, c->rbuf, c->count, c->dtype, c->root, c->bytes);
+}
+
 int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
@@ -21,28 +67,15 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
     if (0 == bytes)
         return OMPI_SUCCESS;
     /* Decided on bytes: the same on every rank whatever datatype it passed. */
-    const mca_coll_modeltuned_decision_t *d;
-    d = mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_BCAST, bytes, 1, root);
-    if (OPAL_UNLIKELY(NULL == d))
-        goto fallback;
-    if (!mca_coll_modeltuned_cuts(d, bytes)) {
-        mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, d, bytes, root);
-        return mca_coll_modeltuned_run_bcast(d, buf, count, dtype, root, comm, module);
+    mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup(m, comm,
+                                                                   MCA_COLL_MODELTUNED_KIND_BCAST,
+                                                                   bytes, 1, root);
+    if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
+        const mca_coll_modeltuned_call_t call = {m,    comm,      MCA_COLL_MODELTUNED_KIND_BCAST,
+                                                 root, bytes,     NULL,
+                                                 buf,  count,     dtype,
+                                                 NULL, bcast_call};
+        return mca_coll_modeltuned_guarded(&call, d);
     }
-    /* It cuts the message: every rank runs it on bytes. */
-    mca_coll_modeltuned_view_t v;
-    const bool is_root = ompi_comm_rank(comm) == root;
-    int rc = mca_coll_modeltuned_bcast_view(&v, buf, count, dtype, bytes, is_root);
-    if (OMPI_ERR_NOT_SUPPORTED == rc) {
-        mca_coll_modeltuned_bcast_view_done(&v, buf, count, dtype, is_root, rc);
-        goto fallback;
-    }
-    if (OMPI_SUCCESS == rc) {
-        mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, d, bytes, root);
-        rc = mca_coll_modeltuned_run_bcast(d, v.buf, v.count, v.dtype, root, comm, module);
-    }
-    return mca_coll_modeltuned_bcast_view_done(&v, buf, count, dtype, is_root, rc);
-fallback:
-    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, NULL, bytes, root);
-    return m->previous_bcast(buf, count, dtype, root, comm, m->previous_bcast_module);
+    return bcast_with(m, comm, d, buf, count, dtype, root, bytes);
 }

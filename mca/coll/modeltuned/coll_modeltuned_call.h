@@ -1,8 +1,8 @@
 /*
  * The call path's inline part, shared by coll_modeltuned_{bcast,reduce,allreduce}.c
  * (and the lookup benchmark): the size class, the cached decision of a call, whether it cuts the
- * message, and the count and trace of what ran. Nothing else includes it: the decisions behind
- * a miss (coll_modeltuned_decide.c) need none of it.
+ * message, the count and trace of what ran, and the guard's turn. Nothing else includes it but the
+ * guard (coll_modeltuned_guard.c): the decisions behind a miss need none of it.
  */
 #ifndef MCA_COLL_MODELTUNED_CALL_H
 #define MCA_COLL_MODELTUNED_CALL_H
@@ -23,12 +23,12 @@ static inline int mca_coll_modeltuned_size_class(size_t bytes)
  * rank shares (bytes, or an intrinsic reduction's predefined type), never a rank's own derived
  * datatype, which MPI lets differ between ranks of one type signature. NULL: hand the call to the
  * previous component. */
-static inline const mca_coll_modeltuned_decision_t *
+static inline mca_coll_modeltuned_decision_t *
 mca_coll_modeltuned_lookup(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
                            int kind, size_t count, size_t type_size, int root)
 {
     const int size_class = mca_coll_modeltuned_size_class(count * type_size);
-    const mca_coll_modeltuned_slot_t *slot = &m->rows[kind].slots[size_class];
+    mca_coll_modeltuned_slot_t *slot = &m->rows[kind].slots[size_class];
     if (OPAL_UNLIKELY(slot->key != (uint64_t) root + 1))
         return mca_coll_modeltuned_decide(m, comm, kind, size_class, count, type_size, root);
     return OPAL_LIKELY(0 != slot->decision.algorithm) ? &slot->decision : NULL;
@@ -49,7 +49,7 @@ _Static_assert(MCA_COLL_MODELTUNED_KIND_REDUCE_USER ==
                    MCA_COLL_MODELTUNED_KIND_ALLREDUCE_ORDERED ==
                        MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC + 2,
                "a reduction's user and ordered kinds follow its intrinsic kind");
-static inline const mca_coll_modeltuned_decision_t *
+static inline mca_coll_modeltuned_decision_t *
 mca_coll_modeltuned_lookup_reduction(mca_coll_modeltuned_module_t *m,
                                      struct ompi_communicator_t *comm, int intrinsic_kind,
                                      struct ompi_op_t *op, size_t count, size_t type_size, int root)
@@ -69,18 +69,51 @@ static inline bool mca_coll_modeltuned_cuts(const mca_coll_modeltuned_decision_t
     return d->splits || (0 != d->segsize && d->segsize < bytes);
 }
 
+/* coll_modeltuned_guard.c: the trace line of a call, and the test's delay of a pick. */
+void mca_coll_modeltuned_call_extras(mca_coll_modeltuned_module_t *m, int kind,
+                                     struct ompi_communicator_t *comm,
+                                     const mca_coll_modeltuned_decision_t *d, size_t bytes,
+                                     int root);
+
 /* A call of kind `kind` (a reduction's counts in its intrinsic kind's row) that runs `d` (NULL: the
- * previous component; is_default: Open MPI's default, run directly): its MPI_T counter, and its
- * trace line at verbose 20. */
+ * previous component; is_default: Open MPI's default, run directly): its MPI_T counter, its trace
+ * line at verbose 20 and, in the guard's tests only, a delay of the picks. */
 static inline void mca_coll_modeltuned_count_call(mca_coll_modeltuned_module_t *m, int kind,
                                                   struct ompi_communicator_t *comm,
                                                   const mca_coll_modeltuned_decision_t *d,
                                                   size_t bytes, int root)
 {
     ++m->rows[kind].calls[NULL == d || d->is_default ? 0 : d->algorithm];
-    if (OPAL_UNLIKELY(m->trace_calls))
-        mca_coll_modeltuned_trace(comm, mca_coll_modeltuned_kind_op(kind), bytes, root, d);
+    if (OPAL_UNLIKELY(m->call_flags))
+        mca_coll_modeltuned_call_extras(m, kind, comm, d, bytes, root);
 }
+
+/* A call as the guard runs it: its arguments (bcast: its buffer in rbuf), and `run`, which counts
+ * and runs it with a decision (NULL: the previous component). */
+typedef struct mca_coll_modeltuned_call_t mca_coll_modeltuned_call_t;
+struct mca_coll_modeltuned_call_t {
+    mca_coll_modeltuned_module_t *module;
+    struct ompi_communicator_t *comm;
+    int kind; /* the row its counters are in */
+    int root;
+    size_t bytes;
+    const void *sbuf;
+    void *rbuf;
+    int count;
+    struct ompi_datatype_t *dtype;
+    struct ompi_op_t *op;
+    int (*run)(const mca_coll_modeltuned_call_t *call, const mca_coll_modeltuned_decision_t *d);
+};
+
+/* Whether the guard takes this call of decision `d`: its countdown ran out (a watched pick's
+ * window is due, or an unwatched decision wrapped around). Then mca_coll_modeltuned_guarded runs
+ * the call, timed when it belongs to a window, and steps the guard. */
+static inline bool mca_coll_modeltuned_guard_due(mca_coll_modeltuned_decision_t *d)
+{
+    return OPAL_UNLIKELY(0 == --d->countdown);
+}
+int mca_coll_modeltuned_guarded(const mca_coll_modeltuned_call_t *call,
+                                mca_coll_modeltuned_decision_t *d);
 
 END_C_DECLS
 

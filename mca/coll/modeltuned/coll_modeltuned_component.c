@@ -89,6 +89,33 @@ static int counters_notify(struct mca_base_pvar_t *pvar, mca_base_pvar_event_t e
     return OMPI_SUCCESS;
 }
 
+void mca_coll_modeltuned_guard_counted(int op, bool takeback)
+{
+    mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    pthread_mutex_lock(&counters_lock);
+    ++c->guard_windows[op];
+    if (takeback)
+        ++c->takebacks[op];
+    pthread_mutex_unlock(&counters_lock);
+}
+
+/* The guard's counters, one per op (bcast, reduce, allreduce); the context is the array. */
+static int guard_counters_get(const struct mca_base_pvar_t *pvar, void *value, void *obj)
+{
+    pthread_mutex_lock(&counters_lock);
+    memcpy(value, pvar->ctx, sizeof(unsigned long long) * MT_OPS);
+    pthread_mutex_unlock(&counters_lock);
+    return OMPI_SUCCESS;
+}
+
+static int guard_counters_notify(struct mca_base_pvar_t *pvar, mca_base_pvar_event_t event,
+                                 void *obj, int *count)
+{
+    if (MCA_BASE_PVAR_HANDLE_BIND == event)
+        *count = MT_OPS;
+    return OMPI_SUCCESS;
+}
+
 /* Per operation, from the model's registry: the parameter listing the algorithms modeltuned may
  * choose ("linear (1), chain (2), ..." in its help) and the MPI_T counter of the calls it ran.
  * Also sizes the counters and the dispatch table: the largest algorithm number + 1. */
@@ -169,6 +196,73 @@ static int register_objective(mca_coll_modeltuned_component_t *c)
     return OMPI_SUCCESS;
 }
 
+/* The guard (coll_modeltuned_guard.c, docs/model.md "The guard") and its counters. */
+static void register_guard(mca_coll_modeltuned_component_t *c)
+{
+    const mca_base_component_t *v = &c->super.collm_version;
+    c->guard = true;
+    (void) mca_base_component_var_register(
+        v, "guard",
+        "Check the picks that leave Open MPI's default against it during the run: now and then, "
+        "at the same call on every rank, run a few calls of each and take the pick back for good "
+        "when it is the slower. 0: never; every call of a size class then runs the same algorithm "
+        "(for floating-point sums that must be reproducible from run to run). Must be the same on "
+        "every rank",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_ALL, &c->guard);
+    c->guard_samples = 8;
+    (void) mca_base_component_var_register(
+        v, "guard_samples",
+        "Calls of the pick and as many of Open MPI's default that one comparison window times "
+        "(an even number, 2-16; the window's verdict compares their medians; the window runs two "
+        "blocks of each arm, each with one more call, untimed). Must be the same on every rank",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL,
+        &c->guard_samples);
+    c->guard_budget = 0.01;
+    (void) mca_base_component_var_register(
+        v, "guard_budget",
+        "Share of a watched pick's time that its comparisons may cost, as the model predicts it "
+        "(0-1, not 0): the first window comes after as many calls as that takes, later ones "
+        "twice as far apart each time the pick wins. Must be the same on every rank",
+        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL,
+        &c->guard_budget);
+    c->guard_tolerance = 0.10;
+    (void) mca_base_component_var_register(
+        v, "guard_tolerance",
+        "A window counts against the pick when its calls took more than (1 + this) times the "
+        "default's (sums over ranks of each rank's median); two such windows in a row take it "
+        "back. Must be the same on every rank",
+        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL,
+        &c->guard_tolerance);
+    c->guard_test_delay_us = 0;
+    (void) mca_base_component_var_register(
+        v, "guard_test_delay_us",
+        "For tests of the guard only: delay every call that runs a pick of the model by this many "
+        "microseconds (asleep), on the rank chosen by coll_modeltuned_guard_test_delay_rank",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
+        &c->guard_test_delay_us);
+    c->guard_test_delay_rank = -1;
+    (void) mca_base_component_var_register(
+        v, "guard_test_delay_rank",
+        "For tests of the guard only: the rank in MPI_COMM_WORLD whose picks "
+        "coll_modeltuned_guard_test_delay_us slows; -1: every rank",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
+        &c->guard_test_delay_rank);
+    (void) mca_base_component_pvar_register(
+        v, "takebacks",
+        "Picks the guard took back, per operation (bcast, reduce, allreduce): each was slower "
+        "than Open MPI's default in two comparison windows in a row",
+        OPAL_INFO_LVL_4, MPI_T_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+        MPI_T_BIND_NO_OBJECT, MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+        guard_counters_get, NULL, guard_counters_notify, c->takebacks);
+    (void) mca_base_component_pvar_register(
+        v, "guard_windows",
+        "Comparison windows the guard concluded, per operation (bcast, reduce, allreduce): each "
+        "ran a few calls of a pick and of Open MPI's default and one small allreduce",
+        OPAL_INFO_LVL_4, MPI_T_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+        MPI_T_BIND_NO_OBJECT, MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+        guard_counters_get, NULL, guard_counters_notify, c->guard_windows);
+}
+
 static int modeltuned_register(void)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
@@ -244,6 +338,7 @@ static int modeltuned_register(void)
         "such calls to tuned",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &c->default_direct);
+    register_guard(c);
     return OMPI_SUCCESS;
 }
 
@@ -321,6 +416,17 @@ static const char *load_table(mca_coll_modeltuned_component_t *c)
                                  mca_coll_modeltuned_op_name(op), lists[op], err);
             return "an algorithm list parameter is invalid";
         }
+    if (c->guard_samples < 2 || c->guard_samples > MCA_COLL_MODELTUNED_GUARD_SAMPLES_MAX ||
+        0 != c->guard_samples % 2 || !(c->guard_budget > 0 && c->guard_budget <= 1) ||
+        !(c->guard_tolerance >= 0)) {
+        mca_coll_modeltuned_show_help(first, "bad-guard-parameter", c->guard_samples,
+                                      c->guard_budget, c->guard_tolerance);
+        (void) opal_asprintf(&c->problem,
+                             "coll_modeltuned_guard_samples=%d, _budget=%g, _tolerance=%g: out of "
+                             "range",
+                             c->guard_samples, c->guard_budget, c->guard_tolerance);
+        return "a guard parameter is out of range";
+    }
     if (c->objective_rejected) {
         const char *given = getenv("OMPI_MCA_coll_modeltuned_objective");
         mca_coll_modeltuned_show_help(first, "unknown-objective",
@@ -381,6 +487,7 @@ static void prepare(mca_coll_modeltuned_component_t *c)
     c->start_lists[1] = values[MCA_COLL_MODELTUNED_PUBLISHED_ALLREDUCE_LIST] =
         (uint64_t) (lists[MT_OP_ALLREDUCE] & c->runnable[MT_OP_ALLREDUCE]) |
         (uint64_t) mca_coll_modeltuned_tuned_is_told(MT_OP_ALLREDUCE, NULL, 0) << 31;
+    values[MCA_COLL_MODELTUNED_PUBLISHED_GUARD] = mca_coll_modeltuned_guard_settings();
     if (NULL != c->problem) /* named by the rank that reports this one as without a table */
         OPAL_MODEX_SEND_STRING(rc, MCA_COLL_MODELTUNED_MODEX_GLOBAL,
                                MCA_COLL_MODELTUNED_PROBLEM_KEY, c->problem, strlen(c->problem) + 1);
@@ -434,7 +541,12 @@ static int modeltuned_open(void)
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     c->output = opal_output_open(NULL);
     opal_output_set_verbosity(c->output, c->verbose);
-    c->trace_calls = c->verbose >= 20; /* verbose is not writable at run time */
+    c->call_flags = c->verbose >= 20 ? MCA_COLL_MODELTUNED_TRACE_CALLS
+                                     : 0; /* verbose is not writable at run time */
+    if (c->guard_test_delay_us > 0 && ompi_mpi_state >= OMPI_MPI_STATE_INIT_STARTED &&
+        (c->guard_test_delay_rank < 0 ||
+         (uint32_t) c->guard_test_delay_rank == OMPI_PROC_MY_NAME->vpid))
+        c->call_flags |= MCA_COLL_MODELTUNED_DELAY_PICKS;
     c->table = NULL;
     c->table_path = NULL;
     c->problem = NULL;

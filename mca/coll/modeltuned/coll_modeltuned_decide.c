@@ -15,16 +15,23 @@
 #include MCA_COLL_MODELTUNED_RTE_H
 #include "opal/util/printf.h"
 
-/* One JSON line per decision: the model's own report plus which communicator and rank. Appended
+bool mca_coll_modeltuned_records(struct ompi_communicator_t *comm)
+{
+    const char *file = mca_coll_modeltuned_component.decision_file;
+    return NULL != file && '\0' != file[0] &&
+           (NULL != strstr(file, "%r") || 0 == ompi_comm_rank(comm));
+}
+
+/* One JSON line per record: `object`'s fields after the communicator's and the rank's. Appended
  * with a single write() so lines from several processes do not interleave. */
-static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                            const char *decision, const char *fallback, bool per_rank)
+void mca_coll_modeltuned_record(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                                int op, const char *object)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     char path[4096], *line = NULL;
     const char *file = c->decision_file;
     const char *mark = strstr(file, "%r");
-    if (per_rank)
+    if (NULL != mark)
         snprintf(path, sizeof path, "%.*s%u%s", (int) (mark - file), file,
                  (unsigned) OMPI_PROC_MY_NAME->vpid, mark + 2);
     else
@@ -39,12 +46,14 @@ static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communi
         name[k++] = (unsigned char) *p < 0x20 ? ' ' : *p;
     }
     name[k] = '\0';
-    /* decision is a JSON object: splice the communicator's fields in after its '{'. */
+    /* Where a call handed back goes: tuned, or han handing it to tuned (module.c) */
+    const char *fallback = NULL != m->fallback[op] ? m->fallback[op] : "unknown";
+    /* object is a JSON object: splice the communicator's fields in after its '{'. */
     int n = opal_asprintf(&line,
                           "{\"cid\":%d,\"comm\":\"%s\",\"world_rank\":%u,\"comm_rank\":%d,"
                           "\"channels\":\"%s\",\"fallback\":\"%s\",%s\n",
                           mca_coll_modeltuned_cid(comm), name, (unsigned) OMPI_PROC_MY_NAME->vpid,
-                          ompi_comm_rank(comm), channels, fallback, decision + 1);
+                          ompi_comm_rank(comm), channels, fallback, object + 1);
     if (n < 0)
         return;
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -99,60 +108,63 @@ static void remember(mca_coll_modeltuned_module_t *m, uint64_t key,
 }
 
 /* A decision to run `algorithm` (resolved at open: the model only picks allowed, runnable ones),
- * with its dispatch entry copied in. */
+ * with its dispatch entry copied in; not watched until the guard says so. */
 static mca_coll_modeltuned_decision_t to_run(int op, int32_t algorithm, uint32_t segsize,
                                              int32_t fanout)
 {
     const mca_coll_modeltuned_algorithm_t *a = &mca_coll_modeltuned_component
                                                     .algorithms[op][algorithm];
     return (mca_coll_modeltuned_decision_t){.fn = a->fn,
-                                            .algorithm = algorithm,
+                                            .algorithm = (int8_t) algorithm,
                                             .segsize = segsize,
-                                            .fanout = fanout,
+                                            .countdown = UINT32_MAX,
+                                            .fanout = (int16_t) fanout,
                                             .convention = (int8_t) a->convention,
                                             .splits = a->splits};
 }
 
-/* Where the default is kept and the fallback is tuned running its fixed rule, that rule's algorithm
- * with the arguments tuned passes (coll_tuned_decision_fixed.c: no segment, fan-out 0, k-nomial's
- * radix, no request limit), on the caller's own count and datatype as tuned would: the same
- * ompi_coll_base_* call without a second component's dispatch, which a call between other work
- * pays in cache misses (docs/validation.md, "Session 18"). Not when the rule's
- * algorithm did not resolve at open: then the call is handed back. */
-static bool run_default_directly(const mca_coll_modeltuned_module_t *m,
-                                 struct ompi_communicator_t *comm, int op, size_t bytes,
-                                 bool commutative, mca_coll_modeltuned_slot_t *slot)
+/* Open MPI's default for a call of `bytes`: where the fallback is tuned running its fixed rule,
+ * that rule's algorithm with the arguments tuned passes (coll_tuned_decision_fixed.c: no segment,
+ * fan-out 0, k-nomial's radix, no request limit), on the caller's own count and datatype as tuned
+ * would: the same ompi_coll_base_* call without a second component's dispatch, which a call
+ * between other work pays in cache misses (docs/validation.md, "Session 18"). Otherwise, or when
+ * the rule's algorithm did not resolve at open, algorithm 0: the call is handed back. */
+static mca_coll_modeltuned_decision_t open_mpi_default(const mca_coll_modeltuned_module_t *m,
+                                                       struct ompi_communicator_t *comm, int op,
+                                                       size_t bytes, bool commutative)
 {
+    const mca_coll_modeltuned_decision_t hand_back = {.countdown = UINT32_MAX};
     if (!m->default_direct[op])
-        return false;
+        return hand_back;
     int32_t fanout = 0;
     const int algorithm = mt_fixed_rule(op, bytes, ompi_comm_size(comm), commutative, &fanout);
     if (algorithm < 1 || algorithm >= mca_coll_modeltuned_component.slots ||
         0 == (mca_coll_modeltuned_component.runnable[op] & (1u << algorithm)))
-        return false;
+        return hand_back;
     if (MT_OP_BCAST == op && 0 != fanout)
         fanout = m->knomial_radix; /* the only rule entry with a fan-out */
-    slot->decision = to_run(op, algorithm, 0, fanout);
-    slot->decision.splits = false; /* tuned passes the caller's own count and datatype */
-    slot->decision.is_default = true;
-    return true;
+    mca_coll_modeltuned_decision_t d = to_run(op, algorithm, 0, fanout);
+    d.splits = false; /* tuned passes the caller's own count and datatype */
+    d.is_default = true;
+    return d;
 }
 
 /* What a slot tells the caller: NULL for algorithm 0 (Open MPI's default was kept by the margin,
  * or nothing can run: the previous component runs the call). */
-static const mca_coll_modeltuned_decision_t *decided(const mca_coll_modeltuned_slot_t *slot)
+static mca_coll_modeltuned_decision_t *decided(mca_coll_modeltuned_slot_t *slot)
 {
     return 0 != slot->decision.algorithm ? &slot->decision : NULL;
 }
 
 /* The slot for (kind, size class). Another root's decision found there is kept for that root's
- * return. */
+ * return; one recalled from the remembered decisions goes back only if it changed since (a watched
+ * decision counts its calls; one taken back clears in_remembered). */
 static mca_coll_modeltuned_slot_t *slot_for(mca_coll_modeltuned_module_t *m, int kind,
                                             int size_class)
 {
     mca_coll_modeltuned_slot_t *slot = &m->rows[kind].slots[size_class];
     uint8_t *in_remembered = &m->in_remembered[kind][size_class];
-    if (0 != slot->key && !*in_remembered)
+    if (0 != slot->key && (!*in_remembered || 0 != slot->decision.guard))
         remember(m, remembered_key(kind, size_class, (int) slot->key - 1), &slot->decision);
     *in_remembered = 0;
     return slot;
@@ -174,10 +186,25 @@ static bool recall(mca_coll_modeltuned_module_t *m, mca_coll_modeltuned_slot_t *
     return true;
 }
 
+/* The model's decision as the decision file records it: its JSON, with the call count of the
+ * guard's first window spliced in when the pick is watched. */
+static void record_decision(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                            int op, const char *json, const mca_coll_modeltuned_decision_t *d)
+{
+    char *watched = NULL;
+    if (0 != d->guard &&
+        0 > opal_asprintf(&watched, "{\"guard_first_window\":%u,%s", d->countdown, json + 1))
+        watched = NULL;
+    mca_coll_modeltuned_record(m, comm, op, NULL != watched ? watched : json);
+    free(watched);
+}
+
 /* Runs the model for the call into `slot`, with the decision file's line and the verbose-10 line
- * (comm rank 0). Returns mt_decide's status. */
+ * (comm rank 0); the guard watches a pick that leaves Open MPI's default. Returns mt_decide's
+ * status. */
 static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm, int kind,
-                     size_t count, size_t type_size, int root, mca_coll_modeltuned_slot_t *slot)
+                     int size_class, size_t count, size_t type_size, int root,
+                     mca_coll_modeltuned_slot_t *slot)
 {
     const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const int op = mca_coll_modeltuned_kind_op(kind);
@@ -185,9 +212,7 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
                          MCA_COLL_MODELTUNED_KIND_ALLREDUCE_ORDERED == kind;
     const bool user_op = ordered || MCA_COLL_MODELTUNED_KIND_REDUCE_USER == kind ||
                          MCA_COLL_MODELTUNED_KIND_ALLREDUCE_USER == kind;
-    const char *file = c->decision_file;
-    const bool per_rank = NULL != file && NULL != strstr(file, "%r");
-    const bool record = NULL != file && '\0' != file[0] && (per_rank || 0 == ompi_comm_rank(comm));
+    const bool record = mca_coll_modeltuned_records(comm);
     const bool log = c->verbose >= 10 && 0 == ompi_comm_rank(comm);
     mt_decision_report report = {.want_json = record};
     const mt_call call = {.op = op,
@@ -197,46 +222,50 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
                           .commutative = !ordered,
                           .whole_message = user_op,
                           .objective = c->objective};
-    /* Where a call handed back goes: tuned, or han handing it to tuned (module.c) */
-    const char *fallback = NULL != m->fallback[op] ? m->fallback[op] : "unknown";
     mt_decision decision;
     const int rc = mt_decide(m->model, &call, &decision, record || log ? &report : NULL);
+    const mca_coll_modeltuned_decision_t open_mpi = open_mpi_default(m, comm, op, count * type_size,
+                                                                     !ordered);
+    if (0 == rc && 0 != decision.algorithm) {
+        slot->decision = to_run(op, decision.algorithm, decision.segsize, decision.fanout);
+        mca_coll_modeltuned_guard_watch(m, kind, size_class, root, &slot->decision, &decision,
+                                        &open_mpi);
+    } else {
+        slot->decision = open_mpi; /* nothing can run, or Open MPI's default: run or handed back */
+    }
+    slot->key = (uint64_t) root + 1;
     if (NULL != report.json) {
-        record_decision(m, comm, report.json, fallback, per_rank);
+        record_decision(m, comm, op, report.json, &slot->decision);
         free(report.json);
     }
-    slot->decision = (mca_coll_modeltuned_decision_t){
-        0}; /* nothing can run, or the previous component */
-    if (0 == rc && 0 != decision.algorithm)
-        slot->decision = to_run(op, decision.algorithm, decision.segsize, decision.fanout);
-    else
-        (void) run_default_directly(m, comm, op, count * type_size, !ordered, slot);
-    slot->key = (uint64_t) root + 1;
     if (0 == rc && log)
         opal_output(
             c->output,
             "coll:modeltuned:decide cid=%d name=%s op=%s bytes=%zu root=%d%s pick=%s "
-            "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f ompi=%s fallback=%s",
+            "predicted_us=%.3f runner_up=%s runner_up_us=%.3f margin=%.3f ompi=%s fallback=%s%s",
             mca_coll_modeltuned_cid(comm), comm->c_name, mca_coll_modeltuned_op_name(op),
             count * type_size, root,
             ordered   ? " noncommutative"
             : user_op ? " user_op"
                       : "",
             report.pick, decision.predicted_us, report.runner_up, decision.runner_up_us,
-            report.margin, MCA_COLL_MODELTUNED_OMPI_SERIES, fallback);
+            report.margin, MCA_COLL_MODELTUNED_OMPI_SERIES,
+            NULL != m->fallback[op] ? m->fallback[op] : "unknown",
+            0 != slot->decision.guard ? " guard=watched" : "");
     return rc;
 }
 
-const mca_coll_modeltuned_decision_t *
-mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                           int kind, int size_class, size_t count, size_t type_size, int root)
+mca_coll_modeltuned_decision_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
+                                                           struct ompi_communicator_t *comm,
+                                                           int kind, int size_class, size_t count,
+                                                           size_t type_size, int root)
 {
     if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state))
         return NULL; /* setup failed at enable, or disabled: no row, every call handed back */
     mca_coll_modeltuned_slot_t *slot = slot_for(m, kind, size_class);
     if (recall(m, slot, kind, size_class, root))
         return decided(slot);
-    (void) run_model(m, comm, kind, count, type_size, root, slot); /* nothing runs: zeroed */
+    (void) run_model(m, comm, kind, size_class, count, type_size, root, slot);
     return decided(slot);
 }
 

@@ -19,7 +19,8 @@ static void module_construct(mca_coll_modeltuned_module_t *m)
 {
     /* Everything after the base: UNPLACED, no model, no fallback yet, nothing decided or run. */
     memset((char *) m + sizeof m->super, 0, sizeof *m - sizeof m->super);
-    m->trace_calls = mca_coll_modeltuned_component.trace_calls;
+    m->call_flags = mca_coll_modeltuned_component.call_flags;
+    m->guard_enabled = mca_coll_modeltuned_component.guard;
     mca_coll_modeltuned_counters_add(m);
 }
 
@@ -62,7 +63,7 @@ static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool 
     free(procs);
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
         ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
-        uint64_t theirs = 0, flag = 0, lists = 0, allreduce_list = 0;
+        uint64_t theirs = 0, flag = 0, lists = 0, allreduce_list = 0, guard = 0;
         if (*oversubscribed < 0 &&
             OPAL_SUCCESS ==
                 mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED,
@@ -77,8 +78,11 @@ static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool 
             OPAL_SUCCESS ==
                 mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_ALLREDUCE_LIST,
                                               &allreduce_list) &&
+            OPAL_SUCCESS ==
+                mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_GUARD, &guard) &&
             (lists != mca_coll_modeltuned_component.start_lists[0] ||
-             allreduce_list != mca_coll_modeltuned_component.start_lists[1]))
+             allreduce_list != mca_coll_modeltuned_component.start_lists[1] ||
+             guard != mca_coll_modeltuned_guard_settings()))
             *other_lists = r;
         const bool none = OPAL_SUCCESS !=
                               mca_coll_modeltuned_published(proc,
@@ -304,7 +308,7 @@ static const char *published_mismatch(mca_coll_modeltuned_component_t *c,
         if (mca_coll_modeltuned_once(MCA_COLL_MODELTUNED_ONCE_LISTS_MISMATCH))
             mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "algorithm-lists-differ",
                                           other_lists, comm->c_name, mca_coll_modeltuned_cid(comm));
-        return "ranks started with different algorithm lists";
+        return "ranks started with different algorithm lists or guard settings";
     }
     if (oversubscribed >= 0) { /* not an installation problem: verbose only */
         snprintf(reason, reason_size,

@@ -8,24 +8,47 @@
 #include "coll_modeltuned_call.h"
 #include "ompi/datatype/ompi_datatype.h"
 
+/* The call with decision `d` (NULL: the previous component), counted. */
+static inline int reduce_with(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                              const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf,
+                              int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                              int root, size_t bytes)
+{
+    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC, comm, d, bytes,
+                                   root);
+    if (OPAL_UNLIKELY(NULL == d))
+        return m->previous_reduce(sbuf, rbuf, count, dtype, op, root, comm,
+                                  m->previous_reduce_module);
+    return mca_coll_modeltuned_run_reduce(d, sbuf, rbuf, count, dtype, op, root, comm, &m->super);
+}
+
+static int reduce_call(const mca_coll_modeltuned_call_t *c, const mca_coll_modeltuned_decision_t *d)
+{
+    return reduce_with(c->module, c->comm, d, c->sbuf, c->rbuf, c->count, c->dtype, c->op, c->root,
+                       c->bytes);
+}
+
 int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
                                struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
-    const mca_coll_modeltuned_decision_t *d;
     size_t type_size = 0;
 
     ompi_datatype_type_size(dtype, &type_size);
     const size_t bytes = (size_t) count * type_size;
     if (0 == bytes)
         return OMPI_SUCCESS; /* the same type signature everywhere: all empty */
-    d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC, op,
-                                             (size_t) count, type_size, root);
-    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC, comm, d, bytes,
-                                   root);
-    if (OPAL_UNLIKELY(NULL == d))
-        return m->previous_reduce(sbuf, rbuf, count, dtype, op, root, comm,
-                                  m->previous_reduce_module);
-    return mca_coll_modeltuned_run_reduce(d, sbuf, rbuf, count, dtype, op, root, comm, module);
+    mca_coll_modeltuned_decision_t *
+        d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC,
+                                                 op, (size_t) count, type_size, root);
+    if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
+        const mca_coll_modeltuned_call_t call =
+            {m,    comm,       MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC,
+             root, bytes,      sbuf,
+             rbuf, count,      dtype,
+             op,   reduce_call};
+        return mca_coll_modeltuned_guarded(&call, d);
+    }
+    return reduce_with(m, comm, d, sbuf, rbuf, count, dtype, op, root, bytes);
 }

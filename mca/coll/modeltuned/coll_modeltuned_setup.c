@@ -2,7 +2,7 @@
  * What every process publishes in the modex at component open (inside MPI_Init, before its
  * exchange) and how a communicator's placement follows from it without communicating: where each
  * rank sits (node, package, NUMA, L3, core), its table's checksum, whether its node is
- * oversubscribed, and the algorithm lists it started with.
+ * oversubscribed, and the algorithm lists and guard settings it started with.
  */
 #include "ompi_config.h"
 
@@ -19,7 +19,8 @@
 static char *const published_key_names[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] =
     {/* the modex macros take char * */
      "coll.modeltuned.table", "coll.modeltuned.oversubscribed", "coll.modeltuned.host",
-     "coll.modeltuned.place", "coll.modeltuned.lists",          "coll.modeltuned.allreduce_list"};
+     "coll.modeltuned.place", "coll.modeltuned.lists",          "coll.modeltuned.allreduce_list",
+     "coll.modeltuned.guard"};
 
 static int logical_index_of(hwloc_obj_t covering, hwloc_obj_type_t type)
 {

@@ -1,0 +1,114 @@
+/*
+ * Many calls of a few sizes, so that modeltuned's guard reaches its comparison windows, each
+ * result checked exactly; then what the guard's MPI_T counters say, per rank:
+ *   "pvar takebacks <op> <n>" and "pvar guard_windows <op> <n>" (op: bcast, reduce, allreduce),
+ * and on rank 0 "collectives: PASS calls=N" or "collectives: FAIL ...".
+ * Usage: guard [--calls N] [bytes ...]   (default 300 calls of 1024, 65536 and 1048576 bytes; every
+ * op at root 0 of MPI_COMM_WORLD; reduce and allreduce on MPI_INT with MPI_SUM, in place on odd
+ * calls of allreduce).
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_t.h"
+
+enum { BCAST, REDUCE, ALLREDUCE, OPS };
+static const char *op_names[OPS] = {"bcast", "reduce", "allreduce"};
+
+/* Rank r's element i at call k: small enough that the sum over 64 ranks fits an int. */
+static int element(int r, long k, long i) { return (int)((r * 1000003L + k * 17 + i) % (1 << 24)); }
+
+static int check_bcast(int rank, long k, long n, char *buf) {
+  for (long i = 0; i < n; ++i) buf[i] = rank == 0 ? (char)(k * 31 + i * 7 + 1) : 0;
+  MPI_Bcast(buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
+  for (long i = 0; i < n; ++i)
+    if (buf[i] != (char)(k * 31 + i * 7 + 1)) return 1;
+  return 0;
+}
+
+static int check_reduction(int op, int rank, int size, long k, long n, int *in, int *out) {
+  const int in_place = op == ALLREDUCE && k % 2;
+  for (long i = 0; i < n; ++i) {
+    in[i] = element(rank, k, i);
+    out[i] = in_place ? in[i] : -1;
+  }
+  if (op == REDUCE)
+    MPI_Reduce(in, out, (int)n, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  else
+    MPI_Allreduce(in_place ? MPI_IN_PLACE : in, out, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (op == REDUCE && rank != 0) return 0;
+  for (long i = 0; i < n; ++i) {
+    long expected = 0;
+    for (int r = 0; r < size; ++r) expected += element(r, k, i);
+    if (out[i] != (int)expected) return 1;
+  }
+  return 0;
+}
+
+/* A counter opened before the calls (it counts from then on); -1: not found. */
+static int open_counter(MPI_T_pvar_session session, const char *name, MPI_T_pvar_handle *handle) {
+  return mpi_t_open_counter(session, name, handle) == OPS ? 0 : -1;
+}
+
+static void print_counter(MPI_T_pvar_session session, MPI_T_pvar_handle handle, int opened, const char *label) {
+  unsigned long long values[OPS] = {0};
+  if (opened < 0) {
+    printf("pvar %s missing\n", label);
+    return;
+  }
+  MPI_T_pvar_read(session, handle, values);
+  for (int op = 0; op < OPS; ++op) printf("pvar %s %s %llu\n", label, op_names[op], values[op]);
+}
+
+int main(int argc, char **argv) {
+  int provided, rank, size, first = 1;
+  long calls = 300, sizes[16] = {1024, 65536, 1048576};
+  int nsizes = 3;
+  MPI_Init(&argc, &argv);
+  MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (argc > first + 1 && 0 == strcmp(argv[first], "--calls")) {
+    calls = atol(argv[first + 1]);
+    first += 2;
+  }
+  if (argc > first) {
+    nsizes = 0;
+    for (int i = first; i < argc && nsizes < 16; ++i) sizes[nsizes++] = atol(argv[i]);
+  }
+  MPI_T_pvar_session session;
+  MPI_T_pvar_handle takebacks, windows;
+  MPI_T_pvar_session_create(&session);
+  const int takebacks_opened = open_counter(session, "coll_modeltuned_takebacks", &takebacks);
+  const int windows_opened = open_counter(session, "coll_modeltuned_guard_windows", &windows);
+  long largest = 4;
+  for (int i = 0; i < nsizes; ++i) largest = sizes[i] > largest ? sizes[i] : largest;
+  char *buf = malloc(largest);
+  int *in = malloc(largest), *out = malloc(largest);
+  int wrong = 0;
+  for (int op = 0; op < OPS; ++op)
+    for (int s = 0; s < nsizes; ++s)
+      for (long k = 0; k < calls; ++k) {
+        const long n = op == BCAST ? sizes[s] : sizes[s] / 4;
+        const int bad = op == BCAST ? check_bcast(rank, k, n, buf) : check_reduction(op, rank, size, k, n, in, out);
+        if (bad && !wrong)
+          fprintf(stderr, "rank %d: wrong %s result, %ld bytes, call %ld\n", rank, op_names[op], sizes[s], k);
+        wrong |= bad;
+      }
+  int any_wrong = 0;
+  MPI_Allreduce(&wrong, &any_wrong, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+
+  print_counter(session, takebacks, takebacks_opened, "takebacks");
+  print_counter(session, windows, windows_opened, "guard_windows");
+  fflush(stdout);
+  if (rank == 0) printf("collectives: %s calls=%ld\n", any_wrong ? "FAIL wrong results" : "PASS", calls);
+  MPI_T_pvar_session_free(&session);
+  free(buf);
+  free(in);
+  free(out);
+  MPI_T_finalize();
+  MPI_Finalize();
+  return any_wrong;
+}
