@@ -55,6 +55,15 @@ typedef struct mca_coll_modeltuned_algorithm_t {
     bool splits;        /* cuts the message into parts even unsegmented */
 } mca_coll_modeltuned_algorithm_t;
 
+/* The node's packages, NUMA nodes, L3 caches, cores and PUs, counted where this process was
+ * placed at open: init_query compares them with the table's topology without a topology of its
+ * own. */
+#define MCA_COLL_MODELTUNED_NODE_OBJECTS 5
+typedef struct mca_coll_modeltuned_node_t {
+    bool known;
+    int objects[MCA_COLL_MODELTUNED_NODE_OBJECTS];
+} mca_coll_modeltuned_node_t;
+
 typedef struct mca_coll_modeltuned_component_t {
     mca_coll_modeltuned_base_component_t super;
 
@@ -105,11 +114,13 @@ typedef struct mca_coll_modeltuned_component_t {
     struct mca_coll_modeltuned_module_t **live;
     size_t live_count, live_capacity;
 
-    int output;                  /* opal_output stream, "coll:modeltuned:" lines */
-    mt_table *table;             /* NULL: no usable table, modeltuned steps aside */
-    char *table_path;            /* the file the table came from */
-    const char *disabled_reason; /* why modeltuned steps aside everywhere, or NULL */
-    char *problem;               /* the input problem behind it, one line, published in the modex */
+    mca_coll_modeltuned_node_t node; /* counted at open, with a table */
+    uint64_t place;                  /* where this process sits, packed; 0: not placed */
+    int output;                      /* opal_output stream, "coll:modeltuned:" lines */
+    mt_table *table;                 /* NULL: no usable table, modeltuned steps aside */
+    char *table_path;                /* the file the table came from */
+    const char *disabled_reason;     /* why modeltuned steps aside everywhere, or NULL */
+    char *problem; /* the input problem behind it, one line, published in the modex */
 } mca_coll_modeltuned_component_t;
 
 MCA_COLL_MODELTUNED_DECLSPEC extern mca_coll_modeltuned_component_t mca_coll_modeltuned_component;
@@ -303,8 +314,10 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
                                                        int *priority);
 int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module,
                               struct ompi_communicator_t *comm);
-/* Publishes `values` (place and host are filled in here); what `proc` published under `key`
+/* Where this process sits, packed for the modex, with its node's objects counted into `node`;
+ * publishes `values` (the host is filled in here); what `proc` published under `key`
  * (OPAL_ERR_NOT_FOUND: nothing, modeltuned is not loaded there). */
+uint64_t mca_coll_modeltuned_place_here(mca_coll_modeltuned_node_t *node);
 int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS]);
 int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out);
 /* Reads what `procs` published, all at once (under 5.0 the wait for ranks that published nothing

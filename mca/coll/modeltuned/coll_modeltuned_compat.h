@@ -19,6 +19,7 @@
 
 #include "ompi/mca/coll/coll.h"
 #include "opal/mca/base/mca_base_var.h"
+#include "opal/mca/hwloc/base/base.h"
 #if OMPI_MAJOR_VERSION >= 5
 #    include "ompi/runtime/params.h"
 #endif
@@ -65,6 +66,20 @@ static inline bool mca_coll_modeltuned_node_oversubscribed(void)
     const int index = mca_base_var_find("ompi", "mpi", NULL, "oversubscribe");
     return index >= 0 && OPAL_SUCCESS == mca_base_var_get_value(index, &value, NULL, NULL) &&
            NULL != value && *(const bool *) value;
+#endif
+}
+
+/* Whether this process finds where it sits by discovering its node itself (no I/O devices, no
+ * caches but L3), rather than through Open MPI's topology. Under 4.1, Open MPI discovers the whole
+ * node, PCI devices included (about 15 ms of MPI_Init on the 2-core VM), unless it already has the
+ * topology or reads it from a file (hwloc_base_topo_file, the emulated topologies); 5.0 gets it
+ * from PMIx, the emulated one under PRRTE's hwloc_use_topo_file too. */
+static inline bool mca_coll_modeltuned_discovers_topology(void)
+{
+#if OMPI_MAJOR_VERSION >= 5
+    return false;
+#else
+    return NULL == opal_hwloc_topology && NULL == opal_hwloc_base_topo_file;
 #endif
 }
 

@@ -17,7 +17,6 @@
 #include "ompi/runtime/mpiruntime.h"
 #include "opal/util/printf.h"
 #include "opal/mca/base/mca_base_pvar.h"
-#include "opal/mca/hwloc/base/base.h"
 #include MCA_COLL_MODELTUNED_PMIX_H
 #include "opal/util/show_help.h"
 
@@ -453,6 +452,21 @@ static const char *load_table(mca_coll_modeltuned_component_t *c)
     return NULL;
 }
 
+/* What prepare reads: the table, then, with one, where this process sits (a process without one
+ * is never placed: every communicator with it is declined first). On a thread of its own: glibc
+ * gives that thread another malloc arena, so parsing the table, whose allocations are mostly freed
+ * at once, and the node's topology leave the application's heap as it was (docs/validation.md,
+ * "Session 21"). */
+static void *read_inputs(void *component)
+{
+    mca_coll_modeltuned_component_t *c = component;
+    if (NULL == c->disabled_reason)
+        c->disabled_reason = load_table(c);
+    if (NULL != c->table)
+        c->place = mca_coll_modeltuned_place_here(&c->node);
+    return NULL;
+}
+
 /* Inside MPI_Init and before its modex exchange: load the table and publish its checksum, the
  * oversubscription flag, the start-up algorithm lists and where this process sits, so that
  * comm_query and setup see every rank's without communicating. */
@@ -464,9 +478,13 @@ static void prepare(mca_coll_modeltuned_component_t *c)
     if (0 == OMPI_PROC_MY_NAME->vpid &&
         mca_coll_modeltuned_coll_list_gap(gap, sizeof gap, list, sizeof list))
         mca_coll_modeltuned_show_help(true, "coll-list-leaves-out", list, gap);
-    if (NULL == c->disabled_reason)
-        c->disabled_reason = load_table(c);
+    pthread_t reader;
+    if (0 == pthread_create(&reader, NULL, read_inputs, c))
+        (void) pthread_join(reader, NULL);
+    else
+        (void) read_inputs(c);
     uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] = {0};
+    values[MCA_COLL_MODELTUNED_PUBLISHED_PLACE] = c->place;
     values[MCA_COLL_MODELTUNED_PUBLISHED_TABLE] = NULL == c->table ? 0
                                                                    : mt_table_checksum(c->table);
     values[MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED] =
@@ -515,20 +533,18 @@ static void add_help_dirs(void)
 }
 
 /* A table measured on another kind of node may not hold here: one warning per job at verbose 0
- * (world rank 0), and per node at verbose 1 (the table is still used: a shipped or shared table is
- * a legitimate choice). */
-#define OBJECTS(type) hwloc_get_nbobjs_by_type(opal_hwloc_topology, HWLOC_OBJ_##type)
+ * (world rank 0), and per node at verbose 1 (the table is still used: a shared table is a
+ * legitimate choice). The node's objects were counted when this process was placed. */
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    const int *n = c->node.objects;
     char msg[512];
     const bool here = 0 == OMPI_PROC_MY_NAME->vpid ||
                       (c->verbose >= 1 && 0 == ompi_process_info.my_local_rank);
-    if (NULL == c->table || !here || OPAL_SUCCESS != opal_hwloc_base_get_topology() ||
-        NULL == opal_hwloc_topology)
+    if (NULL == c->table || !here || !c->node.known)
         return OMPI_SUCCESS;
-    const int rc = mt_table_topology_mismatch(c->table, OBJECTS(PACKAGE), OBJECTS(NUMANODE),
-                                              OBJECTS(L3CACHE), OBJECTS(CORE), OBJECTS(PU), msg,
+    const int rc = mt_table_topology_mismatch(c->table, n[0], n[1], n[2], n[3], n[4], msg,
                                               sizeof msg);
     if (1 == rc || (0 != rc && c->verbose >= 1)) /* -1: the table records no topology */
         mca_coll_modeltuned_show_help(true, "table-from-other-topology", c->table_path, msg);

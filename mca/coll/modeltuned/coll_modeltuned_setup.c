@@ -22,24 +22,45 @@ static char *const published_key_names[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] =
      "coll.modeltuned.place", "coll.modeltuned.lists",          "coll.modeltuned.allreduce_list",
      "coll.modeltuned.guard"};
 
-static int logical_index_of(hwloc_obj_t covering, hwloc_obj_type_t type)
+static int logical_index_of(hwloc_topology_t topology, hwloc_obj_t covering, hwloc_obj_type_t type)
 {
     if (NULL == covering)
         return -1;
     if (covering->type == type)
         return (int) covering->logical_index;
-    hwloc_obj_t ancestor = hwloc_get_ancestor_obj_by_type(opal_hwloc_topology, type, covering);
+    hwloc_obj_t ancestor = hwloc_get_ancestor_obj_by_type(topology, type, covering);
     return NULL == ancestor ? -1 : (int) ancestor->logical_index;
 }
 
+/* The node's topology as far as a place needs it: Open MPI's, or one discovered here without what
+ * a place never names (mca_coll_modeltuned_discovers_topology). NULL: none; *own: the caller
+ * destroys it. */
+static hwloc_topology_t place_topology(bool *own)
+{
+    *own = mca_coll_modeltuned_discovers_topology();
+    if (!*own)
+        return OPAL_SUCCESS == opal_hwloc_base_get_topology() ? opal_hwloc_topology : NULL;
+    hwloc_topology_t topology;
+    if (0 != hwloc_topology_init(&topology))
+        return NULL;
+#if HWLOC_API_VERSION >= 0x20000
+    (void) hwloc_topology_set_all_types_filter(topology, HWLOC_TYPE_FILTER_KEEP_NONE);
+    (void) hwloc_topology_set_type_filter(topology, HWLOC_OBJ_PACKAGE, HWLOC_TYPE_FILTER_KEEP_ALL);
+    (void) hwloc_topology_set_type_filter(topology, HWLOC_OBJ_CORE, HWLOC_TYPE_FILTER_KEEP_ALL);
+    (void) hwloc_topology_set_type_filter(topology, HWLOC_OBJ_L3CACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
+#endif
+    if (0 != hwloc_topology_load(topology)) {
+        hwloc_topology_destroy(topology);
+        return NULL;
+    }
+    return topology;
+}
+
 /* Binding from Open MPI's mapping (honours hwloc_base_topo_file emulation, where nothing is
- * really bound) or, failing that, the actual binding. */
-static void my_place(mt_place *place)
+ * really bound) or, failing that, the actual binding; and the node's object counts. */
+static void my_place(hwloc_topology_t topology, mt_place *place)
 {
     place->package = place->numa = place->l3 = place->core = -1;
-    if (OPAL_SUCCESS != opal_hwloc_base_get_topology() || NULL == opal_hwloc_topology)
-        return;
-
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     if (NULL == set)
         return;
@@ -47,13 +68,13 @@ static void my_place(mt_place *place)
     if (NULL != opal_process_info.cpuset && '\0' != opal_process_info.cpuset[0])
         got = hwloc_bitmap_list_sscanf(set, opal_process_info.cpuset);
     if (0 != got)
-        got = hwloc_get_cpubind(opal_hwloc_topology, set, HWLOC_CPUBIND_PROCESS);
+        got = hwloc_get_cpubind(topology, set, HWLOC_CPUBIND_PROCESS);
     if (0 == got && !hwloc_bitmap_iszero(set)) {
-        hwloc_obj_t covering = hwloc_get_obj_covering_cpuset(opal_hwloc_topology, set);
-        place->package = logical_index_of(covering, HWLOC_OBJ_PACKAGE);
-        place->l3 = logical_index_of(covering, HWLOC_OBJ_L3CACHE);
-        place->core = logical_index_of(covering, HWLOC_OBJ_CORE);
-        hwloc_obj_t numa = hwloc_get_next_obj_covering_cpuset_by_type(opal_hwloc_topology, set,
+        hwloc_obj_t covering = hwloc_get_obj_covering_cpuset(topology, set);
+        place->package = logical_index_of(topology, covering, HWLOC_OBJ_PACKAGE);
+        place->l3 = logical_index_of(topology, covering, HWLOC_OBJ_L3CACHE);
+        place->core = logical_index_of(topology, covering, HWLOC_OBJ_CORE);
+        hwloc_obj_t numa = hwloc_get_next_obj_covering_cpuset_by_type(topology, set,
                                                                       HWLOC_OBJ_NUMANODE, NULL);
         place->numa = NULL == numa ? -1 : (int) numa->logical_index;
     }
@@ -78,13 +99,30 @@ static void unpack_place(uint64_t packed, mt_place *p)
     *p = (mt_place){.node = -1, .package = v[0], .numa = v[1], .l3 = v[2], .core = v[3]};
 }
 
+uint64_t mca_coll_modeltuned_place_here(mca_coll_modeltuned_node_t *node)
+{
+    bool own = false;
+    mt_place place = {.node = -1, .package = -1, .numa = -1, .l3 = -1, .core = -1};
+    hwloc_topology_t topology = place_topology(&own);
+    if (NULL == topology)
+        return pack_place(&place);
+    my_place(topology, &place);
+    const hwloc_obj_type_t types[MCA_COLL_MODELTUNED_NODE_OBJECTS] = {HWLOC_OBJ_PACKAGE,
+                                                                      HWLOC_OBJ_NUMANODE,
+                                                                      HWLOC_OBJ_L3CACHE,
+                                                                      HWLOC_OBJ_CORE, HWLOC_OBJ_PU};
+    for (int i = 0; i < MCA_COLL_MODELTUNED_NODE_OBJECTS; ++i)
+        node->objects[i] = hwloc_get_nbobjs_by_type(topology, types[i]);
+    node->known = true;
+    if (own)
+        hwloc_topology_destroy(topology);
+    return pack_place(&place);
+}
+
 int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS])
 {
-    mt_place place;
     uint64_t all[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
     memcpy(all, values, sizeof all);
-    my_place(&place);
-    all[MCA_COLL_MODELTUNED_PUBLISHED_PLACE] = pack_place(&place);
     uint64_t host = 1469598103934665603ULL; /* FNV-1a of the node name */
     for (const char *s = opal_process_info.nodename; NULL != s && *s; ++s)
         host = (host ^ (unsigned char) *s) * 1099511628211ULL;
