@@ -24,10 +24,9 @@ namespace {
 using namespace modeltuned::test;
 
 constexpr int kRanks = 4;
-constexpr int kSamples = 8;                           // coll_modeltuned_guard_samples' default
+constexpr int kSamples = 4;                           // coll_modeltuned_guard_samples' default
 constexpr int kWindowCalls = 4 * (kSamples / 2 + 1);  // coll_modeltuned_guard.c: four blocks
 constexpr int kLossesToTakeBack = 2;                  // coll_modeltuned_guard.c
-constexpr double kBudget = 1.0;  // windows as early as the rule allows, so that 300 calls reach them
 
 // A run of tests/mpi/guard with every rank's decision file, picks slowed by `delay_us` on
 // `delay_rank` (-1: every rank). The slowed tests sleep 20 ms per pick call: far beyond what a
@@ -35,9 +34,8 @@ constexpr double kBudget = 1.0;  // windows as early as the rule allows, so that
 RunResult run_guard(const Scratch &scratch, int delay_us, int delay_rank, bool guard = true) {
   MpiRun run = with_modeltuned(kRanks, 1);
   run.program = "guard";
-  run.program_args = {"--calls", "200"};  // beyond every take-back's bound at this budget
+  run.program_args = {"--calls", "200"};  // beyond the take-back bound of a pick predicted up to 14x faster
   run.mca.emplace_back("coll_modeltuned_decision_file", (scratch.dir / "decisions-%r.jsonl").string());
-  run.mca.emplace_back("coll_modeltuned_guard_budget", std::to_string(kBudget));
   run.mca.emplace_back("coll_modeltuned_guard_test_delay_us", std::to_string(delay_us));
   run.mca.emplace_back("coll_modeltuned_guard_test_delay_rank", std::to_string(delay_rank));
   if (!guard) run.mca.emplace_back("coll_modeltuned_guard", "0");
@@ -68,12 +66,11 @@ std::string key_of(const std::string &op, long bytes_or_class, long root, bool i
   return op + " class " + std::to_string(size_class) + " root " + std::to_string(root);
 }
 
-// The first window the guard's rule puts a watched decision at (docs/model.md, "The guard"):
-// max(4 W, ceil(W / 2 x (gain - 1) / budget)) with W calls per window.
+// The first window the guard's rule puts a watched decision at (docs/model.md, "The guard"): after
+// ceil(max(gain, 2)) windows' worth of calls.
 long expected_first_window(const nlohmann::json &d) {
   const double gain = d["ompi_default"]["predicted_us"].get<double>() / d["pick"]["predicted_us"].get<double>();
-  return std::max<long>(4L * kWindowCalls,
-                        static_cast<long>(std::ceil(kWindowCalls / 2.0 * std::max(gain - 1, 0.0) / kBudget)));
+  return static_cast<long>(std::ceil(std::max(gain, 2.0))) * kWindowCalls;
 }
 
 // Every decision the guard watched on MPI_COMM_WORLD was taken back on every rank, at the same

@@ -208,7 +208,7 @@ static void register_guard(mca_coll_modeltuned_component_t *c)
         "(for floating-point sums that must be reproducible from run to run). Must be the same on "
         "every rank",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_ALL, &c->guard);
-    c->guard_samples = 8;
+    c->guard_samples = 4;
     (void) mca_base_component_var_register(
         v, "guard_samples",
         "Calls of the pick and as many of Open MPI's default that one comparison window times "
@@ -219,9 +219,9 @@ static void register_guard(mca_coll_modeltuned_component_t *c)
     c->guard_budget = 0.01;
     (void) mca_base_component_var_register(
         v, "guard_budget",
-        "Share of a watched pick's time that its comparisons may cost, as the model predicts it "
-        "(0-1, not 0): the first window comes after as many calls as that takes, later ones "
-        "twice as far apart each time the pick wins. Must be the same on every rank",
+        "Share of a watched pick's time that its comparisons may cost once it has won its first "
+        "window, as the model predicts it (0-1, not 0): after each window the pick wins, the next "
+        "comes twice as far on, and at least as far as that takes. Must be the same on every rank",
         MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL,
         &c->guard_budget);
     c->guard_tolerance = 0.10;

@@ -20,9 +20,7 @@
 
 /* One window's verdict can be noise: the pick is taken back after this many lost in a row. */
 #define LOSSES_TO_TAKE_BACK 2
-/* The first window comes after at least this many windows' worth of calls. */
-#define MIN_GAP_WINDOWS 4
-/* Gaps double up to here: a pick that far has won some twenty windows in a row. */
+/* Gaps grow up to here: a pick that far has won some twenty windows in a row. */
 #define MAX_GAP (UINT32_C(1) << 30)
 
 uint64_t mca_coll_modeltuned_guard_settings(void)
@@ -82,16 +80,24 @@ static int block_calls(void) { return mca_coll_modeltuned_component.guard_sample
 
 static int window_calls(void) { return 4 * block_calls(); }
 
-/* Calls before the first window: a window's calls of the default cost (gain - 1) pick calls each,
- * and the gap keeps that within the budget's share; a pick whose predicted gain is wide is compared
- * less often than one that won narrowly. At least four windows' worth, so that the allreduce ending
- * a window stays a small share of the calls where pick and default cost alike. */
+/* Calls before the first window: a window per unit of predicted gain, at least two, so that a pick
+ * that is wrong from the start is taken back early (a benchmark may make only 100 calls of a size),
+ * and one predicted to win widely, which the default's calls of a window cost more, a little
+ * later. */
 static uint32_t first_gap(double expected_gain)
 {
-    const double window_cost = window_calls() / 2.0 * fmax(expected_gain - 1.0, 0.0);
-    const double gap = ceil(window_cost / mca_coll_modeltuned_component.guard_budget);
-    const double least = MIN_GAP_WINDOWS * window_calls();
-    return gap < least ? (uint32_t) least : gap > MAX_GAP ? MAX_GAP : (uint32_t) gap;
+    const double windows = ceil(fmax(expected_gain, 2.0));
+    return windows * window_calls() > MAX_GAP ? MAX_GAP : (uint32_t) (windows * window_calls());
+}
+
+/* The gap after a window the pick won: twice the last, and at least what keeps the default's calls
+ * of each window, (gain - 1) pick calls each, within the budget's share of the calls between. */
+static uint32_t next_gap(const mca_coll_modeltuned_guard_t *g)
+{
+    const double window_cost = window_calls() / 2.0 * fmax(g->expected_gain - 1.0, 0.0);
+    const double gap = fmax(2.0 * g->gap,
+                            ceil(window_cost / mca_coll_modeltuned_component.guard_budget));
+    return gap > MAX_GAP ? MAX_GAP : (uint32_t) gap;
 }
 
 void mca_coll_modeltuned_guard_watch(mca_coll_modeltuned_module_t *m, int kind, int size_class,
@@ -259,7 +265,7 @@ static void conclude_window(mca_coll_modeltuned_module_t *m, struct ompi_communi
         return;
     }
     if (!lost)
-        g->gap = g->gap >= MAX_GAP / 2 ? MAX_GAP : 2 * g->gap;
+        g->gap = next_gap(g);
     arm(g, d, lost ? 1 : g->gap);
     report_window(m, comm, g, d, sum, false);
 }
