@@ -34,7 +34,7 @@ constexpr int kLossesToTakeBack = 2;                  // coll_modeltuned_guard.c
 RunResult run_guard(const Scratch &scratch, int delay_us, int delay_rank, bool guard = true) {
   MpiRun run = with_modeltuned(kRanks, 1);
   run.program = "guard";
-  run.program_args = {"--calls", "200"};  // beyond the take-back bound of a pick predicted up to 14x faster
+  run.program_args = {"--calls", "200"};  // beyond the take-back bound of a pick predicted up to 15x faster
   run.mca.emplace_back("coll_modeltuned_decision_file", (scratch.dir / "decisions-%r.jsonl").string());
   run.mca.emplace_back("coll_modeltuned_guard_test_delay_us", std::to_string(delay_us));
   run.mca.emplace_back("coll_modeltuned_guard_test_delay_rank", std::to_string(delay_rank));
@@ -67,10 +67,10 @@ std::string key_of(const std::string &op, long bytes_or_class, long root, bool i
 }
 
 // The first window the guard's rule puts a watched decision at (docs/model.md, "The guard"): after
-// ceil(max(gain, 2)) windows' worth of calls.
+// ceil(max(gain - 1, 1)) windows' worth of calls.
 long expected_first_window(const nlohmann::json &d) {
   const double gain = d["ompi_default"]["predicted_us"].get<double>() / d["pick"]["predicted_us"].get<double>();
-  return static_cast<long>(std::ceil(std::max(gain, 2.0))) * kWindowCalls;
+  return static_cast<long>(std::ceil(std::max(gain - 1.0, 1.0))) * kWindowCalls;
 }
 
 // Every decision the guard watched on MPI_COMM_WORLD was taken back on every rank, at the same

@@ -80,13 +80,13 @@ static int block_calls(void) { return mca_coll_modeltuned_component.guard_sample
 
 static int window_calls(void) { return 4 * block_calls(); }
 
-/* Calls before the first window: a window per unit of predicted gain, at least two, so that a pick
- * that is wrong from the start is taken back early (a benchmark may make only 100 calls of a size),
- * and one predicted to win widely, which the default's calls of a window cost more, a little
- * later. */
+/* Calls before the first window: a window per unit of predicted gain beyond 1, at least one, so
+ * that a pick that is wrong from the start is taken back early (a benchmark may make only 100
+ * calls of a size), and one predicted to win widely, which the default's calls of a window cost
+ * more, a little later. */
 static uint32_t first_gap(double expected_gain)
 {
-    const double windows = ceil(fmax(expected_gain, 2.0));
+    const double windows = ceil(fmax(expected_gain - 1.0, 1.0));
     return windows * window_calls() > MAX_GAP ? MAX_GAP : (uint32_t) (windows * window_calls());
 }
 
