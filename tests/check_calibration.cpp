@@ -250,6 +250,15 @@ START_TEST(checksum_follows_every_value) {
   changes.push_back([](CalibrationTable &t) { t.fresh_memory_one_buffer_us_per_byte *= 1.001; });
   changes.push_back([](CalibrationTable &t) { t.fresh_memory_from_bytes = 262144; });
   changes.push_back([](CalibrationTable &t) { t.provenance["source"] = "other"; });
+  changes.push_back([](CalibrationTable &t) { t.provenance["runs"] = 3; });
+  changes.push_back([](CalibrationTable &t) { t.channels[0].p2p[0].noise_rel_mad *= 1.001; });
+  changes.push_back([](CalibrationTable &t) { t.channels[0].exchange = {{1024, 0.5, 0.1, 4, {}}}; });
+  changes.push_back([](CalibrationTable &t) { t.channels[0].relay = {{1024, 0.2}}; });
+  changes.push_back([](CalibrationTable &t) {
+    t.checks.push_back(
+        CheckResidual{"bcast", "binomial", 0, 0, "completion", "cache", "cache", 1, 4096, -0.1, 0.2, 5, 2, 4});
+    t.checks_source = "unit test";
+  });
   for (size_t k = 0; k < changes.size(); ++k) {
     CalibrationTable changed = original;
     changes[k](changed);

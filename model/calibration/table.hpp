@@ -134,7 +134,7 @@ struct CalibrationTable {
     return allocated_bytes >= fresh_memory_from_bytes ? fresh_one_buffer_us_per_byte() : 0;
   }
   nlohmann::json provenance = nlohmann::json::object();
-  uint64_t checksum = 0;  // of the canonical serialization; all ranks must agree
+  uint64_t checksum = 0;  // of every value the canonical serialization holds; all ranks must agree
 
   bool has(Channel c) const { return channels[static_cast<int>(c)].present; }
   const ChannelTable &operator[](Channel c) const { return channels[static_cast<int>(c)]; }
@@ -150,10 +150,12 @@ class CalibrationError : public std::runtime_error {
 // Parses and validates a table; `source` names the file in messages. Throws CalibrationError.
 CalibrationTable parse_calibration(std::string_view text, std::string_view source);
 CalibrationTable load_calibration(const std::string &path);
-// Canonical JSON text (also what the checksum is computed from).
+// Canonical JSON text: keys sorted, doubles in shortest round-trip form, so it depends only on the
+// values.
 std::string to_json_text(const CalibrationTable &table);
 void save_calibration(const CalibrationTable &table, const std::string &path);
-// Fills table.checksum from the canonical serialization.
+// Fills table.checksum from every value the canonical text holds (not from the text itself: the
+// same values, hashed without writing them), so a table's layout never changes it.
 void update_checksum(CalibrationTable &table);
 
 }  // namespace modeltuned

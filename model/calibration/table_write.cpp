@@ -108,15 +108,6 @@ json to_json(const CalibrationTable &table) {
   return doc;
 }
 
-uint64_t fnv1a64(std::string_view bytes) {
-  uint64_t hash = 14695981039346656037ull;
-  for (unsigned char b : bytes) {
-    hash ^= b;
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
-
 }  // namespace
 
 std::string to_json_text(const CalibrationTable &table) {
@@ -135,6 +126,94 @@ void save_calibration(const CalibrationTable &table, const std::string &path) {
     throw CalibrationError("cannot write " + path + ": " + std::strerror(ok ? errno : write_errno));
 }
 
-void update_checksum(CalibrationTable &table) { table.checksum = fnv1a64(to_json_text(table)); }
+namespace {
+
+// FNV-1a over the table's values, field by field, each container preceded by its length: what the
+// canonical text holds, without writing it (the text took half of loading a table, and every
+// rank loads it in MPI_Init).
+class ContentHash {
+ public:
+  uint64_t value() const { return hash_; }
+  void bytes(const void *data, size_t n) {
+    const auto *b = static_cast<const unsigned char *>(data);
+    for (size_t i = 0; i < n; ++i) hash_ = (hash_ ^ b[i]) * 1099511628211ull;
+  }
+  void number(double v) { bytes(&v, sizeof v); }
+  void number(int64_t v) { bytes(&v, sizeof v); }
+  void text(std::string_view s) {
+    number(static_cast<int64_t>(s.size()));
+    bytes(s.data(), s.size());
+  }
+  void curve(const std::vector<FlatTreeFit> &fits) {
+    number(static_cast<int64_t>(fits.size()));
+    for (const FlatTreeFit &f : fits) {
+      for (double v : {f.bytes, f.alpha_us, f.beta_us}) number(v);
+      number(static_cast<int64_t>(f.max_p));
+      number(static_cast<int64_t>(f.knots.size()));
+      for (const auto &[p, us] : f.knots) {
+        number(static_cast<int64_t>(p));
+        number(us);
+      }
+    }
+  }
+  void channel(const ChannelTable &c) {
+    number(static_cast<int64_t>(c.present));
+    number(static_cast<int64_t>(c.p2p.size()));
+    for (const HockneyPiece &p : c.p2p)
+      for (double v : {p.upto_bytes, p.alpha_us, p.beta_us_per_byte, p.noise_rel_mad, p.noise_rel_p95}) number(v);
+    for (const auto *fits : {&c.fanout, &c.fanin, &c.concurrent, &c.exchange}) curve(*fits);
+    number(static_cast<int64_t>(c.relay.size()));
+    for (const auto &[bytes, us] : c.relay) {
+      number(bytes);
+      number(us);
+    }
+  }
+  void check(const CheckResidual &r) {
+    for (const std::string *s : {&r.op, &r.algorithm, &r.objective, &r.neighbors, &r.widest}) text(*s);
+    for (int64_t v :
+         {int64_t{r.segsize}, int64_t{r.fanout}, int64_t{r.samples}, int64_t{r.from_ranks}, int64_t{r.below_ranks}})
+      number(v);
+    for (double v : {r.from_bytes, r.below_bytes, r.log_lo, r.log_hi}) number(v);
+  }
+  // A JSON value by its kind and content, as its text shows them: objects keep their keys sorted,
+  // and an integer is one kind whether held signed (set in memory) or unsigned (parsed).
+  void document(const nlohmann::json &j) {
+    const bool integer = j.is_number_integer();
+    number(static_cast<int64_t>(integer ? nlohmann::json::value_t::number_integer : j.type()));
+    if (j.is_object() || j.is_array()) {
+      number(static_cast<int64_t>(j.size()));
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        if (j.is_object()) text(it.key());
+        document(*it);
+      }
+    } else if (j.is_string()) {
+      text(j.get_ref<const std::string &>());
+    } else if (j.is_number_float()) {
+      number(j.get<double>());
+    } else if (integer) {
+      number(j.is_number_unsigned() ? static_cast<int64_t>(j.get<uint64_t>()) : j.get<int64_t>());
+    } else if (j.is_boolean()) {
+      number(static_cast<int64_t>(j.get<bool>()));
+    }
+  }
+
+ private:
+  uint64_t hash_ = 14695981039346656037ull;
+};
+
+}  // namespace
+
+void update_checksum(CalibrationTable &table) {
+  ContentHash h;
+  for (const ChannelTable &c : table.channels) h.channel(c);
+  h.number(static_cast<int64_t>(table.checks.size()));
+  for (const CheckResidual &r : table.checks) h.check(r);
+  for (const std::string *s : {&table.checks_source, &table.reduce_source, &table.fresh_memory_source}) h.text(*s);
+  for (double v : {table.reduce_us_per_byte, table.fresh_memory_us_per_byte, table.fresh_memory_one_buffer_us_per_byte,
+                   table.fresh_memory_from_bytes})
+    h.number(v);
+  h.document(table.provenance);
+  table.checksum = h.value();
+}
 
 }  // namespace modeltuned
