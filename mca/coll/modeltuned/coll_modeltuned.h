@@ -133,6 +133,16 @@ enum {
                                                          lists */
 };
 
+/* FNV-1a of a string: what a process publishes for values every rank compares (its node's name,
+ * the guard's settings). */
+static inline uint64_t mca_coll_modeltuned_hash_string(const char *s)
+{
+    uint64_t hash = 1469598103934665603ULL;
+    for (; NULL != s && *s; ++s)
+        hash = (hash ^ (unsigned char) *s) * 1099511628211ULL;
+    return hash;
+}
+
 /* True the first time it is asked about `problem` (MCA_COLL_MODELTUNED_ONCE_*) in this process. */
 static inline bool mca_coll_modeltuned_once(unsigned problem)
 {

@@ -29,10 +29,7 @@ uint64_t mca_coll_modeltuned_guard_settings(void)
     char text[128];
     snprintf(text, sizeof text, "%d %d %.17g %.17g", (int) c->guard, c->guard_samples,
              c->guard_budget, c->guard_tolerance);
-    uint64_t hash = 1469598103934665603ULL; /* FNV-1a */
-    for (const char *p = text; *p; ++p)
-        hash = (hash ^ (unsigned char) *p) * 1099511628211ULL;
-    return hash;
+    return mca_coll_modeltuned_hash_string(text);
 }
 
 static uint64_t now_ns(void)

@@ -123,10 +123,8 @@ int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLIS
 {
     uint64_t all[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
     memcpy(all, values, sizeof all);
-    uint64_t host = 1469598103934665603ULL; /* FNV-1a of the node name */
-    for (const char *s = opal_process_info.nodename; NULL != s && *s; ++s)
-        host = (host ^ (unsigned char) *s) * 1099511628211ULL;
-    all[MCA_COLL_MODELTUNED_PUBLISHED_HOST] = host;
+    all[MCA_COLL_MODELTUNED_PUBLISHED_HOST] = mca_coll_modeltuned_hash_string(
+        opal_process_info.nodename);
     int rc = OPAL_SUCCESS;
     for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS && OPAL_SUCCESS == rc; ++k)
         OPAL_MODEX_SEND_VALUE(rc, MCA_COLL_MODELTUNED_MODEX_GLOBAL, published_key_names[k], &all[k],
