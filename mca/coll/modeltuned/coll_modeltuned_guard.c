@@ -193,10 +193,10 @@ static void record_take_back(mca_coll_modeltuned_module_t *m, struct ompi_commun
 
 /* The window's verdict in the lines: each window at verbose 10, a take-back at verbose 1 and in
  * the decision file. Times are the mean over ranks of each rank's median. */
-static void report_window(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                          const mca_coll_modeltuned_guard_t *g,
-                          const mca_coll_modeltuned_decision_t *pick, const int64_t sum[2],
-                          bool taken_back)
+static void announce_window(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                            const mca_coll_modeltuned_guard_t *g,
+                            const mca_coll_modeltuned_decision_t *pick, const int64_t sum[2],
+                            bool taken_back)
 {
     const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const bool speaks = 0 == ompi_comm_rank(comm) &&
@@ -234,7 +234,7 @@ static void take_back(mca_coll_modeltuned_module_t *m, struct ompi_communicator_
     m->in_remembered[g->kind][g->size_class] = 0;
     g->in_use = false;
     mca_coll_modeltuned_guard_counted(mca_coll_modeltuned_kind_op(g->kind), true);
-    report_window(m, comm, g, &pick, sum, true);
+    announce_window(m, comm, g, &pick, sum, true);
 }
 
 /* After the window's last call: every rank adds its medians to the others' and reads the same
@@ -264,7 +264,7 @@ static void conclude_window(mca_coll_modeltuned_module_t *m, struct ompi_communi
     if (!lost)
         g->gap = next_gap(g);
     arm(g, d, lost ? 1 : g->gap);
-    report_window(m, comm, g, d, sum, false);
+    announce_window(m, comm, g, d, sum, false);
 }
 
 int mca_coll_modeltuned_guarded(const mca_coll_modeltuned_call_t *call,
