@@ -150,10 +150,15 @@ root_flag=""
 # runs above keep it.
 mpi_asan=${ASAN_OPTIONS:-}
 [ -n "$mpi_asan" ] && mpi_asan="$mpi_asan:detect_leaks=0"
+# ompi_info is not instrumented, so under the sanitizers it cannot load the instrumented component
+# and the preflight cannot find it; the decide lines below still show where it ran.
+preflight=""
+[ -n "${ASAN_OPTIONS:-}" ] && preflight="--no-preflight"
 if [ ! -f "$build/mca-components/mca_coll_modeltuned.so" ]; then
   fail "the component was not built ($build/mca-components/mca_coll_modeltuned.so)"
 else
-  HOME="$scratch" XDG_CONFIG_HOME="$scratch" ASAN_OPTIONS="$mpi_asan" "$tool" ab --rounds 2 --warmup 0 --timeout 120 --out "$real" \
+  HOME="$scratch" XDG_CONFIG_HOME="$scratch" ASAN_OPTIONS="$mpi_asan" "$tool" ab $preflight --rounds 2 --warmup 0 \
+    --timeout 120 --out "$real" \
     --table "$top/calib/tables/cpp-vm-2core.json" --modeltuned-env OMPI_MCA_coll_modeltuned_verbose=10 \
     --baseline-env OMPI_MCA_coll_modeltuned_verbose=10 -- \
     "$mpirun" $root_flag --oversubscribe -np 2 --mca mca_base_component_path "$build/mca-components:$mca_dir" \
@@ -166,7 +171,9 @@ else
      grep -q "^modeltuned-latency: MPI_Reduce on 2 ranks (MPI_INT, MPI_SUM)" "$real.report" &&
      grep -q "^modeltuned-latency: MPI_Allreduce on 2 ranks (MPI_INT, MPI_SUM)" "$real.report" &&
      [ "$(grep -c "^  time column 2, geometric mean over" "$real.report")" -eq 3 ]'
-  check "the preflight found the component (no warning): $(grep warning "$real.err")" '! grep -q "warning" "$real.err"'
+  if [ -z "$preflight" ]; then
+    check "the preflight found the component (no warning): $(grep warning "$real.err")" '! grep -q "warning" "$real.err"'
+  fi
   check "modeltuned decided in both modeltuned jobs" 'grep -q "coll:modeltuned:decide .*MPI_COMM_WORLD" "$real/round-01-modeltuned.txt" &&
     grep -q "coll:modeltuned:decide .*MPI_COMM_WORLD" "$real/round-02-modeltuned.txt"'
   check "modeltuned absent from the baseline jobs" '! grep -q "coll:modeltuned" "$real/round-01-baseline.txt" "$real/round-02-baseline.txt"'
