@@ -154,6 +154,12 @@ std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::v
     refit =
         "no piecewise Hockney fit starts above 0 us (the smallest sizes measured as fast as the line through "
         "the larger ones, noise); one piece from the smallest per-size median, slope >= 0 above it";
+  } else if (std::any_of(segmented->pieces.begin(), segmented->pieces.end(),
+                         [](const HockneyPiece &p) { return p.beta_us_per_byte > kMaxTableUsPerByte; })) {
+    segmented = positive_single_piece(points);
+    refit =
+        "a piece of the piecewise fit is steeper than a table may hold (a few sizes with slow repeats, noise); "
+        "one piece from the smallest per-size median, slope >= 0 above it";
   }
 
   std::vector<HockneyPiece> pieces;
@@ -172,12 +178,22 @@ std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::v
     const double range_start = k == 0 ? 0 : pieces.back().upto_bytes;
     const LineFit robust = fit_line_robust(raw, Weighting::relative);
     json q;
-    if (robust.at(range_start) > 0) {
+    // The robust line of a piece spanning few bytes can be steeper than any machine when most of one
+    // size's repeats were slow; the medians' line is kept then, as where the robust one starts below 0.
+    if (robust.at(range_start) > 0 && robust.slope <= kMaxTableUsPerByte) {
       piece.alpha_us = robust.intercept;
       piece.beta_us_per_byte = robust.slope;
       q["method"] = "median regression (IRLS) on raw samples";
     } else {
-      q["method"] = "least squares on medians (the robust line is not positive at the start of the range)";
+      q["method"] =
+          "least squares on medians (the robust line is not positive at the start of the range, or is steeper "
+          "than a table may hold)";
+    }
+    // Still steeper (a few sizes a byte or two apart, most repeats slow): at the table's limit, so
+    // that the table loads, as for the noise below; the report says so.
+    if (piece.beta_us_per_byte > kMaxTableUsPerByte) {
+      piece.beta_us_per_byte = kMaxTableUsPerByte;
+      q["clamped"] = "steeper than a table may hold (noise); the slope is the table's limit";
     }
     const LineFit used{piece.alpha_us, piece.beta_us_per_byte, 0};
     const std::vector<double> relative = relative_residuals(raw, used);

@@ -764,6 +764,20 @@ START_TEST(fit_never_gives_up_on_noise) {
   ck_assert_msg(t.provenance["fit"]["core"]["p2p"].contains("refit"), "%s",
                 t.provenance["fit"]["core"]["p2p"].dump().c_str());
   ck_assert_uint_eq(parse_calibration(to_json_text(t), "fitted").checksum, t.checksum);
+
+  // A short run on a loaded machine: two sizes a byte apart, every repeat of the larger waiting a
+  // scheduler quantum. Every line through them is steeper than a table may hold; the fitter still
+  // writes one that loads, at the limit, and says so (it threw, and the calibrator wrote no table).
+  calib::Samples slow_repeats;
+  for (double bytes : {1.0, 2.0})
+    for (int r = 0; r < 3; ++r) slow_repeats.p2p.push_back({Channel::core, bytes, bytes == 2 ? 400.0 + r : 0.5});
+  slow_repeats.flat.push_back({Channel::core, FlatTreeKind::fanout, 2, 1, 0.7});
+  const CalibrationTable slow = calib::fit_table(slow_repeats, fit_options());
+  for (const HockneyPiece &piece : slow[Channel::core].p2p)
+    ck_assert_double_le(piece.beta_us_per_byte, kMaxTableUsPerByte);
+  ck_assert_msg(slow.provenance["fit"]["core"]["p2p"].dump().find("clamped") != std::string::npos, "%s",
+                slow.provenance["fit"]["core"]["p2p"].dump().c_str());
+  ck_assert_uint_eq(parse_calibration(to_json_text(slow), "fitted").checksum, slow.checksum);
 }
 END_TEST
 
