@@ -38,7 +38,7 @@ void *bench_lookup_module_with_model(const char *table_path, int nranks) {
   return m->model ? m : NULL;
 }
 
-/* What mca_coll_modeltuned_bcast does before dispatching: size class, cached decision. */
+/* What bcast's entry point does before dispatching: size class, cached decision. */
 int bench_lookup(void *module, size_t count, size_t type_size, int root) {
   const mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup(
       (mca_coll_modeltuned_module_t *)module, NULL, MCA_COLL_MODELTUNED_KIND_BCAST, count, type_size, root);

@@ -1,7 +1,8 @@
 /*
- * modeltuned: chooses the MPI_Bcast, MPI_Reduce and MPI_Allreduce algorithm of each communicator
- * from a calibrated point-to-point performance model (model/), and runs it through Open MPI's own
- * ompi_coll_base_* implementations. Every other collective stays with the components below.
+ * modeltuned: chooses the algorithm of each collective it decides (coll_modeltuned_collectives.h)
+ * for each communicator from a calibrated point-to-point performance model (model/), and runs it
+ * through Open MPI's own ompi_coll_base_* implementations. Every other collective stays with the
+ * components below.
  */
 #ifndef MCA_COLL_MODELTUNED_H
 #define MCA_COLL_MODELTUNED_H
@@ -14,6 +15,7 @@
 #include "ompi/mca/coll/coll.h"
 #include "opal/util/output.h"
 
+#include "coll_modeltuned_collectives.h"
 #include "coll_modeltuned_compat.h"
 
 #include "model/capi/modeltuned_model.h"
@@ -24,8 +26,7 @@ BEGIN_C_DECLS
  * bytes, class 0 the empty message. */
 #define MCA_COLL_MODELTUNED_SIZE_CLASSES 65
 
-/* Algorithm numbers modeltuned can dispatch and count: tuned's are 1-9 (bcast), 1-7 (reduce) and
- * 1-6 (allreduce). */
+/* Algorithm numbers modeltuned can dispatch and count: tuned's numbers of each collective. */
 #define MCA_COLL_MODELTUNED_MAX_SLOTS 32
 
 /* Room for a one-line reason (why tuned runs what the user told it), NUL included. */
@@ -39,11 +40,10 @@ enum {
     MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED, /* 1: on an oversubscribed node, step aside */
     MCA_COLL_MODELTUNED_PUBLISHED_HOST,           /* hash of the node name */
     MCA_COLL_MODELTUNED_PUBLISHED_PLACE,          /* package, numa, l3, core of its binding */
-    MCA_COLL_MODELTUNED_PUBLISHED_LISTS, /* allowed bcast | reduce algorithms << 32 at start,
-                                            the objective and tuned's settings (start_lists) */
-    MCA_COLL_MODELTUNED_PUBLISHED_ALLREDUCE_LIST, /* the same for allreduce (start_lists) */
-    MCA_COLL_MODELTUNED_PUBLISHED_GUARD,          /* the guard's settings
-                                                     (mca_coll_modeltuned_guard_settings) */
+    MCA_COLL_MODELTUNED_PUBLISHED_SETTINGS, /* hash of what every rank must share: the algorithm
+                                               lists at start, whether tuned was told what to run,
+                                               the objective and the guard's settings
+                                               (start_settings) */
     MCA_COLL_MODELTUNED_PUBLISHED_KEYS
 };
 
@@ -71,23 +71,17 @@ typedef struct mca_coll_modeltuned_component_t {
     int priority;
     int verbose;
     char *calibration_file;
-    char *bcast_algorithms;
-    char *reduce_algorithms;
-    char *allreduce_algorithms;
+    char *algorithm_lists[MT_OPS]; /* [op] coll_modeltuned_<name>_algorithms */
     char *decision_file;
     bool oversubscribed;     /* decide on oversubscribed nodes too */
     bool default_direct;     /* run a kept default's algorithm directly, not through tuned */
     int objective;           /* MT_OBJECTIVE_*: what the model minimises */
     bool objective_rejected; /* the value given was not a known objective: the default stays */
     unsigned reported;       /* MCA_COLL_MODELTUNED_ONCE_* already reported in this process */
-    uint64_t
-        start_lists[2]; /* what this process published under MCA_COLL_MODELTUNED_PUBLISHED_LISTS:
-                        bcast mask | reduce mask << 32, bit 0 (no algorithm) the objective,
-                        bits 31 and 63 (no algorithm) tuned told what to run for bcast, reduce;
-                        and under ..._ALLREDUCE_LIST: allreduce mask, bit 31 tuned told */
+    uint64_t start_settings; /* what this process published under ..._PUBLISHED_SETTINGS */
 
     /* [op], indexed by tuned's algorithm number: slots = the registry's largest number + 1 (one
-     * width for both operations, as MPI_T readers such as modeltuned-bench expect). */
+     * width for every collective, as MPI_T readers such as modeltuned-bench expect). */
     int slots;
     mca_coll_modeltuned_algorithm_t *algorithms[MT_OPS]; /* the dispatch table, built at open */
     uint32_t runnable[MT_OPS]; /* mask of the algorithms whose function was resolved */
@@ -105,7 +99,7 @@ typedef struct mca_coll_modeltuned_component_t {
     /* MPI_T counters coll_modeltuned_takebacks and coll_modeltuned_guard_windows, per op; rare
      * events, counted under counters_lock. */
     unsigned long long takebacks[MT_OPS], guard_windows[MT_OPS];
-    /* MPI_T counters (coll_modeltuned_{bcast,reduce,allreduce}_calls), index 0 = Open MPI's default
+    /* MPI_T counters (coll_modeltuned_<name>_calls), index 0 = Open MPI's default
      * (handed to the previous component or run directly): the calls of modules gone; a call counts
      * in its module's row (mca_coll_modeltuned_row_t), and a read adds the live modules' (live,
      * under counters_lock in coll_modeltuned_component.c). Plain increments: exact unless several
@@ -158,37 +152,6 @@ typedef enum {
     MCA_COLL_MODELTUNED_READY,
     MCA_COLL_MODELTUNED_FALLBACK /* setup failed on some rank: the previous component runs */
 } mca_coll_modeltuned_state_t;
-
-/* Calls decided apart, by what their operation allows (every rank knows it from the operation
- * alone): one kind per set of candidates. */
-enum {
-    MCA_COLL_MODELTUNED_KIND_BCAST = 0,
-    /* reduce with an intrinsic operation (Open MPI allows them on predefined datatypes only, which
-     * matching ranks share): every algorithm */
-    MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC,
-    /* reduce with a commutative user-defined operation: it sees each rank's own datatype, which
-     * may differ between ranks, so the message must move whole (unsegmented, unsplit) */
-    MCA_COLL_MODELTUNED_KIND_REDUCE_USER,
-    /* reduce with a non-commutative (user-defined) operation: whole and order-preserving */
-    MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED,
-    /* allreduce: the same three, by its operation */
-    MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC,
-    MCA_COLL_MODELTUNED_KIND_ALLREDUCE_USER,
-    MCA_COLL_MODELTUNED_KIND_ALLREDUCE_ORDERED,
-    MCA_COLL_MODELTUNED_KINDS
-};
-
-/* The op (MT_OP_*) of a call kind, and its name in lines and messages. */
-static inline int mca_coll_modeltuned_kind_op(int kind)
-{
-    return MCA_COLL_MODELTUNED_KIND_BCAST == kind                ? MT_OP_BCAST
-           : kind < MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC ? MT_OP_REDUCE
-                                                                 : MT_OP_ALLREDUCE;
-}
-static inline const char *mca_coll_modeltuned_op_name(int op)
-{
-    return MT_OP_BCAST == op ? "bcast" : MT_OP_REDUCE == op ? "reduce" : "allreduce";
-}
 
 /* A decision: what a call runs (the model's mt_decision without the predictions, which only the
  * decide trace and the decision file show), with the algorithm's dispatch entry copied in: a call
@@ -278,13 +241,12 @@ typedef struct mca_coll_modeltuned_module_t {
      * the model is not ready, so such calls go to decide, which hands them back. */
     uint8_t call_flags;
     mca_coll_modeltuned_row_t rows[MCA_COLL_MODELTUNED_KINDS];
-    /* What ran before modeltuned was enabled: the fallback. */
-    mca_coll_base_module_bcast_fn_t previous_bcast;
-    mca_coll_base_module_t *previous_bcast_module;
-    mca_coll_base_module_reduce_fn_t previous_reduce;
-    mca_coll_base_module_t *previous_reduce_module;
-    mca_coll_base_module_allreduce_fn_t previous_allreduce;
-    mca_coll_base_module_t *previous_allreduce_module;
+    /* [op] What ran before modeltuned was enabled: the fallback (its collective's file casts fn
+     * back to the collective's type). */
+    struct {
+        mca_coll_modeltuned_fn_t fn;
+        mca_coll_base_module_t *module;
+    } previous[MT_OPS];
 
     mca_coll_modeltuned_state_t state;
     mt_comm_model *model;
@@ -293,7 +255,8 @@ typedef struct mca_coll_modeltuned_module_t {
                          ("tuned", "han", ...), named in its lines and decision file */
     bool default_direct[MT_OPS]; /* [op] a call whose default is kept runs tuned's fixed rule
                                directly (the fallback is tuned running that rule; default_direct) */
-    int32_t knomial_radix;       /* the radix tuned passes to k-nomial bcast (its variable) */
+    int32_t rule_fanout[MT_OPS]; /* [op] what tuned's fixed rule passes as fan-out, where it has
+                                    one (rule_fanout_variable); -1: unknown */
     uint32_t allowed[MT_OPS];    /* [op] algorithms this communicator may use, from the parameters
                                as they were when it was created */
     char tuned_told[MT_OPS]
@@ -339,9 +302,13 @@ char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char 
 /* coll_modeltuned_tuned.c: whether tuned runs what the user told it for `op` (MT_OP_*) instead of
  * its fixed rules, and why in `why` (may be NULL). */
 bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size);
-/* The radix tuned's fixed rule passes to k-nomial bcast (coll_tuned_bcast_algorithm_knomial_radix),
- * or -1 when tuned is not loaded. */
-int mca_coll_modeltuned_tuned_knomial_radix(void);
+/* What tuned's fixed rule for `op` passes as fan-out where it has one (the collective's
+ * rule_fanout_variable), or -1 when the rule has none or tuned is not loaded. */
+int mca_coll_modeltuned_tuned_rule_fanout(int op);
+
+/* coll_modeltuned_component.c: the collectives' names in the list's order, separated by ", " and
+ * `last_separator` before the last ("bcast, reduce and allreduce"). */
+void mca_coll_modeltuned_collective_names(char *out, size_t size, const char *last_separator);
 
 /* coll_modeltuned_list.c: whether the job's coll component list (--mca coll) leaves out a
  * component its communicators need; if so, which and why in `what`, and the list in `list`. */
@@ -371,30 +338,22 @@ bool mca_coll_modeltuned_records(struct ompi_communicator_t *comm);
 void mca_coll_modeltuned_record(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
                                 int op, const char *object);
 
-/* coll_modeltuned_guard.c. mca_coll_modeltuned_guard_settings: the guard's parameters that every
- * rank must share, packed for the modex. mca_coll_modeltuned_guard_watch: called with a new pick
- * `d` of the model (`decision`) for (kind, size class, root); watches it when the guard is on and
- * may compare it with `open_mpi`, Open MPI's default for that call. */
-uint64_t mca_coll_modeltuned_guard_settings(void);
+/* coll_modeltuned_guard.c. mca_coll_modeltuned_guard_watch: called with a new pick `d` of the
+ * model (`decision`) for (kind, size class, root); watches it when the guard is on and may compare
+ * it with `open_mpi`, Open MPI's default for that call. */
 void mca_coll_modeltuned_guard_watch(mca_coll_modeltuned_module_t *m, int kind, int size_class,
                                      int root, mca_coll_modeltuned_decision_t *d,
                                      const mt_decision *decision,
                                      const mca_coll_modeltuned_decision_t *open_mpi);
 
-/* coll_modeltuned_dispatch.c: the dispatch table, built at open from the model's registry, and the
- * decided algorithm run through it with the decision's segment size and fan-out. */
+/* coll_modeltuned_dispatch.c: the dispatch table, built at open from the model's registry. */
 int mca_coll_modeltuned_dispatch_open(void);
-int mca_coll_modeltuned_run_bcast(const mca_coll_modeltuned_decision_t *d, void *buf, int count,
-                                  struct ompi_datatype_t *dtype, int root,
-                                  struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
-int mca_coll_modeltuned_run_reduce(const mca_coll_modeltuned_decision_t *d, const void *sbuf,
-                                   void *rbuf, int count, struct ompi_datatype_t *dtype,
-                                   struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
-                                   mca_coll_base_module_t *module);
-int mca_coll_modeltuned_run_allreduce(const mca_coll_modeltuned_decision_t *d, const void *sbuf,
-                                      void *rbuf, int count, struct ompi_datatype_t *dtype,
-                                      struct ompi_op_t *op, struct ompi_communicator_t *comm,
-                                      mca_coll_base_module_t *module);
+
+/* The sums over the ranks of `comm` of `n` values, by the allreduce of the component below
+ * modeltuned (its own would be decided, counted and guarded): what the guard's windows agree
+ * on. */
+int mca_coll_modeltuned_sum_below(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                                  const int64_t *mine, int64_t *sum, int n);
 
 /* coll_modeltuned_view.c: the byte view of a bcast buffer. mca_coll_modeltuned_bcast_view fills
  * `v`; call mca_coll_modeltuned_bcast_view_done afterwards in every case (it unpacks and frees).
@@ -409,17 +368,6 @@ int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf, int
                                    struct ompi_datatype_t *dtype, size_t bytes, bool root);
 int mca_coll_modeltuned_bcast_view_done(mca_coll_modeltuned_view_t *v, void *buf, int count,
                                         struct ompi_datatype_t *dtype, bool root, int rc);
-
-/* coll_modeltuned_bcast.c, coll_modeltuned_reduce.c, coll_modeltuned_allreduce.c: the call path
- * (its lookup: coll_modeltuned_call.h). */
-int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
-                              struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
-int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
-                               struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
-int mca_coll_modeltuned_allreduce(const void *sbuf, void *rbuf, int count,
-                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                  struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 
 END_C_DECLS
 

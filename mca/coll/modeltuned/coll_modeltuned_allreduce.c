@@ -2,12 +2,46 @@
  * MPI_Allreduce: a cached lookup of the model's choice, then Open MPI's own implementation of it
  * through the dispatch table (coll_modeltuned_dispatch.c). As for reduce: non-commutative
  * operations only get order-preserving algorithms, user-defined ones only whole-message algorithms.
- * Allreduce has no root: every call is decided as rooted at 0.
+ * Allreduce has no root: every call is decided as rooted at 0. Its table (the end of the file) is
+ * what the rest of the component knows of it.
  */
 #include "ompi_config.h"
 
 #include "coll_modeltuned_call.h"
 #include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/coll/base/coll_base_functions.h"
+
+typedef int (*allreduce_fn)(ALLREDUCE_ARGS);
+typedef int (*allreduce_segsize_fn)(ALLREDUCE_ARGS, uint32_t segsize);
+
+/* The decided algorithm in its calling convention, with the decision's segment size. */
+static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf, int count,
+               struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    switch (d->convention) {
+    case MT_CALL_ALLREDUCE:
+        return ((allreduce_fn) d->fn)(sbuf, rbuf, count, dtype, op, comm, module);
+    case MT_CALL_ALLREDUCE_SEGSIZE:
+        return ((allreduce_segsize_fn) d->fn)(sbuf, rbuf, count, dtype, op, comm, module,
+                                              d->segsize);
+    }
+    return OMPI_ERR_NOT_SUPPORTED; /* unreachable: only resolved algorithms are ever allowed */
+}
+
+static int previous_allreduce(mca_coll_modeltuned_module_t *m, const void *sbuf, void *rbuf,
+                              int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                              struct ompi_communicator_t *comm)
+{
+    return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, ALLREDUCE, mca_coll_base_module_allreduce_fn_t)(
+        sbuf, rbuf, count, dtype, op, comm, MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, ALLREDUCE));
+}
+
+int mca_coll_modeltuned_sum_below(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                                  const int64_t *mine, int64_t *sum, int n)
+{
+    return previous_allreduce(m, mine, sum, n, MPI_INT64_T, MPI_SUM, comm);
+}
 
 /* The call with decision `d` (NULL: the previous component), counted. */
 static inline int allreduce_with(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
@@ -15,12 +49,10 @@ static inline int allreduce_with(mca_coll_modeltuned_module_t *m, struct ompi_co
                                  void *rbuf, int count, struct ompi_datatype_t *dtype,
                                  struct ompi_op_t *op, size_t bytes)
 {
-    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC, comm, d, bytes,
-                                   0);
+    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_ALLREDUCE, comm, d, bytes, 0);
     if (OPAL_UNLIKELY(NULL == d))
-        return m->previous_allreduce(sbuf, rbuf, count, dtype, op, comm,
-                                     m->previous_allreduce_module);
-    return mca_coll_modeltuned_run_allreduce(d, sbuf, rbuf, count, dtype, op, comm, &m->super);
+        return previous_allreduce(m, sbuf, rbuf, count, dtype, op, comm);
+    return run(d, sbuf, rbuf, count, dtype, op, comm, &m->super);
 }
 
 static int allreduce_call(const mca_coll_modeltuned_call_t *c,
@@ -30,9 +62,9 @@ static int allreduce_call(const mca_coll_modeltuned_call_t *c,
                           c->bytes);
 }
 
-int mca_coll_modeltuned_allreduce(const void *sbuf, void *rbuf, int count,
-                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                  struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+static int allreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                     struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                     mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     size_t type_size = 0;
@@ -43,12 +75,11 @@ int mca_coll_modeltuned_allreduce(const void *sbuf, void *rbuf, int count,
                        algorithms write into the buffers of 7 elements of a zero-size type */
         return OMPI_SUCCESS;
     mca_coll_modeltuned_decision_t
-        *d = mca_coll_modeltuned_lookup_reduction(m, comm,
-                                                  MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC, op,
+        *d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_ALLREDUCE, op,
                                                   (size_t) count, type_size, 0);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
         const mca_coll_modeltuned_call_t call =
-            {m,    comm,          MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC,
+            {m,    comm,          MCA_COLL_MODELTUNED_KIND_ALLREDUCE,
              0,    bytes,         sbuf,
              rbuf, count,         dtype,
              op,   allreduce_call};
@@ -56,3 +87,10 @@ int mca_coll_modeltuned_allreduce(const void *sbuf, void *rbuf, int count,
     }
     return allreduce_with(m, comm, d, sbuf, rbuf, count, dtype, op, bytes);
 }
+
+const mca_coll_modeltuned_collective_t mca_coll_modeltuned_collective_allreduce = {
+    MCA_COLL_MODELTUNED_COLLECTIVE_FIELDS(allreduce, ALLREDUCE),
+    .entry = (mca_coll_modeltuned_fn_t) allreduce,
+    .first_convention = MT_CALL_ALLREDUCE,
+    .last_convention = MT_CALL_ALLREDUCE_SEGSIZE,
+};

@@ -1,19 +1,43 @@
 /*
  * MPI_Bcast: a cached lookup of the model's choice, then Open MPI's own implementation of it
  * through the dispatch table (coll_modeltuned_dispatch.c), on a byte view of the buffer when the
- * choice cuts the message (coll_modeltuned_view.c).
+ * choice cuts the message (coll_modeltuned_view.c). Its table (the end of the file) is what the
+ * rest of the component knows of it.
  */
 #include "ompi_config.h"
 
 #include "coll_modeltuned_call.h"
 #include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/coll/base/coll_base_functions.h"
+
+typedef int (*bcast_fn)(BCAST_ARGS);
+typedef int (*bcast_segsize_fn)(BCAST_ARGS, uint32_t segsize);
+typedef int (*bcast_segsize_fanout_fn)(BCAST_ARGS, uint32_t segsize, int32_t fanout);
+
+/* The decided algorithm in its calling convention, with the decision's segment size and fan-out. */
+static int run(const mca_coll_modeltuned_decision_t *d, void *buf, int count,
+               struct ompi_datatype_t *dtype, int root, struct ompi_communicator_t *comm,
+               mca_coll_base_module_t *module)
+{
+    switch (d->convention) {
+    case MT_CALL_BCAST:
+        return ((bcast_fn) d->fn)(buf, count, dtype, root, comm, module);
+    case MT_CALL_BCAST_SEGSIZE:
+        return ((bcast_segsize_fn) d->fn)(buf, count, dtype, root, comm, module, d->segsize);
+    case MT_CALL_BCAST_SEGSIZE_FANOUT:
+        return ((bcast_segsize_fanout_fn) d->fn)(buf, count, dtype, root, comm, module, d->segsize,
+                                                 d->fanout);
+    }
+    return OMPI_ERR_NOT_SUPPORTED; /* unreachable: only resolved algorithms are ever allowed */
+}
 
 static int previous_bcast(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
                           void *buf, int count, struct ompi_datatype_t *dtype, int root,
                           size_t bytes)
 {
     mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, NULL, bytes, root);
-    return m->previous_bcast(buf, count, dtype, root, comm, m->previous_bcast_module);
+    return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, BCAST, mca_coll_base_module_bcast_fn_t)(
+        buf, count, dtype, root, comm, MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, BCAST));
 }
 
 /* A decision that cuts the message runs on bytes on every rank (packed where the layout is not
@@ -31,7 +55,7 @@ static int bcast_cut(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
     }
     if (OMPI_SUCCESS == rc) {
         mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, d, bytes, root);
-        rc = mca_coll_modeltuned_run_bcast(d, v.buf, v.count, v.dtype, root, comm, &m->super);
+        rc = run(d, v.buf, v.count, v.dtype, root, comm, &m->super);
     }
     return mca_coll_modeltuned_bcast_view_done(&v, buf, count, dtype, is_root, rc);
 }
@@ -46,7 +70,7 @@ static inline int bcast_with(mca_coll_modeltuned_module_t *m, struct ompi_commun
     if (mca_coll_modeltuned_cuts(d, bytes))
         return bcast_cut(m, comm, d, buf, count, dtype, root, bytes);
     mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, d, bytes, root);
-    return mca_coll_modeltuned_run_bcast(d, buf, count, dtype, root, comm, &m->super);
+    return run(d, buf, count, dtype, root, comm, &m->super);
 }
 
 static int bcast_call(const mca_coll_modeltuned_call_t *c, const mca_coll_modeltuned_decision_t *d)
@@ -54,8 +78,8 @@ static int bcast_call(const mca_coll_modeltuned_call_t *c, const mca_coll_modelt
     return bcast_with(c->module, c->comm, d, c->rbuf, c->count, c->dtype, c->root, c->bytes);
 }
 
-int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
-                              struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+static int bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
+                 struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     size_t type_size = 0;
@@ -79,3 +103,11 @@ int mca_coll_modeltuned_bcast(void *buf, int count, struct ompi_datatype_t *dtyp
     }
     return bcast_with(m, comm, d, buf, count, dtype, root, bytes);
 }
+
+const mca_coll_modeltuned_collective_t mca_coll_modeltuned_collective_bcast = {
+    MCA_COLL_MODELTUNED_COLLECTIVE_FIELDS(bcast, BCAST),
+    .entry = (mca_coll_modeltuned_fn_t) bcast,
+    .first_convention = MT_CALL_BCAST,
+    .last_convention = MT_CALL_BCAST_SEGSIZE_FANOUT,
+    .rule_fanout_variable = "bcast_algorithm_knomial_radix", /* its k-nomial entry's radix */
+};

@@ -1,8 +1,8 @@
 /*
- * The call path's inline part, shared by coll_modeltuned_{bcast,reduce,allreduce}.c
- * (and the lookup benchmark): the size class, the cached decision of a call, whether it cuts the
- * message, the count and trace of what ran, and the guard's turn. Nothing else includes it but the
- * guard (coll_modeltuned_guard.c): the decisions behind a miss need none of it.
+ * The call path's inline part, shared by the collectives' files (coll_modeltuned_<name>.c) and the
+ * lookup benchmark: the size class, the cached decision of a call, whether it cuts the message,
+ * the count and trace of what ran, the previous component, and the guard's turn. Nothing else
+ * includes it but the guard (coll_modeltuned_guard.c): the decisions behind a miss need none of it.
  */
 #ifndef MCA_COLL_MODELTUNED_CALL_H
 #define MCA_COLL_MODELTUNED_CALL_H
@@ -34,32 +34,31 @@ mca_coll_modeltuned_lookup(mca_coll_modeltuned_module_t *m, struct ompi_communic
     return OPAL_LIKELY(0 != slot->decision.algorithm) ? &slot->decision : NULL;
 }
 
-/* The decision for a reduction (reduce or allreduce; `intrinsic_kind` is the op's *_INTRINSIC
- * kind, its _USER and _ORDERED kinds follow it), decided on what every rank shares. An intrinsic
- * operation comes with a predefined datatype (Open MPI refuses others), the same on every rank:
- * count and type size. A user-defined one sees each rank's own datatype, which may differ between
- * ranks: decided on bytes, whole-message algorithms only; a non-commutative one, order-preserving
- * ones only. */
-_Static_assert(MCA_COLL_MODELTUNED_KIND_REDUCE_USER ==
-                       MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC + 1 &&
-                   MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED ==
-                       MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC + 2 &&
-                   MCA_COLL_MODELTUNED_KIND_ALLREDUCE_USER ==
-                       MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC + 1 &&
-                   MCA_COLL_MODELTUNED_KIND_ALLREDUCE_ORDERED ==
-                       MCA_COLL_MODELTUNED_KIND_ALLREDUCE_INTRINSIC + 2,
-               "a reduction's user and ordered kinds follow its intrinsic kind");
+/* The decision for a reduction (`first_kind`, its collective's first call kind), decided on what
+ * every rank shares. An intrinsic operation comes with a predefined datatype (Open MPI refuses
+ * others), the same on every rank: count and type size. A user-defined one sees each rank's own
+ * datatype, which may differ between ranks: decided on bytes, whole-message algorithms only; a
+ * non-commutative one, order-preserving ones only. */
 static inline mca_coll_modeltuned_decision_t *
 mca_coll_modeltuned_lookup_reduction(mca_coll_modeltuned_module_t *m,
-                                     struct ompi_communicator_t *comm, int intrinsic_kind,
+                                     struct ompi_communicator_t *comm, int first_kind,
                                      struct ompi_op_t *op, size_t count, size_t type_size, int root)
 {
     if (!ompi_op_is_commute(op))
-        return mca_coll_modeltuned_lookup(m, comm, intrinsic_kind + 2, count * type_size, 1, root);
+        return mca_coll_modeltuned_lookup(m, comm,
+                                          first_kind + MCA_COLL_MODELTUNED_REDUCTION_ORDERED,
+                                          count * type_size, 1, root);
     if (!ompi_op_is_intrinsic(op))
-        return mca_coll_modeltuned_lookup(m, comm, intrinsic_kind + 1, count * type_size, 1, root);
-    return mca_coll_modeltuned_lookup(m, comm, intrinsic_kind, count, type_size, root);
+        return mca_coll_modeltuned_lookup(m, comm, first_kind + MCA_COLL_MODELTUNED_REDUCTION_USER,
+                                          count * type_size, 1, root);
+    return mca_coll_modeltuned_lookup(m, comm, first_kind + MCA_COLL_MODELTUNED_REDUCTION_INTRINSIC,
+                                      count, type_size, root);
 }
+
+/* The previous component's function for collective NAME, of type `type`, and its module: what a
+ * call handed back runs. */
+#define MCA_COLL_MODELTUNED_PREVIOUS_FN(m, NAME, type) ((type) (m)->previous[MT_OP_##NAME].fn)
+#define MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, NAME)   ((m)->previous[MT_OP_##NAME].module)
 
 /* Whether decision `d` cuts a message of `bytes` bytes into parts (segments, halves, blocks): on
  * every bcast, so inline. Open MPI segments when segsize < message (COLL_BASE_COMPUTED_SEGCOUNT;
@@ -75,7 +74,7 @@ void mca_coll_modeltuned_call_extras(mca_coll_modeltuned_module_t *m, int kind,
                                      const mca_coll_modeltuned_decision_t *d, size_t bytes,
                                      int root);
 
-/* A call of kind `kind` (a reduction's counts in its intrinsic kind's row) that runs `d` (NULL: the
+/* A call of kind `kind` (a reduction's counts in its first kind's row) that runs `d` (NULL: the
  * previous component; is_default: Open MPI's default, run directly): its MPI_T counter, its trace
  * line at verbose 20 and, in the guard's tests only, a delay of the picks. */
 static inline void mca_coll_modeltuned_count_call(mca_coll_modeltuned_module_t *m, int kind,

@@ -25,6 +25,32 @@
 const char *mca_coll_modeltuned_component_version_string =
     "Open MPI modeltuned collective MCA component version " PACKAGE_VERSION;
 
+#define MCA_COLL_MODELTUNED_TABLE_OF(name, NAME, shape) \
+    [MT_OP_##NAME] = &mca_coll_modeltuned_collective_##name,
+const mca_coll_modeltuned_collective_t *const mca_coll_modeltuned_collectives[MT_OPS] = {
+    MCA_COLL_MODELTUNED_COLLECTIVES(MCA_COLL_MODELTUNED_TABLE_OF)};
+#undef MCA_COLL_MODELTUNED_TABLE_OF
+/* The list follows the model's order: the call kinds of each collective then follow the last's. */
+#define MCA_COLL_MODELTUNED_IN_ORDER(name, NAME, shape)                          \
+    _Static_assert((int) MCA_COLL_MODELTUNED_ORDER_##NAME == (int) MT_OP_##NAME, \
+                   #name " is listed where the model numbers it");
+MCA_COLL_MODELTUNED_COLLECTIVES(MCA_COLL_MODELTUNED_IN_ORDER)
+#undef MCA_COLL_MODELTUNED_IN_ORDER
+_Static_assert((int) MCA_COLL_MODELTUNED_LISTED == (int) MT_OPS,
+               "every family of the model is listed");
+
+void mca_coll_modeltuned_collective_names(char *out, size_t size, const char *last_separator)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int op = 0; op < MT_OPS && used < size; ++op)
+        used += (size_t) snprintf(out + used, size - used, "%s%s",
+                                  0 == op            ? ""
+                                  : op + 1 == MT_OPS ? last_separator
+                                                     : ", ",
+                                  mca_coll_modeltuned_op_name(op));
+}
+
 /* Guards the component's counters and its list of live modules (communicators are created and
  * freed on any thread). */
 static pthread_mutex_t counters_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -98,7 +124,7 @@ void mca_coll_modeltuned_guard_counted(int op, bool takeback)
     pthread_mutex_unlock(&counters_lock);
 }
 
-/* The guard's counters, one per op (bcast, reduce, allreduce); the context is the array. */
+/* The guard's counters, one per collective in the list's order; the context is the array. */
 static int guard_counters_get(const struct mca_base_pvar_t *pvar, void *value, void *obj)
 {
     pthread_mutex_lock(&counters_lock);
@@ -123,9 +149,7 @@ static void register_op_parameters(mca_coll_modeltuned_component_t *c, int op)
     const mca_base_component_t *v = &c->super.collm_version;
     const char *op_name = mca_coll_modeltuned_op_name(op);
     char name[32], description[1024], names[512] = "";
-    char **list = MT_OP_BCAST == op    ? &c->bcast_algorithms
-                  : MT_OP_REDUCE == op ? &c->reduce_algorithms
-                                       : &c->allreduce_algorithms;
+    char **list = &c->algorithm_lists[op];
     mt_algorithm_info info;
     size_t used = 0;
     for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
@@ -142,9 +166,9 @@ static void register_op_parameters(mca_coll_modeltuned_component_t *c, int op)
              "tuned's number, comma-separated: %s; empty or \"all\" = every one.%s Writable at run "
              "time (MPI_T): communicators created afterwards follow it",
              op_name[0] - 'a' + 'A', op_name + 1, names,
-             MT_OP_BCAST == op ? ""
-                               : " Non-commutative operations only "
-                                 "ever get the order-preserving ones.");
+             mca_coll_modeltuned_collectives[op]->kinds == 1
+                 ? ""
+                 : " Non-commutative operations only ever get the order-preserving ones.");
     (void) mca_base_component_var_register(v, name, description, MCA_BASE_VAR_TYPE_STRING, NULL, 0,
                                            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
                                            MCA_BASE_VAR_SCOPE_ALL, list);
@@ -246,20 +270,32 @@ static void register_guard(mca_coll_modeltuned_component_t *c)
         "coll_modeltuned_guard_test_delay_us slows; -1: every rank",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
         &c->guard_test_delay_rank);
-    (void) mca_base_component_pvar_register(
-        v, "takebacks",
-        "Picks the guard took back, per operation (bcast, reduce, allreduce): each was slower "
-        "than Open MPI's default in two comparison windows in a row",
-        OPAL_INFO_LVL_4, MPI_T_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
-        MPI_T_BIND_NO_OBJECT, MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
-        guard_counters_get, NULL, guard_counters_notify, c->takebacks);
-    (void) mca_base_component_pvar_register(
-        v, "guard_windows",
-        "Comparison windows the guard concluded, per operation (bcast, reduce, allreduce): each "
-        "ran a few calls of a pick and of Open MPI's default and one small allreduce",
-        OPAL_INFO_LVL_4, MPI_T_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
-        MPI_T_BIND_NO_OBJECT, MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
-        guard_counters_get, NULL, guard_counters_notify, c->guard_windows);
+    char names[256], description[512];
+    mca_coll_modeltuned_collective_names(names, sizeof names, ", ");
+    snprintf(description, sizeof description,
+             "Picks the guard took back, per collective (%s): each was slower than Open MPI's "
+             "default in two comparison windows in a row",
+             names);
+    (void) mca_base_component_pvar_register(v, "takebacks", description, OPAL_INFO_LVL_4,
+                                            MPI_T_PVAR_CLASS_COUNTER,
+                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                            MPI_T_BIND_NO_OBJECT,
+                                            MCA_BASE_PVAR_FLAG_READONLY |
+                                                MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                            guard_counters_get, NULL, guard_counters_notify,
+                                            c->takebacks);
+    snprintf(description, sizeof description,
+             "Comparison windows the guard concluded, per collective (%s): each ran a few calls of "
+             "a pick and of Open MPI's default and one small allreduce",
+             names);
+    (void) mca_base_component_pvar_register(v, "guard_windows", description, OPAL_INFO_LVL_4,
+                                            MPI_T_PVAR_CLASS_COUNTER,
+                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                            MPI_T_BIND_NO_OBJECT,
+                                            MCA_BASE_PVAR_FLAG_READONLY |
+                                                MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                            guard_counters_get, NULL, guard_counters_notify,
+                                            c->guard_windows);
 }
 
 static int modeltuned_register(void)
@@ -267,7 +303,7 @@ static int modeltuned_register(void)
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const mca_base_component_t *v = &c->super.collm_version;
 
-    /* Above tuned (30) so that, where it is loaded and has a table, it owns bcast and reduce.
+    /* Above tuned (30) so that, where it is loaded and has a table, it owns what it decides.
      * Writable at run time (MPI_T): communicators created after a change follow it. */
     c->priority = 40;
     (void) mca_base_component_var_register(
@@ -392,8 +428,7 @@ static char *find_default_table(void)
 /* NULL, or why modeltuned steps aside in this process. */
 static const char *load_table(mca_coll_modeltuned_component_t *c)
 {
-    const char *lists[MT_OPS] = {c->bcast_algorithms, c->reduce_algorithms,
-                                 c->allreduce_algorithms};
+    char *const *lists = c->algorithm_lists;
     /* Every rank usually reads the same input: world rank 0 says what is wrong. A rank whose input
      * differs publishes its problem (c->problem), which the rank reporting the mismatch names. */
     const bool first = 0 == OMPI_PROC_MY_NAME->vpid;
@@ -467,8 +502,28 @@ static void *read_inputs(void *component)
     return NULL;
 }
 
+/* What the ranks of a communicator must share to decide alike, hashed: each collective's algorithm
+ * list at start and whether tuned was told what to run for it, the objective, and the guard's
+ * settings that decide when its windows come and what they conclude. */
+static uint64_t shared_settings(const mca_coll_modeltuned_component_t *c)
+{
+    char text[1024];
+    size_t used = (size_t) snprintf(text, sizeof text, "objective=%d guard=%d %d %.17g %.17g",
+                                    c->objective, (int) c->guard, c->guard_samples, c->guard_budget,
+                                    c->guard_tolerance);
+    for (int op = 0; op < MT_OPS && used < sizeof text; ++op) {
+        uint32_t list = 0;
+        (void) mt_parse_algorithms(op, c->algorithm_lists[op], &list, NULL,
+                                   0); /* valid: checked by load_table */
+        used += (size_t) snprintf(text + used, sizeof text - used, " %s=%x told=%d",
+                                  mca_coll_modeltuned_op_name(op), list & c->runnable[op],
+                                  (int) mca_coll_modeltuned_tuned_is_told(op, NULL, 0));
+    }
+    return mca_coll_modeltuned_hash_string(text);
+}
+
 /* Inside MPI_Init and before its modex exchange: load the table and publish its checksum, the
- * oversubscription flag, the start-up algorithm lists and where this process sits, so that
+ * oversubscription flag, the settings the ranks must share and where this process sits, so that
  * comm_query and setup see every rank's without communicating. */
 static void prepare(mca_coll_modeltuned_component_t *c)
 {
@@ -489,23 +544,9 @@ static void prepare(mca_coll_modeltuned_component_t *c)
                                                                    : mt_table_checksum(c->table);
     values[MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED] =
         !c->oversubscribed && mca_coll_modeltuned_node_oversubscribed();
-    uint32_t lists[MT_OPS] = {0};
-    const char *specs[MT_OPS] = {c->bcast_algorithms, c->reduce_algorithms,
-                                 c->allreduce_algorithms};
-    for (int op = 0; op < MT_OPS && NULL != c->table; ++op)
-        (void) mt_parse_algorithms(op, specs[op], &lists[op], NULL,
-                                   0); /* valid: checked by load_table */
-    c->start_lists[0] = values[MCA_COLL_MODELTUNED_PUBLISHED_LISTS] =
-        (uint64_t) (lists[MT_OP_BCAST] & c->runnable[MT_OP_BCAST]) |
-        (uint64_t) (lists[MT_OP_REDUCE] & c->runnable[MT_OP_REDUCE]) << 32 |
-        (uint64_t) (MT_OBJECTIVE_RANK_MEAN == c->objective) | /* bit 0: tuned numbers start at 1 */
-        (uint64_t) mca_coll_modeltuned_tuned_is_told(MT_OP_BCAST, NULL, 0)
-            << 31 | /* above tuned's numbers */
-        (uint64_t) mca_coll_modeltuned_tuned_is_told(MT_OP_REDUCE, NULL, 0) << 63;
-    c->start_lists[1] = values[MCA_COLL_MODELTUNED_PUBLISHED_ALLREDUCE_LIST] =
-        (uint64_t) (lists[MT_OP_ALLREDUCE] & c->runnable[MT_OP_ALLREDUCE]) |
-        (uint64_t) mca_coll_modeltuned_tuned_is_told(MT_OP_ALLREDUCE, NULL, 0) << 31;
-    values[MCA_COLL_MODELTUNED_PUBLISHED_GUARD] = mca_coll_modeltuned_guard_settings();
+    c->start_settings = values[MCA_COLL_MODELTUNED_PUBLISHED_SETTINGS] = NULL != c->table
+                                                                             ? shared_settings(c)
+                                                                             : 0;
     if (NULL != c->problem) /* named by the rank that reports this one as without a table */
         OPAL_MODEX_SEND_STRING(rc, MCA_COLL_MODELTUNED_MODEX_GLOBAL,
                                MCA_COLL_MODELTUNED_PROBLEM_KEY, c->problem, strlen(c->problem) + 1);

@@ -141,8 +141,8 @@ static mca_coll_modeltuned_decision_t open_mpi_default(const mca_coll_modeltuned
     if (algorithm < 1 || algorithm >= mca_coll_modeltuned_component.slots ||
         0 == (mca_coll_modeltuned_component.runnable[op] & (1u << algorithm)))
         return hand_back;
-    if (MT_OP_BCAST == op && 0 != fanout)
-        fanout = m->knomial_radix; /* the only rule entry with a fan-out */
+    if (0 != fanout && NULL != mca_coll_modeltuned_collectives[op]->rule_fanout_variable)
+        fanout = m->rule_fanout[op]; /* the variable tuned passes there */
     mca_coll_modeltuned_decision_t d = to_run(op, algorithm, 0, fanout);
     d.splits = false; /* tuned passes the caller's own count and datatype */
     d.is_default = true;
@@ -208,10 +208,11 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
 {
     const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const int op = mca_coll_modeltuned_kind_op(kind);
-    const bool ordered = MCA_COLL_MODELTUNED_KIND_REDUCE_ORDERED == kind ||
-                         MCA_COLL_MODELTUNED_KIND_ALLREDUCE_ORDERED == kind;
-    const bool user_op = ordered || MCA_COLL_MODELTUNED_KIND_REDUCE_USER == kind ||
-                         MCA_COLL_MODELTUNED_KIND_ALLREDUCE_USER == kind;
+    const int variant = mca_coll_modeltuned_collectives[op]->kinds > 1
+                            ? mca_coll_modeltuned_kind_variant(kind)
+                            : MCA_COLL_MODELTUNED_REDUCTION_INTRINSIC;
+    const bool ordered = MCA_COLL_MODELTUNED_REDUCTION_ORDERED == variant;
+    const bool user_op = ordered || MCA_COLL_MODELTUNED_REDUCTION_USER == variant;
     const bool record = mca_coll_modeltuned_records(comm);
     const bool log = c->verbose >= 10 && 0 == ompi_comm_rank(comm);
     mt_decision_report report = {.want_json = record};

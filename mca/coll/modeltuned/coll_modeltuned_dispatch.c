@@ -1,7 +1,8 @@
 /*
  * The dispatch table, generated at open from the model's registry (mt_algorithm_at): each
- * algorithm's ompi_coll_base_* function, found by its symbol, and the call through it with the
- * decision's segment size and fan-out in the algorithm's calling convention (MT_CALL_*).
+ * algorithm's ompi_coll_base_* function, found by its symbol, and its calling convention
+ * (MT_CALL_*), in which its collective's file calls it with the decision's segment size and
+ * fan-out.
  */
 #include "ompi_config.h"
 
@@ -9,32 +10,12 @@
 #include <stdlib.h>
 
 #include "coll_modeltuned.h"
-#include "ompi/mca/coll/base/coll_base_functions.h"
-
-/* No limit on outstanding segment sends, as tuned's default (coll_tuned_reduce_max_requests 0). */
-#define MAX_OUTSTANDING_REQUESTS 0
-
-typedef int (*bcast_fn)(BCAST_ARGS);
-typedef int (*bcast_segsize_fn)(BCAST_ARGS, uint32_t segsize);
-typedef int (*bcast_segsize_fanout_fn)(BCAST_ARGS, uint32_t segsize, int32_t fanout);
-typedef int (*reduce_fn)(REDUCE_ARGS);
-typedef int (*reduce_segsize_fn)(REDUCE_ARGS, uint32_t segsize, int max_requests);
-typedef int (*reduce_segsize_fanout_fn)(REDUCE_ARGS, uint32_t segsize, int fanout,
-                                        int max_requests);
-typedef int (*allreduce_fn)(ALLREDUCE_ARGS);
-typedef int (*allreduce_segsize_fn)(ALLREDUCE_ARGS, uint32_t segsize);
 
 /* Whether a calling convention (MT_CALL_*) is one of `op`'s. */
 static bool convention_fits(int op, int convention)
 {
-    switch (op) {
-    case MT_OP_BCAST:
-        return convention >= MT_CALL_BCAST && convention <= MT_CALL_BCAST_SEGSIZE_FANOUT;
-    case MT_OP_REDUCE:
-        return convention >= MT_CALL_REDUCE && convention <= MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS;
-    default:
-        return convention >= MT_CALL_ALLREDUCE && convention <= MT_CALL_ALLREDUCE_SEGSIZE;
-    }
+    const mca_coll_modeltuned_collective_t *collective = mca_coll_modeltuned_collectives[op];
+    return convention >= collective->first_convention && convention <= collective->last_convention;
 }
 
 /* Each function is looked up by name in the scope of this object, which links libmpi.so.40 (glibc's
@@ -73,56 +54,4 @@ int mca_coll_modeltuned_dispatch_open(void)
         }
     }
     return OMPI_SUCCESS;
-}
-
-int mca_coll_modeltuned_run_bcast(const mca_coll_modeltuned_decision_t *d, void *buf, int count,
-                                  struct ompi_datatype_t *dtype, int root,
-                                  struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
-{
-    switch (d->convention) {
-    case MT_CALL_BCAST:
-        return ((bcast_fn) d->fn)(buf, count, dtype, root, comm, module);
-    case MT_CALL_BCAST_SEGSIZE:
-        return ((bcast_segsize_fn) d->fn)(buf, count, dtype, root, comm, module, d->segsize);
-    case MT_CALL_BCAST_SEGSIZE_FANOUT:
-        return ((bcast_segsize_fanout_fn) d->fn)(buf, count, dtype, root, comm, module, d->segsize,
-                                                 d->fanout);
-    }
-    return OMPI_ERR_NOT_SUPPORTED; /* unreachable: only resolved bcast algorithms are ever allowed
-                                    */
-}
-
-int mca_coll_modeltuned_run_reduce(const mca_coll_modeltuned_decision_t *d, const void *sbuf,
-                                   void *rbuf, int count, struct ompi_datatype_t *dtype,
-                                   struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
-                                   mca_coll_base_module_t *module)
-{
-    switch (d->convention) {
-    case MT_CALL_REDUCE:
-        return ((reduce_fn) d->fn)(sbuf, rbuf, count, dtype, op, root, comm, module);
-    case MT_CALL_REDUCE_SEGSIZE_REQUESTS:
-        return ((reduce_segsize_fn) d->fn)(sbuf, rbuf, count, dtype, op, root, comm, module,
-                                           d->segsize, MAX_OUTSTANDING_REQUESTS);
-    case MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS:
-        return ((reduce_segsize_fanout_fn) d->fn)(sbuf, rbuf, count, dtype, op, root, comm, module,
-                                                  d->segsize, d->fanout, MAX_OUTSTANDING_REQUESTS);
-    }
-    return OMPI_ERR_NOT_SUPPORTED; /* unreachable: only resolved reduce algorithms are ever allowed
-                                    */
-}
-
-int mca_coll_modeltuned_run_allreduce(const mca_coll_modeltuned_decision_t *d, const void *sbuf,
-                                      void *rbuf, int count, struct ompi_datatype_t *dtype,
-                                      struct ompi_op_t *op, struct ompi_communicator_t *comm,
-                                      mca_coll_base_module_t *module)
-{
-    switch (d->convention) {
-    case MT_CALL_ALLREDUCE:
-        return ((allreduce_fn) d->fn)(sbuf, rbuf, count, dtype, op, comm, module);
-    case MT_CALL_ALLREDUCE_SEGSIZE:
-        return ((allreduce_segsize_fn) d->fn)(sbuf, rbuf, count, dtype, op, comm, module,
-                                              d->segsize);
-    }
-    return OMPI_ERR_NOT_SUPPORTED; /* unreachable: only resolved allreduce algorithms are ever
-                                      allowed */
 }

@@ -23,15 +23,6 @@
 /* Gaps grow up to here: a pick that far has won some twenty windows in a row. */
 #define MAX_GAP (UINT32_C(1) << 30)
 
-uint64_t mca_coll_modeltuned_guard_settings(void)
-{
-    const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
-    char text[128];
-    snprintf(text, sizeof text, "%d %d %.17g %.17g", (int) c->guard, c->guard_samples,
-             c->guard_budget, c->guard_tolerance);
-    return mca_coll_modeltuned_hash_string(text);
-}
-
 static uint64_t now_ns(void)
 {
     struct timespec t;
@@ -246,8 +237,7 @@ static void conclude_window(mca_coll_modeltuned_module_t *m, struct ompi_communi
     int64_t mine[2] = {median_ns(g->pick_ns, c->guard_samples),
                        median_ns(g->default_ns, c->guard_samples)};
     int64_t sum[2] = {0, 0};
-    const int rc = m->previous_allreduce(mine, sum, 2, MPI_INT64_T, MPI_SUM, comm,
-                                         m->previous_allreduce_module);
+    const int rc = mca_coll_modeltuned_sum_below(m, comm, mine, sum, 2);
     ++g->window;
     g->sampled = 0;
     mca_coll_modeltuned_guard_counted(mca_coll_modeltuned_kind_op(g->kind), false);

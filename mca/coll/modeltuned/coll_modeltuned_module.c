@@ -31,21 +31,36 @@ static void module_destruct(mca_coll_modeltuned_module_t *m)
     m->model = NULL;
     free(m->remembered);
     m->remembered = NULL;
-    if (NULL != m->previous_bcast_module)
-        OBJ_RELEASE(m->previous_bcast_module);
-    if (NULL != m->previous_reduce_module)
-        OBJ_RELEASE(m->previous_reduce_module);
-    if (NULL != m->previous_allreduce_module)
-        OBJ_RELEASE(m->previous_allreduce_module);
+    for (int op = 0; op < MT_OPS; ++op)
+        if (NULL != m->previous[op].module)
+            OBJ_RELEASE(m->previous[op].module);
+}
+
+/* Where collective `op`'s function is in a module, and its function and module in a
+ * communicator's c_coll. */
+static mca_coll_modeltuned_fn_t *module_fn(mca_coll_base_module_t *module, int op)
+{
+    return (mca_coll_modeltuned_fn_t *) ((char *) module +
+                                         mca_coll_modeltuned_collectives[op]->module_fn);
+}
+static mca_coll_modeltuned_fn_t comm_fn(struct ompi_communicator_t *comm, int op)
+{
+    return *(mca_coll_modeltuned_fn_t *) ((char *) comm->c_coll +
+                                          mca_coll_modeltuned_collectives[op]->comm_fn);
+}
+static mca_coll_base_module_t *comm_module(struct ompi_communicator_t *comm, int op)
+{
+    return *(mca_coll_base_module_t **) ((char *) comm->c_coll +
+                                         mca_coll_modeltuned_collectives[op]->comm_module);
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_modeltuned_module_t, mca_coll_base_module_t, module_construct,
                    module_destruct);
 
 /* What the ranks of `comm` published at open; every rank reads the same values, so all answer
- * comm_query alike and no rank runs modeltuned's bcast while another runs Open MPI's. Returns the
- * first rank without this rank's table, or -1 (*missing: it has none; *first_with_table: no lower
- * rank has this table, the one that reports it); *oversubscribed: the first rank on an
+ * comm_query alike and no rank runs modeltuned's collective while another runs Open MPI's. Returns
+ * the first rank without this rank's table, or -1 (*missing: it has none; *first_with_table: no
+ * lower rank has this table, the one that reports it); *oversubscribed: the first rank on an
  * oversubscribed node, or -1. */
 static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool *first_with_table,
                           int *oversubscribed, int *other_lists)
@@ -63,7 +78,7 @@ static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool 
     free(procs);
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
         ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
-        uint64_t theirs = 0, flag = 0, lists = 0, allreduce_list = 0, guard = 0;
+        uint64_t theirs = 0, flag = 0, settings = 0;
         if (*oversubscribed < 0 &&
             OPAL_SUCCESS ==
                 mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED,
@@ -73,16 +88,10 @@ static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool 
         if (r == me)
             continue;
         if (*other_lists < 0 &&
-            OPAL_SUCCESS ==
-                mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_LISTS, &lists) &&
-            OPAL_SUCCESS ==
-                mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_ALLREDUCE_LIST,
-                                              &allreduce_list) &&
-            OPAL_SUCCESS ==
-                mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_GUARD, &guard) &&
-            (lists != mca_coll_modeltuned_component.start_lists[0] ||
-             allreduce_list != mca_coll_modeltuned_component.start_lists[1] ||
-             guard != mca_coll_modeltuned_guard_settings()))
+            OPAL_SUCCESS == mca_coll_modeltuned_published(proc,
+                                                          MCA_COLL_MODELTUNED_PUBLISHED_SETTINGS,
+                                                          &settings) &&
+            settings != mca_coll_modeltuned_component.start_settings)
             *other_lists = r;
         const bool none = OPAL_SUCCESS !=
                               mca_coll_modeltuned_published(proc,
@@ -134,22 +143,12 @@ static const char *component_of(struct ompi_communicator_t *comm, mca_coll_base_
     return "unknown";
 }
 
-static bool holds_op(const mca_coll_modeltuned_module_t *m, int op)
+static bool holds_op(mca_coll_modeltuned_module_t *m, int op)
 {
-    return MT_OP_BCAST == op    ? NULL != m->super.coll_bcast
-           : MT_OP_REDUCE == op ? NULL != m->super.coll_reduce
-                                : NULL != m->super.coll_allreduce;
+    return NULL != *module_fn(&m->super, op);
 }
 
-static void leave_op(mca_coll_modeltuned_module_t *m, int op)
-{
-    if (MT_OP_BCAST == op)
-        m->super.coll_bcast = NULL;
-    else if (MT_OP_REDUCE == op)
-        m->super.coll_reduce = NULL;
-    else
-        m->super.coll_allreduce = NULL;
-}
+static void leave_op(mca_coll_modeltuned_module_t *m, int op) { *module_fn(&m->super, op) = NULL; }
 
 /* An op the user told tuned how to run is theirs (coll_modeltuned_tuned.c). */
 static void leave_told_ops(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm)
@@ -217,16 +216,19 @@ static void leave_uncovered_ops(mca_coll_modeltuned_module_t *m, struct ompi_com
 }
 
 /* Whether a call whose default is kept may run tuned's fixed rule directly: only where the call
- * handed back would run exactly that (tuned below, told nothing by the user), and k-nomial's radix
- * is known. */
+ * handed back would run exactly that (tuned below, told nothing by the user), and the fan-out the
+ * rule passes, where it has one, is known. */
 static void choose_default_direct(mca_coll_modeltuned_module_t *m)
 {
-    m->knomial_radix = mca_coll_modeltuned_tuned_knomial_radix();
-    for (int op = 0; op < MT_OPS; ++op)
+    for (int op = 0; op < MT_OPS; ++op) {
+        m->rule_fanout[op] = mca_coll_modeltuned_tuned_rule_fanout(op);
         m->default_direct[op] = mca_coll_modeltuned_component.default_direct &&
                                 NULL != m->fallback[op] && 0 == strcmp(m->fallback[op], "tuned") &&
                                 '\0' == m->tuned_told[op][0] &&
-                                (MT_OP_BCAST != op || m->knomial_radix > 0);
+                                (NULL ==
+                                     mca_coll_modeltuned_collectives[op]->rule_fanout_variable ||
+                                 m->rule_fanout[op] > 0);
+    }
 }
 
 static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
@@ -234,23 +236,20 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
 
     /* What the lower-priority components installed is our fallback. */
-    if (NULL == comm->c_coll->coll_bcast_module || NULL == comm->c_coll->coll_reduce_module ||
-        NULL == comm->c_coll->coll_allreduce_module) {
-        opal_output_verbose(1, mca_coll_modeltuned_component.output,
-                            "coll:modeltuned:module_enable cid=%d name=%s: no component below "
-                            "to fall back to; not enabling",
-                            mca_coll_modeltuned_cid(comm), comm->c_name);
-        return OMPI_ERROR;
+    for (int op = 0; op < MT_OPS; ++op)
+        if (NULL == comm_module(comm, op)) {
+            opal_output_verbose(1, mca_coll_modeltuned_component.output,
+                                "coll:modeltuned:module_enable cid=%d name=%s: no component below "
+                                "runs %s to fall back to; not enabling",
+                                mca_coll_modeltuned_cid(comm), comm->c_name,
+                                mca_coll_modeltuned_op_name(op));
+            return OMPI_ERROR;
+        }
+    for (int op = 0; op < MT_OPS; ++op) {
+        m->previous[op].fn = comm_fn(comm, op);
+        m->previous[op].module = comm_module(comm, op);
+        OBJ_RETAIN(m->previous[op].module);
     }
-    m->previous_bcast = comm->c_coll->coll_bcast;
-    m->previous_bcast_module = comm->c_coll->coll_bcast_module;
-    OBJ_RETAIN(m->previous_bcast_module);
-    m->previous_reduce = comm->c_coll->coll_reduce;
-    m->previous_reduce_module = comm->c_coll->coll_reduce_module;
-    OBJ_RETAIN(m->previous_reduce_module);
-    m->previous_allreduce = comm->c_coll->coll_allreduce;
-    m->previous_allreduce_module = comm->c_coll->coll_allreduce_module;
-    OBJ_RETAIN(m->previous_allreduce_module);
 
     /* The base algorithms keep their trees and request arrays here. */
     m->super.base_data = OBJ_NEW(mca_coll_base_comm_t);
@@ -262,9 +261,8 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
      * Open MPI installs the functions left non-NULL after enable, so that op's calls go straight
      * to the previous component and modeltuned costs them nothing. Every rank reads the same
      * table and placement: all leave out the same ops. */
-    m->fallback[MT_OP_BCAST] = component_of(comm, m->previous_bcast_module);
-    m->fallback[MT_OP_REDUCE] = component_of(comm, m->previous_reduce_module);
-    m->fallback[MT_OP_ALLREDUCE] = component_of(comm, m->previous_allreduce_module);
+    for (int op = 0; op < MT_OPS; ++op)
+        m->fallback[op] = component_of(comm, m->previous[op].module);
     const bool ready = OMPI_SUCCESS == mca_coll_modeltuned_setup(m, comm);
     leave_told_ops(m, comm);
     leave_unmodelled_fallbacks(m, comm);
@@ -273,7 +271,7 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     return OMPI_SUCCESS;
 }
 
-/* Called once per slot we hold (bcast, reduce): must be idempotent. Nothing to restore in 4.1,
+/* Called once per slot we hold: must be idempotent. Nothing to restore in 4.1,
  * where unselect clears the slots itself; the fallback modules are released with the module. */
 static int module_disable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
 {
@@ -329,8 +327,7 @@ static const char *published_mismatch(mca_coll_modeltuned_component_t *c,
 static const char *allowed_now(mca_coll_modeltuned_component_t *c, struct ompi_communicator_t *comm,
                                uint32_t allowed[MT_OPS])
 {
-    const char *lists[MT_OPS] = {c->bcast_algorithms, c->reduce_algorithms,
-                                 c->allreduce_algorithms};
+    char *const *lists = c->algorithm_lists;
     char err[512];
     for (int op = 0; op < MT_OPS; ++op) {
         if (0 != mt_parse_algorithms(op, lists[op], &allowed[op], err, sizeof err)) {
@@ -344,11 +341,20 @@ static const char *allowed_now(mca_coll_modeltuned_component_t *c, struct ompi_c
     return NULL;
 }
 
+/* Whether the user told tuned what to run for every collective modeltuned decides. */
+static bool all_told(char told[MT_OPS][MCA_COLL_MODELTUNED_REASON_MAX])
+{
+    for (int op = 0; op < MT_OPS; ++op)
+        if ('\0' == told[op][0])
+            return false;
+    return true;
+}
+
 mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm,
                                                        int *priority)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
-    static char reason[256];
+    static char reason[512];
     uint32_t allowed[MT_OPS] = {0};
     /* Tuned's settings were compared at start-up (start_lists); what is read here are their values
      * now, which MPI_T writes (scope "all", the same on every rank) may have changed since. */
@@ -366,11 +372,11 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
                                          : published_mismatch(c, comm, reason, sizeof reason);
     if (NULL == why)
         why = allowed_now(c, comm, allowed);
-    if (NULL == why && '\0' != told[MT_OP_BCAST][0] && '\0' != told[MT_OP_REDUCE][0] &&
-        '\0' != told[MT_OP_ALLREDUCE][0]) {
-        snprintf(reason, sizeof reason,
-                 "tuned runs what the user told it for bcast, reduce and allreduce: %s",
-                 told[MT_OP_BCAST]);
+    if (NULL == why && all_told(told)) {
+        char names[128];
+        mca_coll_modeltuned_collective_names(names, sizeof names, " and ");
+        snprintf(reason, sizeof reason, "tuned runs what the user told it for %s: %s", names,
+                 told[0]);
         why = reason;
     }
     if (NULL != why) { /* the same reason on every rank: one says it */
@@ -388,8 +394,7 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
     memcpy(m->tuned_told, told, sizeof told);
     m->super.coll_module_enable = module_enable;
     m->super.coll_module_disable = module_disable;
-    m->super.coll_bcast = mca_coll_modeltuned_bcast;
-    m->super.coll_reduce = mca_coll_modeltuned_reduce;
-    m->super.coll_allreduce = mca_coll_modeltuned_allreduce;
+    for (int op = 0; op < MT_OPS; ++op)
+        *module_fn(&m->super, op) = mca_coll_modeltuned_collectives[op]->entry;
     return &m->super;
 }

@@ -1,12 +1,40 @@
 /*
  * MPI_Reduce: a cached lookup of the model's choice, then Open MPI's own implementation of it
  * through the dispatch table (coll_modeltuned_dispatch.c). Non-commutative operations only get
- * order-preserving algorithms, user-defined ones only whole-message algorithms.
+ * order-preserving algorithms, user-defined ones only whole-message algorithms. Its table (the end
+ * of the file) is what the rest of the component knows of it.
  */
 #include "ompi_config.h"
 
 #include "coll_modeltuned_call.h"
 #include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/coll/base/coll_base_functions.h"
+
+/* No limit on outstanding segment sends, as tuned's default (coll_tuned_reduce_max_requests 0). */
+#define MAX_OUTSTANDING_REQUESTS 0
+
+typedef int (*reduce_fn)(REDUCE_ARGS);
+typedef int (*reduce_segsize_fn)(REDUCE_ARGS, uint32_t segsize, int max_requests);
+typedef int (*reduce_segsize_fanout_fn)(REDUCE_ARGS, uint32_t segsize, int fanout,
+                                        int max_requests);
+
+/* The decided algorithm in its calling convention, with the decision's segment size and fan-out. */
+static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf, int count,
+               struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    switch (d->convention) {
+    case MT_CALL_REDUCE:
+        return ((reduce_fn) d->fn)(sbuf, rbuf, count, dtype, op, root, comm, module);
+    case MT_CALL_REDUCE_SEGSIZE_REQUESTS:
+        return ((reduce_segsize_fn) d->fn)(sbuf, rbuf, count, dtype, op, root, comm, module,
+                                           d->segsize, MAX_OUTSTANDING_REQUESTS);
+    case MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS:
+        return ((reduce_segsize_fanout_fn) d->fn)(sbuf, rbuf, count, dtype, op, root, comm, module,
+                                                  d->segsize, d->fanout, MAX_OUTSTANDING_REQUESTS);
+    }
+    return OMPI_ERR_NOT_SUPPORTED; /* unreachable: only resolved algorithms are ever allowed */
+}
 
 /* The call with decision `d` (NULL: the previous component), counted. */
 static inline int reduce_with(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
@@ -14,12 +42,12 @@ static inline int reduce_with(mca_coll_modeltuned_module_t *m, struct ompi_commu
                               int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                               int root, size_t bytes)
 {
-    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC, comm, d, bytes,
-                                   root);
+    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_REDUCE, comm, d, bytes, root);
     if (OPAL_UNLIKELY(NULL == d))
-        return m->previous_reduce(sbuf, rbuf, count, dtype, op, root, comm,
-                                  m->previous_reduce_module);
-    return mca_coll_modeltuned_run_reduce(d, sbuf, rbuf, count, dtype, op, root, comm, &m->super);
+        return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, REDUCE, mca_coll_base_module_reduce_fn_t)(
+            sbuf, rbuf, count, dtype, op, root, comm,
+            MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, REDUCE));
+    return run(d, sbuf, rbuf, count, dtype, op, root, comm, &m->super);
 }
 
 static int reduce_call(const mca_coll_modeltuned_call_t *c, const mca_coll_modeltuned_decision_t *d)
@@ -28,9 +56,9 @@ static int reduce_call(const mca_coll_modeltuned_call_t *c, const mca_coll_model
                        c->bytes);
 }
 
-int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
-                               struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+static int reduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                  struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
+                  mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     size_t type_size = 0;
@@ -39,16 +67,22 @@ int mca_coll_modeltuned_reduce(const void *sbuf, void *rbuf, int count,
     const size_t bytes = (size_t) count * type_size;
     if (0 == bytes)
         return OMPI_SUCCESS; /* the same type signature everywhere: all empty */
-    mca_coll_modeltuned_decision_t *
-        d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC,
-                                                 op, (size_t) count, type_size, root);
+    mca_coll_modeltuned_decision_t
+        *d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE, op,
+                                                  (size_t) count, type_size, root);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
-        const mca_coll_modeltuned_call_t call =
-            {m,    comm,       MCA_COLL_MODELTUNED_KIND_REDUCE_INTRINSIC,
-             root, bytes,      sbuf,
-             rbuf, count,      dtype,
-             op,   reduce_call};
+        const mca_coll_modeltuned_call_t call = {m,    comm,       MCA_COLL_MODELTUNED_KIND_REDUCE,
+                                                 root, bytes,      sbuf,
+                                                 rbuf, count,      dtype,
+                                                 op,   reduce_call};
         return mca_coll_modeltuned_guarded(&call, d);
     }
     return reduce_with(m, comm, d, sbuf, rbuf, count, dtype, op, root, bytes);
 }
+
+const mca_coll_modeltuned_collective_t mca_coll_modeltuned_collective_reduce = {
+    MCA_COLL_MODELTUNED_COLLECTIVE_FIELDS(reduce, REDUCE),
+    .entry = (mca_coll_modeltuned_fn_t) reduce,
+    .first_convention = MT_CALL_REDUCE,
+    .last_convention = MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS,
+};

@@ -19,8 +19,7 @@
 static char *const published_key_names[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] =
     {/* the modex macros take char * */
      "coll.modeltuned.table", "coll.modeltuned.oversubscribed", "coll.modeltuned.host",
-     "coll.modeltuned.place", "coll.modeltuned.lists",          "coll.modeltuned.allreduce_list",
-     "coll.modeltuned.guard"};
+     "coll.modeltuned.place", "coll.modeltuned.settings"};
 
 static int logical_index_of(hwloc_topology_t topology, hwloc_obj_t covering, hwloc_obj_type_t type)
 {

@@ -30,9 +30,9 @@ bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size)
     const bool *dynamic = tuned_variable("use_dynamic_rules");
     if (NULL == dynamic || !*dynamic)
         return false;
-    const char *algorithm_name = MT_OP_BCAST == op    ? "bcast_algorithm"
-                                 : MT_OP_REDUCE == op ? "reduce_algorithm"
-                                                      : "allreduce_algorithm";
+    char algorithm_name[64];
+    snprintf(algorithm_name, sizeof algorithm_name, "%s_algorithm",
+             mca_coll_modeltuned_op_name(op));
     const int *algorithm = tuned_variable(algorithm_name);
     char *const *rules = tuned_variable("dynamic_rules_filename");
     /* A rules file can hold rules for any operation and communicator size: without reading it,
@@ -55,8 +55,9 @@ bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size)
     return false;
 }
 
-int mca_coll_modeltuned_tuned_knomial_radix(void)
+int mca_coll_modeltuned_tuned_rule_fanout(int op)
 {
-    const int *radix = tuned_variable("bcast_algorithm_knomial_radix");
-    return NULL != radix ? *radix : -1;
+    const char *name = mca_coll_modeltuned_collectives[op]->rule_fanout_variable;
+    const int *fanout = NULL != name ? tuned_variable(name) : NULL;
+    return NULL != fanout ? *fanout : -1;
 }

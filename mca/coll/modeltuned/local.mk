@@ -4,6 +4,7 @@ mca_LTLIBRARIES = mca/coll/modeltuned/mca_coll_modeltuned.la
 MODELTUNED_COMPONENT_SOURCES = \
 	mca/coll/modeltuned/coll_modeltuned.h \
 	mca/coll/modeltuned/coll_modeltuned_call.h \
+	mca/coll/modeltuned/coll_modeltuned_collectives.h \
 	mca/coll/modeltuned/coll_modeltuned_compat.h \
 	mca/coll/modeltuned/coll_modeltuned_component.c \
 	mca/coll/modeltuned/coll_modeltuned_module.c \
