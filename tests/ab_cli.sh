@@ -13,6 +13,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 mpirun="${MPIRUN:-mpirun}"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# Open MPI's session directories in here, not in the /tmp/ompi.* other jobs share.
+export TMPDIR="$scratch"
 failures=0 passed=0
 pass() { passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }

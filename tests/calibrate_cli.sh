@@ -6,6 +6,10 @@ mpirun="${MPIRUN:-mpirun}"
 root_flag=""
 [ "$(id -u)" = 0 ] && root_flag="--allow-run-as-root"
 failures=0 passed=0
+# Open MPI's session directories in a directory of its own, not in the /tmp/ompi.* other jobs share.
+session=$(mktemp -d) || exit 99
+trap 'rm -rf "$session"' EXIT
+export TMPDIR="$session"
 # Sanitizer builds: no leak checking inside MPI ranks (tests/sanitizers/README.md).
 [ -n "${ASAN_OPTIONS:-}" ] && export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 

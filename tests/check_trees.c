@@ -273,7 +273,7 @@ static Suite *trees_suite(void) {
   tcase_add_test(exact, invalid_inputs_are_rejected);
   suite_add_tcase(s, exact);
   TCase *large = tcase_create("large");
-  tcase_set_timeout(large, 60);
+  tcase_set_timeout(large, 300);
   tcase_add_test(large, large_communicator);
   suite_add_tcase(s, large);
   return s;

@@ -20,6 +20,8 @@ root_flag=""
 [ -n "${ASAN_OPTIONS:-}" ] && export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# Open MPI's session directories in here, not in the /tmp/ompi.* other jobs share.
+export TMPDIR="$scratch"
 failures=0 passed=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 

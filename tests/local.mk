@@ -1,7 +1,10 @@
 # Check tests. Each family has its own fragment so they can grow independently.
 
-# Script tests find configure's mpirun here.
-AM_TESTS_ENVIRONMENT = MPIRUN='$(MPIRUN)'; export MPIRUN; MAKE='$(MAKE)'; export MAKE;
+# Script tests find configure's mpirun here. Check's default timeout per test (4 s) catches hangs,
+# and a loaded machine must not look like one: every test case without a timeout of its own gets
+# 300 s.
+AM_TESTS_ENVIRONMENT = MPIRUN='$(MPIRUN)'; export MPIRUN; MAKE='$(MAKE)'; export MAKE; \
+	CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300}; export CK_DEFAULT_TIMEOUT;
 
 # make install into a staging directory and make uninstall: what goes where, nothing left behind.
 TESTS += tests/install_uninstall.sh

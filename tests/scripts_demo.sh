@@ -6,6 +6,8 @@ top="$(cd "$(dirname "$0")/.." && pwd)"
 build=$(pwd)  # make check runs tests in the build directory
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+# Open MPI's session directories in here, not in the /tmp/ompi.* other jobs share.
+export TMPDIR="$dir"
 failures=0 passed=0
 check() { if eval "$2"; then passed=$((passed + 1)); else echo "FAIL: $1"; echo "$out" | tail -n 40; failures=$((failures + 1)); fi; }
 [ -n "${ASAN_OPTIONS:-}" ] && export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"

@@ -116,9 +116,24 @@ std::vector<std::string> split_lines(const std::string &text) {
   return lines;
 }
 
+namespace {
+
+// A directory of its own for one mpirun's session directory (Open MPI's TMPDIR): two mpiruns
+// creating the shared /tmp/ompi.<host>.<uid> at once race on it ("mkdir ... File exists"), and
+// jobs of other users of the machine must not see ours. Short, under /tmp or TMPDIR, because
+// PMIx's socket paths inside it are limited to 108 characters.
+fs::path session_tmpdir() {
+  const char *base = std::getenv("TMPDIR");
+  std::string pattern = std::string(base && *base ? base : "/tmp") + "/mt-mpi.XXXXXX";
+  ck_assert_msg(mkdtemp(pattern.data()) != nullptr, "cannot create a session directory: %s", strerror(errno));
+  return pattern;
+}
+
+}  // namespace
+
 LaunchResult launch_mpi(const fs::path &scratch, const Launch &launch) {
   const fs::path outdir = scratch / "rank-output", launcher_file = scratch / "mpirun-output.txt",
-                 config_home = scratch / "config-home";
+                 config_home = scratch / "config-home", session = session_tmpdir();
   fs::remove_all(outdir);
   fs::create_directories(config_home);
 
@@ -178,6 +193,7 @@ LaunchResult launch_mpi(const fs::path &scratch, const Launch &launch) {
     setenv("HOME", scratch.c_str(), 1);
     if (prrte()) setenv("PMIX_MCA_mca_base_component_show_load_errors", "0", 1);
     setenv("XDG_CONFIG_HOME", config_home.c_str(), 1);
+    setenv("TMPDIR", session.c_str(), 1);
     std::vector<std::string> drop;
     for (char **e = environ; *e; ++e)
       if (std::strncmp(*e, "OMPI_MCA_coll", 13) == 0 || std::strncmp(*e, "OMPI_MCA_mca_base_component_path", 32) == 0)
@@ -208,9 +224,10 @@ LaunchResult launch_mpi(const fs::path &scratch, const Launch &launch) {
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   result.exit_status = WIFEXITED(status) && !result.timed_out ? WEXITSTATUS(status) : -1;
   result.launcher_output = read_text(launcher_file);
+  std::error_code ec;
+  fs::remove_all(session, ec);
 
   // --output-filename DIR writes DIR/<job>/rank.<r>/{stdout,stderr}.
-  std::error_code ec;
   if (fs::is_directory(outdir, ec))
     for (const auto &job : fs::directory_iterator(outdir))
       for (const auto &rankdir : fs::directory_iterator(job.path())) {
