@@ -24,25 +24,13 @@ std::vector<Point> medians(const std::map<double, std::vector<double>> &by_x) {
 
 double percent_error(double predicted, double measured) { return 100 * std::abs(predicted - measured) / measured; }
 
-// Ordinary coefficient of determination; NaN when the data do not vary.
-double r_squared(const std::vector<double> &predicted, const std::vector<double> &measured) {
-  double mean = 0;
-  for (double y : measured) mean += y / measured.size();
-  double ss_res = 0, ss_tot = 0;
-  for (size_t i = 0; i < measured.size(); ++i) {
-    ss_res += (predicted[i] - measured[i]) * (predicted[i] - measured[i]);
-    ss_tot += (measured[i] - mean) * (measured[i] - mean);
-  }
-  return ss_tot > 0 ? 1 - ss_res / ss_tot : std::nan("");
-}
-
 json number_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 json quality(const std::vector<double> &predicted, const std::vector<double> &measured) {
   std::vector<double> errors;
   for (size_t i = 0; i < measured.size(); ++i) errors.push_back(percent_error(predicted[i], measured[i]));
   return {{"points", measured.size()},
-          {"r2", number_or_null(r_squared(predicted, measured))},
+          {"r2", number_or_null(r_squared(measured, predicted))},
           {"median_abs_pct_error", median(errors)},
           {"max_abs_pct_error", *std::max_element(errors.begin(), errors.end())}};
 }
@@ -73,7 +61,7 @@ json held_out_quality(std::span<const Point> points, const std::vector<double> &
   }
   return {{"samples", points.size()},
           {"folds", kFolds},
-          {"r2", number_or_null(r_squared(predicted, measured))},
+          {"r2", number_or_null(r_squared(measured, predicted))},
           {"mape", mean_error},
           {"median_ape", median(errors)}};
 }
@@ -334,7 +322,7 @@ std::vector<FlatTreeFit> fit_flat(Channel channel, const std::string &kind,
       measured.push_back(m.y);
       all_errors.push_back(percent_error(predicted.back(), m.y));
     }
-    if (double r2 = r_squared(predicted, measured); std::isfinite(r2)) r2s.push_back(r2);
+    if (double r2 = r_squared(measured, predicted); std::isfinite(r2)) r2s.push_back(r2);
   }
   report = {{"sizes", fits.size()},
             {"samples", samples},

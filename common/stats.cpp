@@ -112,6 +112,18 @@ double student_t_quantile(double p, double dof) {
   return (low + high) / 2;
 }
 
+double r_squared(const std::vector<double> &measured, const std::vector<double> &predicted) {
+  if (measured.size() < 2) return kNaN;
+  double mean = 0;
+  for (double v : measured) mean += v / static_cast<double>(measured.size());
+  double ss_res = 0, ss_tot = 0;
+  for (size_t i = 0; i < measured.size(); ++i) {
+    ss_res += (predicted[i] - measured[i]) * (predicted[i] - measured[i]);
+    ss_tot += (measured[i] - mean) * (measured[i] - mean);
+  }
+  return ss_tot > 0 ? 1 - ss_res / ss_tot : kNaN;
+}
+
 double geometric_mean(const std::vector<double> &values) {
   if (values.empty()) return kNaN;
   double sum = 0;

@@ -40,6 +40,10 @@ double incomplete_beta(double a, double b, double x);
 double student_t_cdf(double t, double dof);
 double student_t_quantile(double p, double dof);
 
+// The coefficient of determination of `predicted` against `measured` (aligned by index): NaN for
+// fewer than two points or constant measurements.
+double r_squared(const std::vector<double> &measured, const std::vector<double> &predicted);
+
 // The geometric mean: exp of the mean logarithm. NaN for no values or a value <= 0.
 double geometric_mean(const std::vector<double> &values);
 

@@ -23,6 +23,7 @@
 #include "model/cost/channel_cost.hpp"
 #include "config.h"
 #include "common/cli.hpp"
+#include "common/clock.hpp"
 #include "tools/commands.hpp"
 
 namespace modeltuned::tools {
@@ -50,15 +51,6 @@ json describe_input(const std::string &path) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
   return {{"file", std::filesystem::path(path).filename().string()}, {"bytes", bytes.size()}, {"fnv1a64", hex}};
-}
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
 }
 
 void print_summary(const CalibrationTable &table, std::ostream &out) {

@@ -38,9 +38,11 @@
 #include "calib/plot.hpp"
 #include "model/calibration/table.hpp"
 #include "common/cli.hpp"
+#include "common/clock.hpp"
 
 namespace mc = modeltuned::calibrate;
 using modeltuned::Channel;
+using modeltuned::utc_now;
 
 namespace {
 
@@ -78,15 +80,6 @@ RunState g_run;
 
 double seconds_since_start() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_run.steady_start).count();
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
 }
 
 std::string mpi_library_version() {

@@ -89,7 +89,7 @@ std::string algorithm_names(Op op) {
   return out;
 }
 
-static std::string bytes_label(uint32_t bytes) {
+std::string bytes_label(uint64_t bytes) {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0) return fmt::format("{}MiB", bytes >> 20);
   if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{}KiB", bytes >> 10);
   return fmt::format("{}B", bytes);

@@ -99,6 +99,8 @@ std::string algorithm_names(Op op);
 
 // "chain(fanout=4,segsize=16KiB)"-style label for tools and logs.
 std::string describe(const Candidate &c);
+// A byte count as describe writes it: "128KiB", "4MiB", "1000B".
+std::string bytes_label(uint64_t bytes);
 
 // The built-in specs (registry/builtin.cpp), the registry's first entries.
 std::span<const AlgorithmSpec> builtin_algorithms();

@@ -23,12 +23,6 @@ namespace fs = std::filesystem;
 namespace modeltuned::bench {
 namespace {
 
-std::string bytes_label(uint64_t b) {
-  if (b >= (1u << 20) && b % (1u << 20) == 0) return fmt::format("{}MiB", b >> 20);
-  if (b >= (1u << 10) && b % (1u << 10) == 0) return fmt::format("{}KiB", b >> 10);
-  return fmt::format("{}B", b);
-}
-
 // Result of one (variant, size) pair, on rank 0.
 struct PairResult {
   std::vector<double> times_us;  // per repetition
@@ -188,7 +182,7 @@ class Report {
         if (setup.counted) row.mt_ran = ran(k);
       } else if (const std::string r = ran(k); setup.counted && r != v.name) {
         back.pairs.insert(k);
-        back.sizes[v.name].push_back(bytes_label(bytes(k)) + (r == "fallback" ? "" : "(" + r + ")"));
+        back.sizes[v.name].push_back(modeltuned::bytes_label(bytes(k)) + (r == "fallback" ? "" : "(" + r + ")"));
       } else if (!row.best || results[k].ci.median < row.best->ci.median) {
         row.best = &results[k];
         row.best_name = v.name;

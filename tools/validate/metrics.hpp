@@ -3,15 +3,13 @@
 #pragma once
 #include <vector>
 
+#include "common/stats.hpp"
+
 namespace modeltuned::tools::validate {
 
-// Coefficient of determination; NaN for fewer than two points or constant measurements.
-double r_squared(const std::vector<double> &measured, const std::vector<double> &predicted);
-// R^2 of the logs: every size weighs alike, from 1 B to 1 MiB.
+// R^2 (common/stats.hpp's r_squared) of the logs: every size weighs alike, from 1 B to 1 MiB.
 double r_squared_log(const std::vector<double> &measured, const std::vector<double> &predicted);
 // Median absolute percentage error.
 double mdape(const std::vector<double> &measured, const std::vector<double> &predicted);
-// Geometric mean, the mean of ratios such as regrets and speedups; NaN for none.
-double geomean(const std::vector<double> &values);
 
 }  // namespace modeltuned::tools::validate

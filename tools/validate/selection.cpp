@@ -112,11 +112,11 @@ void score(SelectionRow &row) {
     }
   }
   row.cases = regrets.size();
-  row.regret_geomean = geomean(regrets);
+  row.regret_geomean = geometric_mean(regrets);
   row.regret_p95 = quantile(regrets, 0.95);
   row.regret_worst = regrets.empty() ? NAN : *std::max_element(regrets.begin(), regrets.end());
-  row.speedup_vs_default = geomean(speedups);
-  row.oracle_speedup_vs_default = geomean(oracle);
+  row.speedup_vs_default = geometric_mean(speedups);
+  row.oracle_speedup_vs_default = geometric_mean(oracle);
 }
 
 SelectionRow select_on(const std::vector<Case> &cases, const std::map<Key, double> &predicted, const std::string &model,
@@ -189,8 +189,8 @@ FixedRulesRow fixed_rules(const std::vector<Case> &cases, Op op, int mapping) {
         regrets.push_back(c.measured.at(alg) / best);
       }
   }
-  row.in_measured_regret_geomean = geomean(regrets);
-  row.default_vs_best_geomean = geomean(default_vs_best);
+  row.in_measured_regret_geomean = geometric_mean(regrets);
+  row.default_vs_best_geomean = geometric_mean(default_vs_best);
   return row;
 }
 
