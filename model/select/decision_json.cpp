@@ -52,9 +52,17 @@ nlohmann::json decision_json(const CalibrationTable &table, const Placement &pla
     j["checked_on_ranks"] = {{"pick", sizes(decision->pick_checked_on)},
                              {"default", sizes(decision->default_checked_on)}};
   }
+  if (decision && decision->default_checked_best_us > 0)
+    j["default_checked_best_us"] = decision->default_checked_best_us;
   nlohmann::json all = nlohmann::json::array();
   if (decision)
-    for (const Prediction &pr : decision->predictions) all.push_back(candidate_json(pr.candidate, pr.us));
+    for (const Prediction &pr : decision->predictions) {
+      nlohmann::json c = candidate_json(pr.candidate, pr.us);
+      if (pr.evidence == Prediction::Evidence::no_check) c["checked"] = "none";
+      if (pr.evidence == Prediction::Evidence::is_default) c["checked"] = "is_default";
+      if (pr.evidence == Prediction::Evidence::checked) c["checked_worst_us"] = pr.checked_worst_us;
+      all.push_back(std::move(c));
+    }
   j["candidates"] = std::move(all);
   return j;
 }

@@ -171,6 +171,14 @@ Decision Selector::apply_checks(const CallShape &call, Decision decision) const 
                                std::max<size_t>(1, b / element), element, ranks, call.commutative);
             });
   const int chosen = pick_with_checks(us, ranges, fixed.us, default_range);
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    Prediction &p = decision.predictions[i];
+    p.evidence = ranges[i]                                ? Prediction::Evidence::checked
+                 : p.candidate == fixed.candidate && !han ? Prediction::Evidence::is_default
+                                                          : Prediction::Evidence::no_check;
+    p.checked_worst_us = ranges[i] ? p.us * std::exp(ranges[i]->hi) : 0;
+  }
+  if (default_range) decision.default_checked_best_us = fixed.us * std::exp(default_range->lo);
   // The factor shown: for the chosen candidate, or the best checked one that was not enough.
   int shown = chosen;
   for (size_t i = 0; shown < 0 && i < ranges.size(); ++i)

@@ -27,6 +27,11 @@ std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size
 struct Prediction {
   Candidate candidate;
   double us = 0;
+  // Under the checks rule (margin.hpp), what the table's checks say of it, for explain: nothing
+  // (no check covers it: it cannot replace the default), it is what the default runs, or the
+  // slowest it may be, us x e^hi of its check.
+  enum class Evidence { not_weighed, no_check, is_default, checked } evidence = Evidence::not_weighed;
+  double checked_worst_us = 0;
 };
 
 struct Decision {
@@ -48,6 +53,8 @@ struct Decision {
   // With checks: the communicator sizes the pick's (or the best checked candidate's) checks and the
   // default's were measured on (ResidualRange::measured_on), the evidence explain names.
   std::array<int, 2> pick_checked_on{0, 0}, default_checked_on{0, 0};
+  // With checks: the fastest the default may be, its prediction x e^lo of its check (0: no check).
+  double default_checked_best_us = 0;
 };
 
 // The model of one communicator: its placement, the table and the allowed algorithms. Plans (the

@@ -109,6 +109,21 @@ std::string why_line(const nlohmann::json &d, double best, bool han) {
   return "  why: the fastest prediction (algorithm lists narrowed: Open MPI's default is no candidate, no margin)\n";
 }
 
+// Why a candidate ranked above the pick does not run, from what the checks said of it (margin.hpp),
+// or "" for the pick and below.
+std::string passed_over(const nlohmann::json &d, const nlohmann::json &c) {
+  const std::string checked = c.value("checked", "");
+  if (checked == "none") return "  passed over: no check measured it";
+  if (checked == "is_default") return "  Open MPI's default";
+  if (c.contains("checked_worst_us") && d.contains("default_checked_best_us"))
+    return fmt::format("  passed over: its checks allow {:.2f} us, the default's {:.2f}",
+                       c["checked_worst_us"].get<double>(), d["default_checked_best_us"].get<double>());
+  if (c.contains("checked_worst_us")) return "  passed over: no check measured the default";
+  if (d.value("margin_basis", "") == "held_out" && d.value("kept_default", false))
+    return "  passed over: within the margin";
+  return "";
+}
+
 }  // namespace
 
 std::string format_decision(const nlohmann::json &d, int top) {
@@ -138,9 +153,13 @@ std::string format_decision(const nlohmann::json &d, int top) {
   const auto &all = d["candidates"];
   size_t shown = top > 0 ? std::min<size_t>(top, all.size()) : all.size();
   out += fmt::format("  {:>4}  {:<34} {:>12}  {:>8}\n", "rank", "candidate", "predicted_us", "vs pick");
+  // Candidates ranked above the pick say why they do not run.
+  size_t pick_at = all.size();
+  for (size_t i = 0; i < all.size() && pick_at == all.size(); ++i)
+    if (all[i]["label"] == d["pick"]["label"]) pick_at = i;
   for (size_t i = 0; i < shown; ++i)
-    out += fmt::format("  {:>4}  {:<34} {:>12.2f}  {:>7.2f}x\n", i + 1, all[i]["label"].get<std::string>(), us(all[i]),
-                       us(all[i]) / best);
+    out += fmt::format("  {:>4}  {:<34} {:>12.2f}  {:>7.2f}x{}\n", i + 1, all[i]["label"].get<std::string>(),
+                       us(all[i]), us(all[i]) / best, i < pick_at ? passed_over(d, all[i]) : "");
   if (shown < all.size()) out += fmt::format("  ... {} more (--top 0 shows all)\n", all.size() - shown);
   return out + "\n";
 }
