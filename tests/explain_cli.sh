@@ -133,6 +133,23 @@ if "$tool" explain --machine orfeo-epyc --hosts nodeA:2,nodeB:2 -np 4 --ompi 5.0
      grep -q "leaves this op to han"; then passed=$((passed + 1)); else
   echo "FAIL: explain's text does not say the op is left to han"; failures=$((failures + 1)); fi
 
+# A candidate ranked above the pick says why it does not run: on ORFEO at 200 ranks (map-by core)
+# the 1 MiB reduce keeps the default, and the faster-predicted segmented binary trees were never
+# measured by a check there; the pick and what ranks below it say nothing.
+out=$("$tool" explain --machine orfeo-epyc -np 200 --table "$table" --op reduce --sizes 1M --top 0)
+above=$(printf '%s\n' "$out" | grep -c " binary(segsize=32KiB) .*passed over: no check measured it")
+pick=$(printf '%s\n' "$out" | sed -n 's/^  modeltuned picks *\([^ ]*\) .*/\1/p')
+pick_row=$(printf '%s\n' "$out" | grep -F "  $pick " | grep -v "modeltuned picks\|default")
+if [ "$above" -eq 1 ] && [ -n "$pick_row" ] && ! printf '%s' "$pick_row" | grep -q "passed over"; then
+  passed=$((passed + 1)); else
+  echo "FAIL: explain does not say why binary(segsize=32KiB) is passed over, or says it of the pick ($pick):"
+  printf '%s\n' "$out" | head -12; failures=$((failures + 1)); fi
+# The JSON says the same per candidate, and gives the bounds where a check measured one.
+json=$("$tool" explain --machine orfeo-epyc -np 200 --table "$table" --op reduce --sizes 1M --json)
+if printf '%s' "$json" | grep -q '"checked": "none"' && printf '%s' "$json" | grep -q '"checked_worst_us"' &&
+   printf '%s' "$json" | grep -q '"default_checked_best_us"'; then passed=$((passed + 1)); else
+  echo "FAIL: explain --json lacks checked / checked_worst_us / default_checked_best_us"; failures=$((failures + 1)); fi
+
 # One node's hwloc XML (as lstopo writes it) plus --nodes: the same shape as the synthetic text.
 if command -v lstopo-no-graphics >/dev/null 2>&1; then
   xml=$(mktemp --suffix=.xml)
