@@ -13,6 +13,7 @@
 #include "model/cost/channel_cost.hpp"
 #include "model/schedule/trees.hpp"
 #include "model/select/ompi_fixed.hpp"
+#include "model/select/decision_json.hpp"
 #include "model/select/margin.hpp"
 #include "model/registry/registry.hpp"
 #include "model/select/selector.hpp"
@@ -492,6 +493,53 @@ START_TEST(checks_decide_only_what_they_cover) {
   same.checks.push_back({"bcast", "default", 0, 0, "completion", "cache", "cache", 32768, 131072, 4, 5, 10});
   auto itself = decide(same, p, call, kAllAlgorithms);
   ck_assert(itself->kept_default && itself->pick == runs);
+}
+END_TEST
+
+// Leaving the default needs the checks under both objectives where the table measured both: a
+// pick that passes for completion but whose rank-mean checks allow it no gain keeps the default,
+// and says which objective kept it; passing both, it runs; for a rank-mean call, the same with the
+// objectives swapped.
+START_TEST(picks_pass_the_checks_for_both_objectives) {
+  CalibrationTable t = synthetic_table();
+  Placement p = one_cache(8);
+  CallShape call{Op::bcast, 1 << 16, 1, 0, true};
+  const auto plain = decide(t, p, call, kAllAlgorithms);
+  ck_assert(plain && plain->ompi_default);
+  const Candidate fastest = plain->predictions.front().candidate;
+  const double gain = std::log(plain->ompi_default->us / plain->predictions.front().us);
+  const std::string fastest_name(find_algorithm(Op::bcast, fastest.algorithm)->name);
+  // Checks that let the fastest through for `passes`, and for the other objective ranges as wide
+  // as `other_hi` on the pick's side.
+  auto with = [&](const std::string &passes, double other_hi) {
+    CalibrationTable c = t;
+    c.checks_source = "unit test";
+    for (const std::string objective : {"completion", "rank_mean"}) {
+      const double pick_hi = objective == passes ? gain / 4 : other_hi;
+      c.checks.push_back({"bcast", fastest_name, fastest.segsize, fastest.fanout, objective, "cache", "cache", 32768,
+                          131072, -1.0, pick_hi, 10});
+      c.checks.push_back({"bcast", "default", 0, 0, objective, "cache", "cache", 32768, 131072, -gain / 4, 1.0, 10});
+    }
+    return c;
+  };
+  for (const Metric metric : {Metric::completion, Metric::rank_mean}) {
+    CallShape asked = call;
+    asked.metric = metric;
+    const std::string mine = metric == Metric::completion ? "completion" : "rank_mean";
+    const CalibrationTable one_sided = with(mine, 10 * gain + 1);
+    const auto vetoed = decide(one_sided, p, asked, kAllAlgorithms);
+    ck_assert(vetoed && vetoed->kept_default && vetoed->pick == vetoed->ompi_default->candidate);
+    ck_assert(vetoed->kept_by_other_objective.has_value());
+    ck_assert(vetoed->kept_by_other_objective->metric != metric);
+    ck_assert(vetoed->kept_by_other_objective->pick == fastest);
+    ck_assert(vetoed->kept_by_other_objective->pick_checked_worst_us >
+              vetoed->kept_by_other_objective->default_checked_best_us);
+    const nlohmann::json j = decision_json(one_sided, p, asked, vetoed);
+    ck_assert(j.contains("kept_by_objective"));
+    const CalibrationTable both = with(mine, gain / 4);
+    const auto runs = decide(both, p, asked, kAllAlgorithms);
+    ck_assert(runs && !runs->kept_default && runs->pick == fastest && !runs->kept_by_other_objective);
+  }
 }
 END_TEST
 
@@ -1004,10 +1052,10 @@ int main() {
         rank_mean_metric, scatter_allgather_non_power_of_two, rabenseifner_odd_root_hop, relays_charge_forwarding_ranks,
         fallbacks_are_never_predicted}},
       {"select",
-       {selector_rules, checks_decide_only_what_they_cover, han_default_needs_checks_of_han,
-        checks_hold_near_their_ranks, checks_between_measured_sizes_take_both, default_checks_follow_the_fixed_rule,
-        uncovered_communicators_never_leave_the_default, candidates_cover_parameters, algorithm_lists,
-        tuned_fixed_rules, fallback_under_han}},
+       {selector_rules, checks_decide_only_what_they_cover, picks_pass_the_checks_for_both_objectives,
+        han_default_needs_checks_of_han, checks_hold_near_their_ranks, checks_between_measured_sizes_take_both,
+        default_checks_follow_the_fixed_rule, uncovered_communicators_never_leave_the_default,
+        candidates_cover_parameters, algorithm_lists, tuned_fixed_rules, fallback_under_han}},
       {"registry", {registry_matches_tuned, registry_refuses_clashes}},
       {"emulate", {emulated_orfeo_placements}},
   };

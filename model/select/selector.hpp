@@ -9,6 +9,7 @@
 
 #include "model/registry/predict.hpp"
 #include "model/schedule/ompi_version.hpp"
+#include "model/select/margin.hpp"
 
 namespace modeltuned {
 
@@ -55,6 +56,15 @@ struct Decision {
   std::array<int, 2> pick_checked_on{0, 0}, default_checked_on{0, 0};
   // With checks: the fastest the default may be, its prediction x e^lo of its check (0: no check).
   double default_checked_best_us = 0;
+  // Set when the pick passed the checks under the call's objective but not under the other one
+  // (Selector::holds_for_both_objectives), so the default was kept: that objective, and what its
+  // checks allow the pick and the default (0: no check covers it).
+  struct OtherObjective {
+    Metric metric = Metric::completion;
+    Candidate pick;
+    double pick_checked_worst_us = 0, default_checked_best_us = 0;
+  };
+  std::optional<OtherObjective> kept_by_other_objective;
 };
 
 // The model of one communicator: its placement, the table and the allowed algorithms. Plans (the
@@ -92,6 +102,13 @@ class Selector {
   // The candidate's prediction for this call; nullopt when Open MPI would run another algorithm.
   std::optional<double> predict(const Candidate &c, const CallShape &call);
   Decision apply_checks(const CallShape &call, Decision decision) const;
+  // The range of ln(measured / predicted) the checks give the default for this call (its own
+  // checks, or han's where han is the default).
+  std::optional<ResidualRange> default_range(const CallShape &call, std::span<const CheckResidual *const> checks,
+                                             const Candidate &fixed) const;
+  // Whether a pick that left the default under the call's objective does so under the other one
+  // too; if not, the decision keeps the default and says why.
+  bool holds_for_both_objectives(const CallShape &call, Decision &decision);
 
   const CalibrationTable &table_;
   Placement placement_;
@@ -101,6 +118,7 @@ class Selector {
   double margin_;
   Channel neighbors_, widest_;           // the shape the table's checks are keyed by
   bool default_is_candidate_[kOpCount];  // [op]: every algorithm of the registry allowed
+  bool checks_of_[2] = {};               // [Metric]: the table has checks measured for that objective
   bool han_default_[kOpCount] = {};
   int plans_root_ = -1;
   struct CachedPlan {

@@ -61,6 +61,23 @@ std::string left_to_han(const nlohmann::json &d) {
       d.value("ompi", "5.0"), d["op"].get<std::string>());
 }
 
+// A pick that passed the checks under the call's objective and not under the other one.
+std::string kept_by_objective(const nlohmann::json &d) {
+  const nlohmann::json &o = d["kept_by_objective"];
+  const bool rank_mean = o["objective"] == "rank_mean";
+  const std::string other = rank_mean ? "the rank mean (each rank's own time, what OSU reports)"
+                                      : "the completion (from the first rank's start to the last rank's end)";
+  const std::string evidence =
+      o["pick_checked_worst_us"].is_number() && o["default_checked_best_us"].is_number()
+          ? fmt::format("its checks allow it {:.2f} us there, the default's {:.2f}",
+                        o["pick_checked_worst_us"].get<double>(), o["default_checked_best_us"].get<double>())
+          : std::string("no check measured both there");
+  return fmt::format(
+      "  why: keeps Open MPI's default: {} passes the checks for {}, but not for {}: {}; leaving the default "
+      "needs both (docs/model.md#margin)\n",
+      o["pick"].get<std::string>(), d.value("objective", "completion"), other, evidence);
+}
+
 // The "why" line: which rule kept or left Open MPI's default, with its numbers.
 double predicted_us(const nlohmann::json &c) {
   return c["predicted_us"].is_number() ? c["predicted_us"].get<double>() : NAN;
@@ -82,6 +99,7 @@ std::string why_line(const nlohmann::json &d, double best, bool han) {
     if (basis == "unchecked")
       return "  why: keeps Open MPI's default: the table's checks cover neither it nor any candidate at this message "
              "size, communicator shape and number of ranks, so no prediction is trusted (docs/model.md#margin)\n";
+    if (d.contains("kept_by_objective")) return kept_by_objective(d);
     if (basis == "checks" && d.value("kept_default", false))
       return fmt::format(
           "  why: keeps Open MPI's default: no candidate stays faster when each prediction errs by the worst "
