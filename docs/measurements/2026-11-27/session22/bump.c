@@ -5,5 +5,8 @@ __attribute__((constructor)) static void bump(void) {
   const char *n = getenv("BUMP_BYTES");
   size_t bytes = n ? strtoul(n, NULL, 10) : 600000;
   char *p = malloc(bytes);
-  if (p) { memset(p, 1, bytes); free(p); }
+  if (p) {
+    memset(p, 1, bytes);
+    free(p);
+  }
 }
