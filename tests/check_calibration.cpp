@@ -1376,8 +1376,8 @@ END_TEST
 // checks, from which the component decides where it may leave the default (docs/model.md#margin).
 START_TEST(calibrator_measures_checks) {
   test::Scratch scratch("modeltuned-calibrate");
-  // Four rounds end the checks (--reps); the budget is slack for a slow machine, where its deadline
-  // would cut them short (under Open MPI 5.0 in CI, one round of a 10 s budget fit).
+  // Four rounds end the checks (--reps); the budget is slack for a slow machine, where a tight
+  // deadline would cut them short.
   std::string output;
   const fs::path path =
       calibrate(scratch.dir, 2, {"--budget", "60", "--max-bytes", "4KiB", "--reps", "4", "--seed", "3"}, {}, &output);

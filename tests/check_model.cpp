@@ -56,6 +56,29 @@ bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, 
 // tuned's number of a registered algorithm.
 int id(Op op, std::string_view name) { return find_algorithm(op, name)->id; }
 
+// A 64 KiB bcast on 8 ranks of one L3 of the synthetic table, where the model predicts a gain over
+// Open MPI's default: the fastest candidate, its name and ln(default / fastest), for the checks'
+// tests to place their ranges around.
+struct PredictedGain {
+  CalibrationTable table = synthetic_table();
+  Placement placement = one_cache(8);
+  CallShape call{Op::bcast, 1 << 16, 1, 0, true};
+  std::optional<Decision> plain;
+  Candidate fastest;
+  std::string fastest_name;
+  double gain = 0;
+};
+PredictedGain predicted_gain() {
+  PredictedGain g;
+  g.plain = decide(g.table, g.placement, g.call, kAllAlgorithms);
+  ck_assert(g.plain && g.plain->ompi_default);
+  g.fastest = g.plain->predictions.front().candidate;
+  g.fastest_name = find_algorithm(Op::bcast, g.fastest.algorithm)->name;
+  g.gain = std::log(g.plain->ompi_default->us / g.plain->predictions.front().us);
+  ck_assert_msg(g.gain > 0.01, "the synthetic table must predict a gain over the default here (%g)", g.gain);
+  return g;
+}
+
 }  // namespace
 
 START_TEST(channel_rules) {
@@ -449,15 +472,14 @@ END_TEST
 // The checks rule (margin.hpp): a candidate replaces the default only if its worst-case error
 // still beats the default's best case; unchecked candidates or an unchecked default keep it.
 START_TEST(checks_decide_only_what_they_cover) {
-  CalibrationTable t = synthetic_table();
-  Placement p = one_cache(8);
-  CallShape call{Op::bcast, 1 << 16, 1, 0, true};
-  const auto plain = decide(t, p, call, kAllAlgorithms);
-  ck_assert(plain && plain->ompi_default);
-  const Candidate fastest = plain->predictions.front().candidate;
-  const double gain = std::log(plain->ompi_default->us / plain->predictions.front().us);
-  ck_assert_msg(gain > 0.01, "the synthetic table must predict a gain over the default here (%g)", gain);
-  const std::string fastest_name(find_algorithm(Op::bcast, fastest.algorithm)->name);
+  const PredictedGain g = predicted_gain();
+  const CalibrationTable &t = g.table;
+  const Placement &p = g.placement;
+  CallShape call = g.call;
+  const auto &plain = g.plain;
+  const Candidate fastest = g.fastest;
+  const double gain = g.gain;
+  const std::string &fastest_name = g.fastest_name;
   auto with = [&](double pick_hi, double default_lo, const std::string &neighbors) {
     CalibrationTable c = t;
     c.checks_source = "unit test";
@@ -501,14 +523,13 @@ END_TEST
 // and says which objective kept it; passing both, it runs; for a rank-mean call, the same with the
 // objectives swapped.
 START_TEST(picks_pass_the_checks_for_both_objectives) {
-  CalibrationTable t = synthetic_table();
-  Placement p = one_cache(8);
-  CallShape call{Op::bcast, 1 << 16, 1, 0, true};
-  const auto plain = decide(t, p, call, kAllAlgorithms);
-  ck_assert(plain && plain->ompi_default);
-  const Candidate fastest = plain->predictions.front().candidate;
-  const double gain = std::log(plain->ompi_default->us / plain->predictions.front().us);
-  const std::string fastest_name(find_algorithm(Op::bcast, fastest.algorithm)->name);
+  const PredictedGain g = predicted_gain();
+  const CalibrationTable &t = g.table;
+  const Placement &p = g.placement;
+  const CallShape &call = g.call;
+  const Candidate fastest = g.fastest;
+  const double gain = g.gain;
+  const std::string &fastest_name = g.fastest_name;
   // Checks that let the fastest through for `passes`, and for the other objective ranges as wide
   // as `other_hi` on the pick's side.
   auto with = [&](const std::string &passes, double other_hi) {

@@ -216,9 +216,8 @@ std::optional<ResidualRange> Selector::default_range(const CallShape &call,
 // The objective ranks the candidates, but leaving the default needs the checks under both: the
 // completion (what a rank waiting for the result sees) and the rank mean (what OSU-style benchmarks
 // report), where the table has checks of both (a hand-written table may hold one objective's
-// only). A reduce pipelined in segments ends sooner at the root and later at the leaves: on the
-// 2-core VM at 4 MiB its checks measured 0.87x the default's completion and 1.08x its rank mean,
-// and across jobs modeltuned-latency ran it 1.05-1.065x (docs/validation.md, "Session 22").
+// only). A reduce pipelined in segments can end sooner at the root and later at the leaves, a win
+// on one objective and a loss on the other (docs/model.md, "Under both objectives").
 bool Selector::holds_for_both_objectives(const CallShape &call, Decision &decision) {
   CallShape other = call;
   other.metric = call.metric == Metric::completion ? Metric::rank_mean : Metric::completion;

@@ -219,6 +219,23 @@ static int register_objective(mca_coll_modeltuned_component_t *c)
     return OMPI_SUCCESS;
 }
 
+/* One of the guard's MPI_T counters, one value per collective: `what` names them at its %s. */
+static void register_guard_counter(const mca_base_component_t *v, const char *name,
+                                   const char *what, unsigned long long *counts)
+{
+    char names[256], description[512];
+    mca_coll_modeltuned_collective_names(names, sizeof names, ", ");
+    snprintf(description, sizeof description, what, names);
+    (void) mca_base_component_pvar_register(v, name, description, OPAL_INFO_LVL_4,
+                                            MPI_T_PVAR_CLASS_COUNTER,
+                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                            MPI_T_BIND_NO_OBJECT,
+                                            MCA_BASE_PVAR_FLAG_READONLY |
+                                                MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                            guard_counters_get, NULL, guard_counters_notify,
+                                            counts);
+}
+
 /* The guard (coll_modeltuned_guard.c, docs/model.md "The guard") and its counters. */
 static void register_guard(mca_coll_modeltuned_component_t *c)
 {
@@ -270,32 +287,15 @@ static void register_guard(mca_coll_modeltuned_component_t *c)
         "coll_modeltuned_guard_test_delay_us slows; -1: every rank",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
         &c->guard_test_delay_rank);
-    char names[256], description[512];
-    mca_coll_modeltuned_collective_names(names, sizeof names, ", ");
-    snprintf(description, sizeof description,
-             "Picks the guard took back, per collective (%s): each was slower than Open MPI's "
-             "default in two comparison windows in a row",
-             names);
-    (void) mca_base_component_pvar_register(v, "takebacks", description, OPAL_INFO_LVL_4,
-                                            MPI_T_PVAR_CLASS_COUNTER,
-                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
-                                            MPI_T_BIND_NO_OBJECT,
-                                            MCA_BASE_PVAR_FLAG_READONLY |
-                                                MCA_BASE_PVAR_FLAG_CONTINUOUS,
-                                            guard_counters_get, NULL, guard_counters_notify,
-                                            c->takebacks);
-    snprintf(description, sizeof description,
-             "Comparison windows the guard concluded, per collective (%s): each ran a few calls of "
-             "a pick and of Open MPI's default and one small allreduce",
-             names);
-    (void) mca_base_component_pvar_register(v, "guard_windows", description, OPAL_INFO_LVL_4,
-                                            MPI_T_PVAR_CLASS_COUNTER,
-                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
-                                            MPI_T_BIND_NO_OBJECT,
-                                            MCA_BASE_PVAR_FLAG_READONLY |
-                                                MCA_BASE_PVAR_FLAG_CONTINUOUS,
-                                            guard_counters_get, NULL, guard_counters_notify,
-                                            c->guard_windows);
+    register_guard_counter(v, "takebacks",
+                           "Picks the guard took back, per collective (%s): each was slower than "
+                           "Open MPI's default in two comparison windows in a row",
+                           c->takebacks);
+    register_guard_counter(
+        v, "guard_windows",
+        "Comparison windows the guard concluded, per collective (%s): each ran a "
+        "few calls of a pick and of Open MPI's default and one small allreduce",
+        c->guard_windows);
 }
 
 static int modeltuned_register(void)

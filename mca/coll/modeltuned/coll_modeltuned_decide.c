@@ -208,9 +208,7 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
 {
     const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const int op = mca_coll_modeltuned_kind_op(kind);
-    const int variant = mca_coll_modeltuned_collectives[op]->kinds > 1
-                            ? mca_coll_modeltuned_kind_variant(kind)
-                            : MCA_COLL_MODELTUNED_REDUCTION_INTRINSIC;
+    const int variant = mca_coll_modeltuned_kind_variant(kind); /* 0 for a plain collective */
     const bool ordered = MCA_COLL_MODELTUNED_REDUCTION_ORDERED == variant;
     const bool user_op = ordered || MCA_COLL_MODELTUNED_REDUCTION_USER == variant;
     const bool record = mca_coll_modeltuned_records(comm);
