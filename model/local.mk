@@ -1,7 +1,7 @@
 # The model library: pure C++20, no MPI; the component links it, so what only the tools use lives
-# in tools/lib. Layers: topology -> calibration -> cost -> schedule -> simulate (one file per
-# algorithm family, each with its plan type) -> registry (one spec per algorithm) -> select, and a
-# C API for the component.
+# in tools/lib. Layers: topology -> calibration -> cost -> schedule (trees, rounds) -> simulate (the
+# trees' evaluation) -> collectives (one family per collective: its schedules, simulations,
+# registry entries and fixed rule) -> registry -> select, and a C API for the component.
 noinst_LTLIBRARIES += model/libmodeltuned_model.la
 model_libmodeltuned_model_la_SOURCES = \
 	model/topology/placement.hpp model/topology/placement.cpp \
@@ -10,15 +10,20 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/cost/channel_cost.hpp model/cost/channel_cost.cpp \
 	model/schedule/ompi_version.hpp model/schedule/ompi_version.cpp \
 	model/schedule/trees.hpp model/schedule/trees.cpp \
-	model/schedule/allreduce.hpp model/schedule/allreduce.cpp \
+	model/schedule/rounds.hpp model/schedule/rounds.cpp \
 	model/simulate/call.hpp model/simulate/evaluation.hpp model/simulate/evaluation.cpp \
 	model/simulate/tree_algorithms.hpp model/simulate/tree_algorithms.cpp \
-	model/simulate/split_bintree.hpp model/simulate/split_bintree.cpp \
-	model/simulate/scatter_allgather.hpp model/simulate/scatter_allgather.cpp \
-	model/simulate/rabenseifner.hpp model/simulate/rabenseifner.cpp \
-	model/simulate/allreduce.hpp model/simulate/allreduce.cpp \
-	model/simulate/plan.hpp \
-	model/registry/registry.hpp model/registry/registry.cpp model/registry/builtin.cpp \
+	model/collectives/plan.hpp model/collectives/family.hpp model/collectives/families.cpp \
+	model/collectives/fixed_rule.hpp model/collectives/trees.hpp model/collectives/trees.cpp \
+	model/collectives/bcast/bcast.cpp \
+	model/collectives/bcast/split_bintree.hpp model/collectives/bcast/split_bintree.cpp \
+	model/collectives/bcast/scatter_allgather.hpp model/collectives/bcast/scatter_allgather.cpp \
+	model/collectives/reduce/reduce.cpp \
+	model/collectives/reduce/rabenseifner.hpp model/collectives/reduce/rabenseifner.cpp \
+	model/collectives/allreduce/allreduce.cpp \
+	model/collectives/allreduce/schedule.hpp model/collectives/allreduce/schedule.cpp \
+	model/collectives/allreduce/simulate.hpp model/collectives/allreduce/simulate.cpp \
+	model/registry/registry.hpp model/registry/registry.cpp \
 	model/registry/predict.hpp model/registry/predict.cpp \
 	model/select/selector.hpp model/select/selector.cpp \
 	model/select/ompi_fixed.hpp model/select/ompi_fixed.cpp \

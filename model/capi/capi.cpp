@@ -12,7 +12,7 @@
 #include <mutex>
 #include <tuple>
 
-#include "model/schedule/allreduce.hpp"
+#include "model/collectives/family.hpp"
 #include "model/select/decision_json.hpp"
 #include "model/select/ompi_fixed.hpp"
 #include "model/select/selector.hpp"
@@ -37,19 +37,19 @@ namespace {
 // does: sharing cannot make the ranks of a communicator disagree.
 struct SharedModel {
   SharedModel(const mt_table *t, Placement p, const uint32_t allowed[MT_OPS], OmpiVersion ompi, int han_ops)
-      : table(t),
-        masks{allowed[MT_OP_BCAST], allowed[MT_OP_REDUCE], allowed[MT_OP_ALLREDUCE]},
-        han_ops(han_ops),
-        selector(t->table, std::move(p), masks[MT_OP_BCAST], masks[MT_OP_REDUCE], nullptr, ompi,
-                 masks[MT_OP_ALLREDUCE]) {
-    selector.set_han_default(Op::bcast, han_ops & (1 << MT_OP_BCAST));
-    selector.set_han_default(Op::reduce, han_ops & (1 << MT_OP_REDUCE));
-    selector.set_han_default(Op::allreduce, han_ops & (1 << MT_OP_ALLREDUCE));
+      : table(t), masks(to_masks(allowed)), han_ops(han_ops), selector(t->table, std::move(p), masks, nullptr, ompi) {
+    for (const CollectiveFamily *family : collective_families())
+      selector.set_han_default(family->op, han_ops & (1 << op_index(family->op)));
+  }
+  static AllowedAlgorithms to_masks(const uint32_t allowed[MT_OPS]) {
+    AllowedAlgorithms masks;
+    std::copy(allowed, allowed + MT_OPS, masks.begin());
+    return masks;
   }
   using CallKey = std::tuple<Op, size_t, size_t, int, bool, bool,
                              Metric>;  // op, count, type size, root, commutative, whole, objective
   const mt_table *table;
-  uint32_t masks[MT_OPS];
+  AllowedAlgorithms masks;
   int han_ops;       // 1 << MT_OP_*: ops whose default is han's hierarchical algorithm
   std::mutex mutex;  // MPI_THREAD_MULTIPLE: communicators of several threads share it
   Selector selector;
@@ -73,7 +73,7 @@ std::shared_ptr<SharedModel> shared_model(const mt_table *table, Placement place
   const OmpiVersion ompi = process_ompi.load();
   for (auto it = models.begin(); it != models.end(); ++it) {
     const SharedModel &m = **it;
-    if (m.table == table && std::equal(m.masks, m.masks + MT_OPS, allowed) && m.han_ops == han_ops &&
+    if (m.table == table && std::equal(m.masks.begin(), m.masks.end(), allowed) && m.han_ops == han_ops &&
         m.selector.ompi() == ompi && m.selector.placement().ranks() == placement.ranks()) {
       models.splice(models.begin(), models, it);
       return models.front();
@@ -94,7 +94,10 @@ static void set_error(char *err, size_t len, const char *msg) {
   if (err && len) std::snprintf(err, len, "%s", msg);
 }
 
-static Op to_op(int op) { return op == MT_OP_REDUCE ? Op::reduce : op == MT_OP_ALLREDUCE ? Op::allreduce : Op::bcast; }
+// The C API numbers collectives as Op does (MT_OP_* in the order of collectives/family.hpp).
+static_assert(MT_OPS == kOpCount && MT_OP_BCAST == op_index(Op::bcast) && MT_OP_REDUCE == op_index(Op::reduce) &&
+              MT_OP_ALLREDUCE == op_index(Op::allreduce));
+static Op to_op(int op) { return op >= 0 && op < MT_OPS ? static_cast<Op>(op) : Op::bcast; }
 
 extern "C" {
 
@@ -199,18 +202,16 @@ int mt_fixed_rule(int op, uint64_t bytes, int comm_size, int commutative, int32_
   return c.algorithm;
 }
 
-int mt_fixed_rule_allreduce(uint64_t bytes, int comm_size, int commutative) {
-  return allreduce_fixed_rule(static_cast<size_t>(bytes), comm_size, commutative != 0);
-}
-
-int mt_allreduce_sends(int algorithm, int comm_size, uint64_t count, uint64_t type_size, uint32_t segsize, int rank,
-                       mt_send *out, int capacity) {
-  if (!find_algorithm(Op::allreduce, algorithm) || comm_size < 1 || rank < 0 || rank >= comm_size) return -1;
-  const Candidate runs = what_runs(Candidate{Op::allreduce, algorithm, segsize, 0}, static_cast<size_t>(count),
+int mt_schedule_sends(int op, int algorithm, int comm_size, uint64_t count, uint64_t type_size, uint32_t segsize,
+                      int rank, mt_send *out, int capacity) {
+  if (op < 0 || op >= MT_OPS || comm_size < 1 || rank < 0 || rank >= comm_size) return -1;
+  const CollectiveFamily &family = collective_family(to_op(op));
+  if (!family.rounds || !find_algorithm(family.op, algorithm)) return -1;
+  const Candidate runs = what_runs(Candidate{family.op, algorithm, segsize, 0}, static_cast<size_t>(count),
                                    static_cast<size_t>(type_size), comm_size, true);
-  if (runs.algorithm == 2) return -1;
-  const auto sends = sends_per_rank(comm_size, allreduce_rounds(runs.algorithm, comm_size, static_cast<size_t>(count),
-                                                                static_cast<size_t>(type_size), runs.segsize))[rank];
+  if (find_algorithm(family.op, runs.algorithm)->composed_of_reduce_bcast) return -1;
+  const auto sends = sends_per_rank(comm_size, family.rounds(runs.algorithm, comm_size, static_cast<size_t>(count),
+                                                             static_cast<size_t>(type_size), runs.segsize))[rank];
   for (size_t i = 0; i < sends.size() && static_cast<int>(i) < capacity; ++i)
     out[i] = mt_send{sends[i].to, sends[i].count};
   return static_cast<int>(sends.size());

@@ -89,23 +89,22 @@ int mt_algorithm_at(int op, int index, mt_algorithm_info *out);
  * the radix's default, 4). The component runs it directly for a call whose default it keeps
  * (coll_modeltuned_default_direct); tests/mpi/fixed_rule.c compares it with tuned's own choice. */
 int mt_fixed_rule(int op, uint64_t bytes, int comm_size, int commutative, int32_t *fanout);
-/* The same for MPI_Allreduce (model/select/ompi_fixed.hpp, allreduce_fixed_rule). */
-int mt_fixed_rule_allreduce(uint64_t bytes, int comm_size, int commutative);
-
-/* One message of an allreduce schedule: to whom, how many elements. */
+/* One message of a schedule: to whom, how many elements. */
 typedef struct mt_send {
   int32_t to;
   uint64_t count;
 } mt_send;
-/* The messages `rank` sends, in order, in Open MPI's allreduce algorithm `algorithm` (tuned's
- * number) on `comm_size` ranks for a commutative call of `count` elements of `type_size` bytes,
- * with segment size `segsize` (segmented ring), after Open MPI's silent fallbacks (a ring with
- * count < P runs recursive doubling, ...): model/schedule/allreduce.hpp, which the model's plans
- * are built from. Writes at most `capacity` and returns how many there are; -1 for an unknown
- * algorithm and for nonoverlapping (2), which runs the communicator's own reduce and bcast.
- * tests/mpi/allreduce_schedule.c compares them with what libmpi sends. */
-int mt_allreduce_sends(int algorithm, int comm_size, uint64_t count, uint64_t type_size, uint32_t segsize, int rank,
-                       mt_send *out, int capacity);
+/* The messages `rank` sends, in order, in Open MPI's algorithm `algorithm` (tuned's number) of
+ * collective `op` on `comm_size` ranks for a commutative call of `count` elements of `type_size`
+ * bytes, with segment size `segsize` (allreduce's segmented ring), after Open MPI's silent
+ * fallbacks (an allreduce ring with count < P runs recursive doubling, ...): the family's rounds
+ * (model/collectives/<op>/schedule.hpp), which the model's plans are built from. Writes at most
+ * `capacity` and returns how many there are; -1 for an unknown algorithm, for a collective whose
+ * algorithms are trees (bcast, reduce), and for allreduce's nonoverlapping (2), which runs the
+ * communicator's own reduce and bcast. tests/mpi/allreduce_schedule.c compares them with what
+ * libmpi sends. */
+int mt_schedule_sends(int op, int algorithm, int comm_size, uint64_t count, uint64_t type_size, uint32_t segsize,
+                      int rank, mt_send *out, int capacity);
 
 /* Loads and validates a calibration table. NULL on failure with the reason in err. */
 mt_table *mt_table_load(const char *path, char *err, size_t errlen);

@@ -6,13 +6,16 @@
 
 #include <fmt/format.h>
 
+#include "model/collectives/family.hpp"
+
 namespace modeltuned {
 namespace {
 
 AlgorithmRegistry &global_registry() {
   static AlgorithmRegistry registry;
   static const bool built = [] {
-    for (const AlgorithmSpec &spec : builtin_algorithms()) registry.add(spec);
+    for (const CollectiveFamily *family : collective_families())
+      for (const AlgorithmSpec &spec : family->algorithms) registry.add(spec);
     return true;
   }();
   (void)built;

@@ -3,8 +3,9 @@
 // Open MPI calls it, when Open MPI silently runs another algorithm instead, and how the model
 // predicts it. The selector, the fixed-rule emulation, the tools and the C API's listing (from
 // which the component builds its dispatch table and parameter help) all read it.
-// Adding an algorithm: its spec in registry/builtin.cpp (and for a new family, its plan type in
-// simulate/plan.hpp), and a test.
+// Its first entries are the collectives' own (collectives/<name>/<name>.cpp, in the order of
+// collectives/family.hpp). Adding an algorithm: its spec there (and for a new kind of plan, its
+// type in collectives/plan.hpp), and a test.
 #pragma once
 #include <deque>
 #include <optional>
@@ -12,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/simulate/plan.hpp"
+#include "model/collectives/plan.hpp"
 
 namespace modeltuned {
 
@@ -101,9 +102,6 @@ std::string algorithm_names(Op op);
 std::string describe(const Candidate &c);
 // A byte count as describe writes it: "128KiB", "4MiB", "1000B".
 std::string bytes_label(uint64_t bytes);
-
-// The built-in specs (registry/builtin.cpp), the registry's first entries.
-std::span<const AlgorithmSpec> builtin_algorithms();
 
 namespace detail {
 template <class F>

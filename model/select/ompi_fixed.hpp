@@ -10,17 +10,12 @@
 
 namespace modeltuned {
 
-// The candidate tuned's fixed rules run for a call: no segmentation and the fan-out tuned passes
+// The candidate tuned's fixed rules run for a call (each family's FixedRule, collectives/family.hpp;
+// tests/mpi/fixed_rule.c compares them with tuned's own choice): no segmentation and the fan-out tuned passes
 // (Parameters::tuned_fixed_fanout: 0, which Open MPI's chain turns into a pipeline; k-nomial's
 // default radix).
 Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutative,
                               OmpiVersion ompi = OmpiVersion::v4_1);
-
-// ompi_coll_tuned_allreduce_intra_dec_fixed (4.1.4 and 5.0.7, the same): tuned's allreduce number
-// (1 linear, 2 non-overlapping, 3 recursive doubling, 4 ring, 5 segmented ring, 6 Rabenseifner),
-// run with segment size 0: the default the allreduce model weighs its picks against (ompi_fixed_decision
-// with Op::allreduce); tests/mpi/fixed_rule.c compares it with tuned's own choice.
-int allreduce_fixed_rule(size_t bytes, int comm_size, bool commutative);
 
 // The algorithm Open MPI really runs when asked for `c`: its silent fallbacks, as each spec's
 // runs_instead states them (docs/openmpi-algorithms.md §5).

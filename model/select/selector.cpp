@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "model/collectives/family.hpp"
 #include "model/select/margin.hpp"
 #include "model/select/ompi_fixed.hpp"
 
@@ -43,12 +44,11 @@ std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size
   return out;
 }
 
-Selector::Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
-                   AlgorithmMask reduce_allowed, TreeSchedule tree_schedule, OmpiVersion ompi,
-                   AlgorithmMask allreduce_allowed)
+Selector::Selector(const CalibrationTable &table, Placement placement, const AllowedAlgorithms &allowed,
+                   TreeSchedule tree_schedule, OmpiVersion ompi)
     : table_(table),
       placement_(std::move(placement)),
-      allowed_{bcast_allowed, reduce_allowed, allreduce_allowed},
+      allowed_(allowed),
       tree_schedule_(tree_schedule),
       ompi_(ompi),
       margin_(margin_factor(held_out_uncertainty(table))),
@@ -95,7 +95,7 @@ std::optional<double> Selector::predict(const Candidate &c, const CallShape &cal
 
 std::optional<Decision> Selector::decide(const CallShape &asked) {
   CallShape call = asked;
-  if (call.op == Op::allreduce) call.root = 0;  // no root: one set of plans serves every call
+  if (!collective_family(call.op).rooted) call.root = 0;  // one set of plans serves every call
   const std::vector<Candidate> candidates = enumerate_candidates(call, placement_.size(), allowed_[op_index(call.op)]);
   Decision decision;
   decision.predictions.reserve(candidates.size());
@@ -253,7 +253,7 @@ int pick_with_margin(std::span<const double> predicted_us, double default_us, do
 
 std::optional<Decision> decide(const CalibrationTable &table, const Placement &placement, const CallShape &call,
                                AlgorithmMask allowed, TreeSchedule tree_schedule) {
-  Selector selector(table, placement, allowed, allowed, tree_schedule, OmpiVersion::v4_1, allowed);
+  Selector selector(table, placement, allowed_everywhere(allowed), tree_schedule);
   return selector.decide(call);
 }
 

@@ -16,6 +16,13 @@ namespace modeltuned {
 // Bit `id` set: tuned's algorithm number `id` may be chosen. kAllAlgorithms allows all.
 using AlgorithmMask = uint32_t;
 inline constexpr AlgorithmMask kAllAlgorithms = ~AlgorithmMask{0};
+// Per collective (op_index), the algorithms that may be chosen.
+using AllowedAlgorithms = std::array<AlgorithmMask, kOpCount>;
+constexpr AllowedAlgorithms allowed_everywhere(AlgorithmMask mask = kAllAlgorithms) {
+  AllowedAlgorithms allowed{};
+  allowed.fill(mask);
+  return allowed;
+}
 
 // Segment sizes searched: 0 and powers of two from 1 KiB to 128 KiB.
 std::vector<uint32_t> segment_sizes();
@@ -75,9 +82,8 @@ class Selector {
   // Open MPI's default is a candidate (with the table's margin) when every algorithm of the op
   // is allowed: a user who narrows the list has chosen among algorithms.
   // `ompi`: the Open MPI line whose default (fixed rules and fallbacks) the picks are weighed against.
-  Selector(const CalibrationTable &table, Placement placement, AlgorithmMask bcast_allowed,
-           AlgorithmMask reduce_allowed, TreeSchedule tree_schedule = nullptr, OmpiVersion ompi = OmpiVersion::v4_1,
-           AlgorithmMask allreduce_allowed = kAllAlgorithms);
+  Selector(const CalibrationTable &table, Placement placement, const AllowedAlgorithms &allowed = allowed_everywhere(),
+           TreeSchedule tree_schedule = nullptr, OmpiVersion ompi = OmpiVersion::v4_1);
   // Nullopt when no allowed candidate can be predicted. Deterministic: ties go to the candidate
   // enumerated first, so every rank given the same inputs picks the same.
   std::optional<Decision> decide(const CallShape &call);
@@ -112,7 +118,7 @@ class Selector {
 
   const CalibrationTable &table_;
   Placement placement_;
-  AlgorithmMask allowed_[kOpCount];
+  AllowedAlgorithms allowed_;
   TreeSchedule tree_schedule_;
   OmpiVersion ompi_;
   double margin_;

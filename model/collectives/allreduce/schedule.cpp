@@ -1,4 +1,4 @@
-#include "model/schedule/allreduce.hpp"
+#include "model/collectives/allreduce/schedule.hpp"
 
 namespace modeltuned {
 namespace {
@@ -13,12 +13,6 @@ size_t block_count(size_t count, size_t blocks, size_t block) {
 int real_rank(int v, int extra, bool odd_survives) { return v < extra ? 2 * v + (odd_survives ? 1 : 0) : v + extra; }
 
 }  // namespace
-
-int floor_power_of_two(int n) {
-  int p = 1;
-  while (p * 2 <= n) p *= 2;
-  return p;
-}
 
 std::vector<Round> linear_allreduce_schedule(int size, size_t count) {
   Round reduce, bcast;
@@ -136,14 +130,6 @@ std::vector<Round> allreduce_rounds(int algorithm, int size, size_t count, size_
     append(s.doubling);
     out.push_back(s.unfold);
   }
-  return out;
-}
-
-std::vector<std::vector<Transfer>> sends_per_rank(int size, const std::vector<Round> &rounds) {
-  std::vector<std::vector<Transfer>> out(size);
-  for (const Round &round : rounds)
-    for (const Transfer &t : round)
-      if (t.from >= 0 && t.from < size) out[t.from].push_back(t);
   return out;
 }
 

@@ -1,4 +1,4 @@
-#include "model/simulate/split_bintree.hpp"
+#include "model/collectives/bcast/split_bintree.hpp"
 
 #include <algorithm>
 

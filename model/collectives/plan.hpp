@@ -1,12 +1,13 @@
-// The size-independent part of a prediction, one type per algorithm family. A new family adds
-// its plan type here; every plan type has `int size` (ranks).
+// The size-independent part of a prediction, one type per kind of plan: the trees' (simulate/) and
+// each collective family's own. A family with a new kind of plan adds its type here; every plan
+// type has `int size` (ranks).
 #pragma once
 #include <variant>
 
-#include "model/simulate/allreduce.hpp"
-#include "model/simulate/rabenseifner.hpp"
-#include "model/simulate/scatter_allgather.hpp"
-#include "model/simulate/split_bintree.hpp"
+#include "model/collectives/allreduce/simulate.hpp"
+#include "model/collectives/bcast/scatter_allgather.hpp"
+#include "model/collectives/bcast/split_bintree.hpp"
+#include "model/collectives/reduce/rabenseifner.hpp"
 #include "model/simulate/tree_algorithms.hpp"
 
 namespace modeltuned {

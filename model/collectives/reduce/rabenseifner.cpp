@@ -1,6 +1,6 @@
-#include "model/simulate/rabenseifner.hpp"
+#include "model/collectives/reduce/rabenseifner.hpp"
 
-#include "model/schedule/allreduce.hpp"
+#include "model/schedule/rounds.hpp"
 
 namespace modeltuned {
 

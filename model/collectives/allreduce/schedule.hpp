@@ -6,14 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace modeltuned {
+#include "model/schedule/rounds.hpp"
 
-struct Transfer {
-  int from = 0, to = 0;
-  size_t count = 0;  // elements
-};
-// Transfers under way at once; a rank's own transfers in a round are listed in the order it starts them.
-using Round = std::vector<Transfer>;
+namespace modeltuned {
 
 // basic_linear: a linear reduce to rank 0 (every other rank sends), then a linear bcast from it.
 std::vector<Round> linear_allreduce_schedule(int size, size_t count);
@@ -30,7 +25,7 @@ RecursiveDoublingSchedule recursive_doubling_schedule(int size, size_t count);
 
 // The ring (segcount 0 or >= count / P: one phase of whole blocks) or the segmented ring: per phase
 // P - 1 reduce-scatter rounds, then P - 1 allgather rounds of whole blocks. `phases` as
-// segmented_ring_phases (simulate/allreduce.hpp) says, 1 for the ring.
+// segmented_ring_phases (below) says, 1 for the ring.
 struct RingSchedule {
   std::vector<Round> reduce_scatter;  // phases x (P - 1) rounds
   std::vector<Round> allgather;       // P - 1 rounds
@@ -54,10 +49,5 @@ size_t segmented_ring_phases(uint32_t segsize, size_t type_size, size_t count, i
 // empty for nonoverlapping (2: the communicator's own reduce and bcast) and unknown numbers.
 // Which algorithm Open MPI really runs for a call is the registry's business (runs_instead).
 std::vector<Round> allreduce_rounds(int algorithm, int size, size_t count, size_t type_size, uint32_t segsize);
-
-// What each rank sends, in order: every round's transfers from it, rounds in order.
-std::vector<std::vector<Transfer>> sends_per_rank(int size, const std::vector<Round> &rounds);
-
-int floor_power_of_two(int n);
 
 }  // namespace modeltuned

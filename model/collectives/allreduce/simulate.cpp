@@ -1,4 +1,4 @@
-#include "model/simulate/allreduce.hpp"
+#include "model/collectives/allreduce/simulate.hpp"
 
 namespace modeltuned {
 namespace {
@@ -33,7 +33,7 @@ LinearAllreducePlan linear_allreduce_plan(const Placement &placement) {
   return LinearAllreducePlan{placement.size(), linear_plan(placement, 0)};
 }
 
-// The plans take their peers from the schedules (schedule/allreduce.hpp), which the MPI tests
+// The plans take their peers from the schedules (schedule.hpp), which the MPI tests
 // compare with what libmpi sends; counts do not change who talks to whom.
 RecursiveDoublingPlan recursive_doubling_plan(const Placement &placement) {
   const RecursiveDoublingSchedule s = recursive_doubling_schedule(placement.size(), 1);

@@ -6,9 +6,9 @@
 #pragma once
 #include <vector>
 
-#include "model/schedule/allreduce.hpp"
+#include "model/collectives/allreduce/schedule.hpp"
 #include "model/simulate/evaluation.hpp"
-#include "model/simulate/rabenseifner.hpp"
+#include "model/collectives/reduce/rabenseifner.hpp"
 #include "model/simulate/tree_algorithms.hpp"
 #include "model/topology/placement.hpp"
 

@@ -1,4 +1,4 @@
-#include "model/simulate/scatter_allgather.hpp"
+#include "model/collectives/bcast/scatter_allgather.hpp"
 
 #include <algorithm>
 

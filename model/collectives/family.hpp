@@ -1,0 +1,51 @@
+// One family per collective: everything the model knows about one MPI collective, in its own
+// folder (collectives/<name>/): the schedules of Open MPI's algorithms for it, their simulation
+// (plan types and evaluators), their registry entries and tuned's fixed rule for it. The registry,
+// the default's emulation and the selector read a family through this table and know no
+// collective by name. Adding a collective: docs/design.md, "Adding a collective".
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "model/registry/registry.hpp"
+#include "model/schedule/rounds.hpp"
+
+namespace modeltuned {
+
+// tuned's fixed rule (coll_tuned_decision_fixed.c): the algorithm number tuned runs without rules
+// for a call of `bytes` on `comm_size` ranks (commutative: the reduction's operation is).
+using FixedRule = int (*)(size_t bytes, int comm_size, bool commutative);
+// Every round of algorithm `algorithm` (tuned's number) as it runs itself, in order, for the
+// families whose algorithms are rounds of exchanges; empty for an algorithm that is not.
+using RoundsOf = std::vector<Round> (*)(int algorithm, int size, size_t count, size_t type_size, uint32_t segsize);
+
+struct CollectiveFamily {
+  Op op = Op::bcast;
+  bool rooted = true;  // calls have a root, and plans hang off it; rootless ones plan once
+  std::span<const AlgorithmSpec> algorithms;  // Open MPI's, in tuned's order
+  FixedRule fixed_rule = nullptr;
+  RoundsOf rounds = nullptr;  // nullptr: the family's algorithms are trees (schedule/trees.hpp)
+};
+
+// The families in Op order: the list of collectives the model decides.
+std::span<const CollectiveFamily *const> collective_families();
+const CollectiveFamily &collective_family(Op op);
+
+const CollectiveFamily &bcast_family();
+const CollectiveFamily &reduce_family();
+const CollectiveFamily &allreduce_family();
+
+// Specs name only the fields that differ from their defaults; GCC would warn about the others.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+// An algorithm that takes a segment size and nothing else.
+inline constexpr Parameters kSegmented{.segmented = true};
+#pragma GCC diagnostic pop
+
+// A family's fallback, named: the registered algorithm `name` of `op` (runs_instead's result).
+Candidate registered_algorithm(Op op, std::string_view name, uint32_t segsize = 0);
+
+}  // namespace modeltuned
