@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "model/schedule/allreduce.hpp"
+#include "model/collectives/allreduce/schedule.hpp"
+#include "model/collectives/family.hpp"
 #include "model/select/ompi_fixed.hpp"
 #include "model/select/selector.hpp"
 #include "tools/lib/emulate.hpp"
@@ -145,7 +146,7 @@ END_TEST
 
 START_TEST(nonoverlapping_is_the_models_reduce_and_bcast) {
   const CalibrationTable t = one_channel_table();
-  Selector selector(t, one_cache(8), kAllAlgorithms, kAllAlgorithms);
+  Selector selector(t, one_cache(8));
   const CallShape call{Op::allreduce, 1000, 4, 0, true};
   const std::optional<Decision> d = selector.decide(call);
   ck_assert(d.has_value());
@@ -159,7 +160,8 @@ START_TEST(nonoverlapping_is_the_models_reduce_and_bcast) {
   ck_assert(
       d->ompi_default &&
       d->ompi_default->candidate.algorithm ==
-          what_runs(Candidate{Op::allreduce, allreduce_fixed_rule(4000, 8, true), 0, 0}, 1000, 4, 8, true).algorithm);
+          what_runs(Candidate{Op::allreduce, allreduce_family().fixed_rule(4000, 8, true), 0, 0}, 1000, 4, 8, true)
+              .algorithm);
 }
 END_TEST
 

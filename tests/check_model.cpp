@@ -586,30 +586,30 @@ START_TEST(han_default_needs_checks_of_han) {
     return c;
   };
   // No checks at all: han is kept, and the op never leaves it.
-  Selector bare(t, p, kAllAlgorithms, kAllAlgorithms);
+  Selector bare(t, p);
   bare.set_han_default(Op::bcast, true);
   ck_assert(!bare.may_leave_default(Op::bcast) && bare.may_leave_default(Op::reduce));
   ck_assert(bare.decide(call)->kept_default);
   // Checks of tuned's default say the pick is faster, but none of han: han is kept.
   const CalibrationTable tuned_only = selector_with({{fastest_name, -1, gain / 4}, {"default", -gain / 4, 1}});
-  Selector no_han(tuned_only, p, kAllAlgorithms, kAllAlgorithms);
+  Selector no_han(tuned_only, p);
   no_han.set_han_default(Op::bcast, true);
   ck_assert(!no_han.may_leave_default(Op::bcast));
   ck_assert(no_han.decide(call)->kept_default);
   // A check of han measured it well above the prediction of tuned's rule: the pick leaves it.
   const CalibrationTable slow_han = selector_with({{fastest_name, -1, gain / 4}, {"han", 0.5, 1}});
-  Selector leaves(slow_han, p, kAllAlgorithms, kAllAlgorithms);
+  Selector leaves(slow_han, p);
   leaves.set_han_default(Op::bcast, true);
   ck_assert(leaves.may_leave_default(Op::bcast));
   const auto left = leaves.decide(call);
   ck_assert(!left->kept_default && left->pick == fastest && left->margin_basis == Decision::MarginBasis::checks);
   // han measured far faster than any pick: kept.
   const CalibrationTable fast_han = selector_with({{fastest_name, -1, gain / 4}, {"han", -5, -4}});
-  Selector keeps(fast_han, p, kAllAlgorithms, kAllAlgorithms);
+  Selector keeps(fast_han, p);
   keeps.set_han_default(Op::bcast, true);
   ck_assert(keeps.decide(call)->kept_default);
   // Where tuned is the default, a check of han says nothing.
-  Selector tuned(slow_han, p, kAllAlgorithms, kAllAlgorithms);
+  Selector tuned(slow_han, p);
   ck_assert(tuned.decide(call)->kept_default);
 }
 END_TEST
@@ -620,7 +620,7 @@ START_TEST(uncovered_communicators_never_leave_the_default) {
   CalibrationTable t = synthetic_table();
   const Placement p = one_cache(8);
   auto may = [&](const CalibrationTable &table, Op op, AlgorithmMask allowed = kAllAlgorithms) {
-    return Selector(table, p, allowed, allowed).may_leave_default(op);
+    return Selector(table, p, allowed_everywhere(allowed)).may_leave_default(op);
   };
   ck_assert(may(t, Op::bcast) && may(t, Op::reduce));  // no checks: the held-out factor rule decides
   auto with_check = [&](const char *op, const char *neighbors, int from_ranks, int below_ranks) {

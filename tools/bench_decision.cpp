@@ -68,7 +68,7 @@ static void BM_DecideNewSizeClass(benchmark::State &state) {
   size_t candidates = 0;
   // What the component does for a new size class on a communicator that already decided one
   // (plans are kept per communicator), and for the very first decision (plans built too).
-  Selector selector(table, placement, kAllAlgorithms, kAllAlgorithms);
+  Selector selector(table, placement);
   const bool first = state.range(3) != 0;
   selector.decide(CallShape{op, 1, 1, 0, true});
   for (auto _ : state) {

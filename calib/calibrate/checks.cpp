@@ -146,7 +146,7 @@ bool measurable_forced(const Candidate &c) {
 // objective the best-predicted candidates that are not what the default runs anyway.
 void plan_checks(const CalibrationTable &table, const Placement &placement, OmpiVersion ompi, uint64_t max_bytes,
                  std::vector<Config> &configs, std::vector<Entry> &entries) {
-  Selector selector(table, placement, kAllAlgorithms, kAllAlgorithms, nullptr, ompi);
+  Selector selector(table, placement, allowed_everywhere(), nullptr, ompi);
   std::map<std::tuple<int, int, uint32_t, int>, int> index;
   auto config_index = [&](const Config &c) {
     auto [it, added] = index.emplace(c.key(), static_cast<int>(configs.size()));

@@ -6,7 +6,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,7 +26,7 @@ using RoundsOf = std::vector<Round> (*)(int algorithm, int size, size_t count, s
 
 struct CollectiveFamily {
   Op op = Op::bcast;
-  bool rooted = true;  // calls have a root, and plans hang off it; rootless ones plan once
+  bool rooted = true;                         // calls have a root, and plans hang off it; rootless ones plan once
   std::span<const AlgorithmSpec> algorithms;  // Open MPI's, in tuned's order
   FixedRule fixed_rule = nullptr;
   RoundsOf rounds = nullptr;  // nullptr: the family's algorithms are trees (schedule/trees.hpp)
@@ -33,6 +35,10 @@ struct CollectiveFamily {
 // The families in Op order: the list of collectives the model decides.
 std::span<const CollectiveFamily *const> collective_families();
 const CollectiveFamily &collective_family(Op op);
+// The collective named `name` (op_name's spelling: "bcast", ...), nullopt for none.
+std::optional<Op> find_collective(std::string_view name);
+// Every collective's name, in Op order, joined: ("bcast", ", ", " or ") -> "bcast, reduce or allreduce".
+std::string collective_names(std::string_view separator, std::string_view last_separator);
 
 const CollectiveFamily &bcast_family();
 const CollectiveFamily &reduce_family();

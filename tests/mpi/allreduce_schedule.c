@@ -1,4 +1,4 @@
-/* The model's allreduce schedules (model/schedule/allreduce.cpp, through mt_allreduce_sends)
+/* The model's allreduce schedules (model/collectives/allreduce/schedule.cpp, through mt_schedule_sends)
  * against the messages libmpi's own ompi_coll_base_allreduce_intra_* functions send.
  *
  * How: Open MPI's base algorithms send through the PML's function table (MCA_PML_CALL(send),
@@ -91,7 +91,8 @@ static int check_case(int algorithm, uint32_t segsize, int count, MPI_Comm comm,
   for (int i = 0; i < count && !bad_sum; ++i) bad_sum = rbuf[i] != 7 * size * (size - 1) / 2 + size * (i % 13);
 
   static mt_send expected[MAX_SENDS];
-  const int n = mt_allreduce_sends(algorithm, size, (uint64_t)count, sizeof(int), segsize, rank, expected, MAX_SENDS);
+  const int n = mt_schedule_sends(MT_OP_ALLREDUCE, algorithm, size, (uint64_t)count, sizeof(int), segsize, rank,
+                                  expected, MAX_SENDS);
   int differs = err != MPI_SUCCESS || bad_sum || n != log_.n || n > MAX_SENDS;
   int first = -1;
   for (int i = 0; !differs && i < n; ++i)

@@ -7,20 +7,21 @@
 
 #include <fmt/format.h>
 
+#include "model/collectives/family.hpp"
 #include "model/select/decision_json.hpp"
 
 namespace modeltuned::tools {
 
 nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &placement, const WhatIf &what_if) {
   // The list narrows the op explained; the others (an allreduce's own reduce and bcast) keep all.
-  const auto allowed = [&](Op op) { return op == what_if.op ? what_if.allowed : kAllAlgorithms; };
-  Selector selector(table, placement, allowed(Op::bcast), allowed(Op::reduce), what_if.tree_schedule, what_if.ompi,
-                    allowed(Op::allreduce));
+  AllowedAlgorithms allowed = allowed_everywhere();
+  allowed[op_index(what_if.op)] = what_if.allowed;
+  Selector selector(table, placement, allowed, what_if.tree_schedule, what_if.ompi);
   // As the component finds at enable: the fallback, and whether it runs tuned's fixed rule or han's
   // hierarchical algorithm, which only the table's checks of han can weigh a pick against.
   const Fallback fallback = ompi_fallback(what_if.ompi, placement, what_if.han_enabled);
   const bool han = !fallback_runs_tuned_rule(what_if.ompi, placement, what_if.han_enabled);
-  for (Op op : {Op::bcast, Op::reduce, Op::allreduce}) selector.set_han_default(op, han);
+  for (const CollectiveFamily *family : collective_families()) selector.set_han_default(family->op, han);
   nlohmann::json out = nlohmann::json::array();
   for (size_t bytes : what_if.sizes) {
     CallShape call{what_if.op, bytes / what_if.type_size, what_if.type_size, what_if.root, what_if.commutative};

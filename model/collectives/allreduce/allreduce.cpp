@@ -44,25 +44,25 @@ std::optional<Candidate> allreduce_rabenseifner_runs_instead(const Candidate &c,
 int allreduce_fixed_rule(size_t s, int p, bool commutative) {
   if (!commutative)
     return fixed_rule_lookup({{4, {{131072, 3}}, 1},
-                   {8, {}, 3},
-                   {16, {{1048576, 3}}, 2},
-                   {128, {}, 3},
-                   {256, {{131072, 2}, {524288, 3}}, 2},
-                   {512, {{4096, 2}, {524288, 3}}, 2},
-                   {0, {{2048, 2}}, 3}},
-                  s, p);
+                              {8, {}, 3},
+                              {16, {{1048576, 3}}, 2},
+                              {128, {}, 3},
+                              {256, {{131072, 2}, {524288, 3}}, 2},
+                              {512, {{4096, 2}, {524288, 3}}, 2},
+                              {0, {{2048, 2}}, 3}},
+                             s, p);
   return fixed_rule_lookup({{4, {{8, 4}, {4096, 3}, {8192, 4}, {16384, 3}, {65536, 4}, {262144, 5}}, 6},
-                 {8, {{16, 4}, {8192, 3}}, 6},
-                 {16, {{8192, 3}}, 6},
-                 {32, {{64, 5}, {4096, 3}}, 6},
-                 {64, {{128, 5}}, 6},
-                 {128, {{262144, 3}}, 6},
-                 {256, {{131072, 2}, {262144, 3}}, 6},
-                 {512, {{4096, 2}}, 6},
-                 {2048, {{2048, 2}, {16384, 3}}, 6},
-                 {4096, {{2048, 2}, {4096, 5}, {16384, 3}}, 6},
-                 {0, {{2048, 2}, {16384, 5}, {32768, 3}}, 6}},
-                s, p);
+                            {8, {{16, 4}, {8192, 3}}, 6},
+                            {16, {{8192, 3}}, 6},
+                            {32, {{64, 5}, {4096, 3}}, 6},
+                            {64, {{128, 5}}, 6},
+                            {128, {{262144, 3}}, 6},
+                            {256, {{131072, 2}, {262144, 3}}, 6},
+                            {512, {{4096, 2}}, 6},
+                            {2048, {{2048, 2}, {16384, 3}}, 6},
+                            {4096, {{2048, 2}, {4096, 5}, {16384, 3}}, 6},
+                            {0, {{2048, 2}, {16384, 5}, {32768, 3}}, 6}},
+                           s, p);
 }
 
 using CC = CallingConvention;
@@ -137,8 +137,10 @@ const AlgorithmSpec kAllreduce[] = {
 }  // namespace
 
 const CollectiveFamily &allreduce_family() {
-  static const CollectiveFamily family{
-      .op = Op::allreduce, .rooted = false, .algorithms = kAllreduce, .fixed_rule = allreduce_fixed_rule,
+  static const CollectiveFamily family{.op = Op::allreduce,
+                                       .rooted = false,
+                                       .algorithms = kAllreduce,
+                                       .fixed_rule = allreduce_fixed_rule,
                                        .rounds = allreduce_rounds};
   return family;
 }
