@@ -8,9 +8,11 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "config.h"
 #include "common/cli.hpp"
+#include "model/collectives/family.hpp"
 #include "tools/commands.hpp"
 
 namespace {
@@ -53,8 +55,9 @@ std::optional<std::vector<std::string>> take_command(std::vector<std::string> &a
 
 int main(int argc, char **argv) {
   CLI::App app{
-      "modeltuned: calibration tables, model-based bcast/reduce/allreduce algorithm selection for Open MPI, "
-      "and the A/B against Open MPI's own decisions (" PACKAGE_VERSION ")"};
+      fmt::format("modeltuned: calibration tables, model-based {} algorithm selection for Open MPI, and "
+                  "the A/B against Open MPI's own decisions ({})",
+                  modeltuned::collective_names("/", "/"), PACKAGE_VERSION)};
   app.set_version_flag("--version", PACKAGE_VERSION);
   app.require_subcommand(1);
   modeltuned::tools::add_fit_command(app);

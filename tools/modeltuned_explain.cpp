@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/cli.hpp"
+#include "model/collectives/family.hpp"
 #include "tools/commands.hpp"
 #include "tools/lib/emulate.hpp"
 #include "tools/lib/explain.hpp"
@@ -216,11 +217,9 @@ int run_explain(const ExplainOptions &o) {
   const Placement placement = emulate_placement(machine, o.np, o.map_by, parse_bind_to(o.bind_to));
   const std::string table_path = default_table(o);
   const CalibrationTable table = load_calibration(table_path);
-  const Op op = o.op == "bcast"    ? Op::bcast
-                : o.op == "reduce" ? Op::reduce
-                : o.op == "allreduce"
-                    ? Op::allreduce
-                    : throw std::invalid_argument(fmt::format("--op '{}': use bcast, reduce or allreduce", o.op));
+  const std::optional<Op> collective = find_collective(o.op);
+  if (!collective) throw std::invalid_argument(fmt::format("--op '{}': use {}", o.op, collective_names(", ", " or ")));
+  const Op op = *collective;
   if (o.type_size < 1) throw std::invalid_argument("--type-size must be at least 1");
   if (o.root < 0 || o.root >= o.np)
     throw std::invalid_argument(fmt::format("--root {}: must be in 0..{}", o.root, o.np - 1));
@@ -287,7 +286,7 @@ void add_explain_command(CLI::App &app) {
   cmd->add_option("--table", o->table,
                   "calibration table (default: the shipped one for --machine orfeo-epyc, else the one the "
                   "component would use: $XDG_CONFIG_HOME/modeltuned/calibration.json, then SYSCONFDIR's)");
-  cmd->add_option("--op", o->op, "bcast, reduce or allreduce")->capture_default_str();
+  cmd->add_option("--op", o->op, collective_names(", ", " or "))->capture_default_str();
   cmd->add_option("--sizes", o->sizes, "message sizes in bytes, comma-separated; K, M, G suffixes")
       ->capture_default_str();
   cmd->add_option("--type-size", o->type_size, "datatype size in bytes (segment counts depend on it)")
