@@ -42,3 +42,4 @@ include tests/validation.mk
 include tests/bench.mk
 include tests/external.mk
 include tests/ab.mk
+include tests/fuzz.mk
