@@ -1,6 +1,6 @@
 #!/bin/sh
 # make install into a staging directory puts the component where Open MPI loads it, the tools in
-# bin, the tables and messages in pkgdatadir (what the README lists), and make uninstall removes
+# bin with their man pages, the tables and messages in pkgdatadir (what the README lists), and make uninstall removes
 # all of it, leaving no file and no directory of ours behind (issue 13, item 11).
 builddir="${MODELTUNED_BUILDDIR:-$(pwd)}"
 make="${MAKE:-make}"
@@ -22,6 +22,16 @@ for tool in modeltuned modeltuned-calibrate modeltuned-bench modeltuned-emulate-
 done
 check "the component is not in Open MPI's component directory $mcadir" "[ -f '$stage$mcadir/mca_coll_modeltuned.so' ]"
 check "a libtool archive beside the component" "[ ! -e '$stage$mcadir/mca_coll_modeltuned.la' ]"
+# A man page per tool, where the build made them (help2man found, not a sanitizer build).
+if [ -f "$builddir/man/modeltuned.1" ]; then
+  pages=$(find "$stage" -path '*/man/man1/*.1' | sed 's|.*/||' | sort | tr '\n' ' ')
+  check "man1 holds '$pages', wanted a page per tool" \
+    "[ '$pages' = 'modeltuned-bench.1 modeltuned-calibrate.1 modeltuned-emulate-nodes.1 modeltuned-latency.1 modeltuned.1 ' ]"
+  if command -v man > /dev/null; then
+    man1=$(find "$stage" -type d -path '*/man/man1' | head -n 1)
+    check "man cannot find modeltuned-calibrate's page" "man -M '${man1%/man1}' -w modeltuned-calibrate > /dev/null 2>&1"
+  fi
+fi
 data=$(find "$stage" -path '*/share/modeltuned/*' -type f | sed 's|.*/||' | sort | tr '\n' ' ')
 check "pkgdatadir holds '$data', wanted the two tables and the help file" \
   "[ '$data' = 'cpp-vm-2core.json help-coll-modeltuned.txt orfeo-epyc.json ' ]"

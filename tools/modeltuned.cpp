@@ -54,10 +54,10 @@ std::optional<std::vector<std::string>> take_command(std::vector<std::string> &a
 }  // namespace
 
 int main(int argc, char **argv) {
-  CLI::App app{
-      fmt::format("modeltuned: calibration tables, model-based {} algorithm selection for Open MPI, and "
-                  "the A/B against Open MPI's own decisions ({})",
-                  modeltuned::collective_names("/", "/"), PACKAGE_VERSION)};
+  CLI::App app{fmt::format("modeltuned: calibration tables, model-based {} algorithm selection for Open MPI, and "
+                           "the A/B against Open MPI's own decisions ({})",
+                           modeltuned::collective_names("/", "/"), PACKAGE_VERSION),
+               "modeltuned"};
   app.set_version_flag("--version", PACKAGE_VERSION);
   app.require_subcommand(1);
   modeltuned::tools::add_fit_command(app);

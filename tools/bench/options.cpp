@@ -114,9 +114,9 @@ std::vector<uint64_t> requested_sizes(const Options &o) {
 
 std::optional<int> parse_options(int argc, char **argv, Options &o) {
   CLI::App app{
-      "A/B benchmark of MPI_Bcast and MPI_Reduce: Open MPI's default decision, modeltuned, and\n"
-      "every algorithm forced through modeltuned, in one job. Run under mpirun with modeltuned\n"
-      "loaded (see docs/user-guide.md).",
+      "A/B benchmark of MPI_Bcast, MPI_Reduce and MPI_Allreduce: Open MPI's default decision,\n"
+      "modeltuned, and every algorithm forced through modeltuned, in one job. Run under mpirun\n"
+      "with modeltuned loaded (see docs/user-guide.md).",
       kProgram};
   int steps_per_octave = 1;
   bool quick = false;
