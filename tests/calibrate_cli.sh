@@ -29,7 +29,8 @@ expect_error() {  # expect_error "what the line must contain" args...
 
 expect_error "--budget" --budget -3
 expect_error "--idle" --idle nap
-expect_error "not writable" -o /nonexistent/dir/table.json
+# A missing directory is created (~/.config/modeltuned); one that cannot be is refused at once.
+expect_error "not writable" -o /proc/modeltuned/table.json
 expect_error "--max-bytes" --max-bytes 0
 expect_error "--max-bytes: '2147483648' is not a whole number in 64..1073741824" --max-bytes 2GiB
 expect_error "--reps: '0' is not a whole number in 1..1000" --reps 0

@@ -1198,7 +1198,7 @@ namespace fs = std::filesystem;
 // Returns the table's path.
 fs::path calibrate(const fs::path &dir, int np, std::vector<std::string> args, std::vector<std::string> env = {},
                    std::string *rank0_output = nullptr, std::vector<std::pair<std::string, std::string>> mca = {}) {
-  const fs::path table = dir / "calibration.json";
+  const fs::path table = dir / "modeltuned" / "calibration.json";  // a directory the calibrator creates
   test::Launch launch;
   launch.np = np;
   launch.mpirun_args = {"--mca", "coll", "^modeltuned"};

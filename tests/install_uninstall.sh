@@ -17,7 +17,7 @@ if ! "$make" -C "$builddir" install DESTDIR="$stage" > "$stage.install.log" 2>&1
 fi
 rm -f "$stage.install.log"
 bin="$stage$prefix/bin"
-for tool in modeltuned modeltuned-calibrate modeltuned-bench modeltuned-emulate-nodes; do
+for tool in modeltuned modeltuned-calibrate modeltuned-bench modeltuned-latency modeltuned-emulate-nodes; do
   check "$tool is not installed in $prefix/bin" "[ -x '$bin/$tool' ]"
 done
 check "the component is not in Open MPI's component directory $mcadir" "[ -f '$stage$mcadir/mca_coll_modeltuned.so' ]"

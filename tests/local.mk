@@ -18,6 +18,10 @@ EXTRA_DIST += tests/scripts_check_report.sh
 TESTS += tests/scripts_deps.sh
 EXTRA_DIST += tests/scripts_deps.sh
 
+# Which calibration table a job reads, as ompi_info names it (coll_modeltuned_table).
+TESTS += tests/table_search.sh
+EXTRA_DIST += tests/table_search.sh
+
 # scripts/demo calibrates into its own directory, never into the user's default table.
 TESTS += tests/scripts_demo.sh
 EXTRA_DIST += tests/scripts_demo.sh

@@ -279,12 +279,15 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
   return std::nullopt;
 }
 
-// Rank 0 checks the output locations before measuring anything; every rank gets the verdict.
+// Rank 0 checks the output locations before measuring anything, creating the output's directory;
+// every rank gets the verdict.
 bool outputs_usable(int rank) {
   int ok = 1;
   if (rank == 0) {
     std::filesystem::path dir = std::filesystem::path(g_run.options.output).parent_path();
     if (dir.empty()) dir = ".";
+    std::error_code created;  // ~/.config/modeltuned or SYSCONFDIR/modeltuned may not exist yet
+    std::filesystem::create_directories(dir, created);
     if (access(dir.c_str(), W_OK) != 0) {
       fmt::print(stderr, "{}: -o/--output {}: directory {} is not writable ({}); choose another path\n", kProgram,
                  g_run.options.output, dir.string(), std::strerror(errno));

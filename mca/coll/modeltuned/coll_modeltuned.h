@@ -113,8 +113,9 @@ typedef struct mca_coll_modeltuned_component_t {
     int output;                      /* opal_output stream, "coll:modeltuned:" lines */
     mt_table *table;                 /* NULL: no usable table, modeltuned steps aside */
     char *table_path;                /* the file the table came from */
-    const char *disabled_reason;     /* why modeltuned steps aside everywhere, or NULL */
-    char *problem; /* the input problem behind it, one line, published in the modex */
+    char *table_in_use; /* coll_modeltuned_table: the file a job reads, "" for none (register) */
+    const char *disabled_reason; /* why modeltuned steps aside everywhere, or NULL */
+    char *problem;               /* the input problem behind it, one line, published in the modex */
 } mca_coll_modeltuned_component_t;
 
 MCA_COLL_MODELTUNED_DECLSPEC extern mca_coll_modeltuned_component_t mca_coll_modeltuned_component;

@@ -298,6 +298,43 @@ static void register_guard(mca_coll_modeltuned_component_t *c)
         c->guard_windows);
 }
 
+/* Search order of the calibration table when the parameter is empty. */
+static char *find_default_table(void)
+{
+    char path[4096] = "";
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if (NULL != xdg && '\0' != xdg[0])
+        snprintf(path, sizeof path, "%s/modeltuned/calibration.json", xdg);
+    else if (NULL != home)
+        snprintf(path, sizeof path, "%s/.config/modeltuned/calibration.json", home);
+    if ('\0' != path[0] && 0 == access(path, F_OK))
+        return strdup(path);
+    snprintf(path, sizeof path, "%s/modeltuned/calibration.json", MODELTUNED_SYSCONFDIR);
+    return 0 == access(path, F_OK) ? strdup(path) : NULL;
+}
+
+/* The table a job started now reads, as ompi_info shows it: the parameter, else the search's find.
+ * Found once, here: load_table reads the same file. */
+static void register_table_in_use(mca_coll_modeltuned_component_t *c)
+{
+    static char in_use[4096];
+    char *found = NULL;
+    if (NULL != c->calibration_file && '\0' != c->calibration_file[0])
+        snprintf(in_use, sizeof in_use, "%s", c->calibration_file);
+    else if (NULL != (found = find_default_table()))
+        snprintf(in_use, sizeof in_use, "%s", found);
+    free(found);
+    c->table_in_use = in_use; /* the variable keeps a copy of its own */
+    (void) mca_base_component_var_register(
+        &c->super.collm_version, "table",
+        "The calibration table this process reads (read-only): coll_modeltuned_calibration_file "
+        "when set, else the first found of $XDG_CONFIG_HOME/modeltuned/calibration.json (default "
+        "~/.config/modeltuned/calibration.json), the user's, and " MODELTUNED_SYSCONFDIR
+        "/modeltuned/calibration.json, the system's; empty: none, and modeltuned steps aside",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, MCA_BASE_VAR_FLAG_DEFAULT_ONLY, OPAL_INFO_LVL_3,
+        MCA_BASE_VAR_SCOPE_CONSTANT, &c->table_in_use);
+}
+
 static int modeltuned_register(void)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
@@ -329,6 +366,8 @@ static int modeltuned_register(void)
         "/modeltuned/calibration.json is used; with none, modeltuned steps aside",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_READONLY,
         &c->calibration_file);
+
+    register_table_in_use(c);
 
     c->slots = 1;
     for (int op = 0; op < MT_OPS; ++op)
@@ -410,21 +449,6 @@ static bool runtime_version_matches(char *running, size_t len)
            release == OMPI_RELEASE_VERSION;
 }
 
-/* Search order of the calibration table when the parameter is empty. */
-static char *find_default_table(void)
-{
-    char path[4096] = "";
-    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-    if (NULL != xdg && '\0' != xdg[0])
-        snprintf(path, sizeof path, "%s/modeltuned/calibration.json", xdg);
-    else if (NULL != home)
-        snprintf(path, sizeof path, "%s/.config/modeltuned/calibration.json", home);
-    if ('\0' != path[0] && 0 == access(path, F_OK))
-        return strdup(path);
-    snprintf(path, sizeof path, "%s/modeltuned/calibration.json", MODELTUNED_SYSCONFDIR);
-    return 0 == access(path, F_OK) ? strdup(path) : NULL;
-}
-
 /* NULL, or why modeltuned steps aside in this process. */
 static const char *load_table(mca_coll_modeltuned_component_t *c)
 {
@@ -466,15 +490,15 @@ static const char *load_table(mca_coll_modeltuned_component_t *c)
         mca_coll_modeltuned_show_help(first, "unknown-objective",
                                       NULL != given ? given : "(from a parameter file)");
     }
-    if (NULL != c->calibration_file && '\0' != c->calibration_file[0]) {
-        c->table_path = strdup(c->calibration_file);
-    } else if (NULL == (c->table_path = find_default_table())) {
+    if (NULL == c->table_in_use || '\0' == c->table_in_use[0]) {
         opal_output_verbose(
             1, c->output,
             "coll:modeltuned:open: no calibration table (set "
             "coll_modeltuned_calibration_file, or run modeltuned-calibrate); stepping aside");
         return "no calibration table";
     }
+    if (NULL == (c->table_path = strdup(c->table_in_use)))
+        return "out of memory";
     c->table = mt_table_load(c->table_path, err, sizeof err);
     if (NULL == c->table) {
         mca_coll_modeltuned_show_help(first, "calibration-file-unusable", c->table_path, err);
