@@ -1,6 +1,6 @@
 #!/bin/sh
 # modeltuned-calibrate's command line: every bad flag gets one line naming it, on rank 0 only, and
-# the job ends with exit status 2 instead of measuring (or hanging); --help exits 0.
+# the job ends with exit status 2 instead of measuring (or hanging); --help and --version exit 0.
 program="${MODELTUNED_CALIBRATE:-./calib/modeltuned-calibrate}"
 mpirun="${MPIRUN:-mpirun}"
 root_flag=""
@@ -43,6 +43,13 @@ expect_error "--bogus" --bogus
 out=$(timeout 60 "$mpirun" $root_flag --oversubscribe -np 2 --mca coll ^modeltuned "$program" --help 2>/dev/null); status=$?
 if [ "$status" -eq 0 ] && [ "$(printf '%s\n' "$out" | grep -c '^Usage:')" -eq 1 ]; then passed=$((passed + 1)); else
   echo "FAIL: modeltuned-calibrate --help: status $status, wanted 0 and the help once on stdout"; failures=$((failures + 1)); fi
+
+# --version: the version once (rank 0), status 0; the same from the latency benchmark.
+for tool in "$program" "${MODELTUNED_LATENCY:-./tools/latency/modeltuned-latency}"; do
+  out=$(timeout 60 "$mpirun" $root_flag --oversubscribe -np 2 --mca coll ^modeltuned "$tool" --version 2>/dev/null); status=$?
+  if [ "$status" -eq 0 ] && [ "$out" = "$(sed -n 's/^PACKAGE_VERSION = //p' Makefile)" ]; then passed=$((passed + 1)); else
+    echo "FAIL: $tool --version: status $status, said '$out', wanted 0 and the package version once"; failures=$((failures + 1)); fi
+done
 
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -247,6 +247,7 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
       "Run under mpirun with ranks bound to cores, e.g.\n"
       "  mpirun -np 16 --bind-to core modeltuned-calibrate -o calibration.json",
       kProgram};
+  app.set_version_flag("--version", PACKAGE_VERSION);
   app.add_option("-o,--output", options.output, "calibration table to write")->capture_default_str();
   app.add_option("--samples", options.samples, "raw samples CSV (default: <output>.samples.csv)");
   app.add_option("--plot", options.plot_dir,

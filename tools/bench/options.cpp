@@ -2,6 +2,8 @@
 // multiples ("4K", "1MiB"); reduce sizes are whole MPI_INTs.
 #include "tools/bench/options.hpp"
 
+#include "config.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -120,6 +122,7 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
       kProgram};
   int steps_per_octave = 1;
   bool quick = false;
+  app.set_version_flag("--version", PACKAGE_VERSION);
   app.add_option("--op", o.op, "bcast, reduce, both (bcast and reduce), allreduce or all")
       ->check(CLI::IsMember({"bcast", "reduce", "both", "allreduce", "all"}));
   app.add_option_function<std::string>("--min-bytes", size_option("--min-bytes", 1, o.min_bytes),

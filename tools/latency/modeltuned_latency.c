@@ -12,6 +12,8 @@
 
 #include <mpi.h>
 
+#include "config.h"
+
 #include "tools/latency/options.h"
 
 /* The send buffer holds ones of the reductions' type (bcast only moves bytes). */
@@ -130,11 +132,13 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   /* Every rank parses the same arguments, so every rank takes the same way out. */
   if (parse_options(argc, argv, nranks, &o, error, sizeof error) != 0 ||
-      (!o.help && check_sizes(&o, error, sizeof error) != 0)) {
+      (!o.help && !o.version && check_sizes(&o, error, sizeof error) != 0)) {
     if (rank == 0) fprintf(stderr, "%s: %s (see %s --help)\n", PROGRAM, error, PROGRAM);
     status = 2;
   } else if (o.help) {
     if (rank == 0) fputs(help_text, stdout);
+  } else if (o.version) {
+    if (rank == 0) printf("%s\n", PACKAGE_VERSION);
   } else {
     status = run(&o, rank, nranks);
   }

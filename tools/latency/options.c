@@ -33,6 +33,7 @@ const char *const help_text =
     "  --root R              root of bcast and reduce (default 0)\n"
     "  --full                also the minimum and maximum over ranks, and the iteration count\n"
     "  --help                this text\n"
+    "  --version             the version of modeltuned it comes with\n"
     "\n"
     "Method: per size, the warm-up calls, then per iteration t0 = MPI_Wtime(), the collective, its time\n"
     "added up, MPI_Barrier. Each rank's mean latency in microseconds; the table shows the mean over\n"
@@ -144,6 +145,10 @@ int parse_options(int argc, char **argv, int nranks, struct options *o, char *er
     const char *eq = strchr(argv[i], '='), *value;
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       o->help = 1;
+      return 0;
+    }
+    if (strcmp(argv[i], "--version") == 0) {
+      o->version = 1;
       return 0;
     }
     if (strcmp(argv[i], "--full") == 0) {

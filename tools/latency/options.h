@@ -24,7 +24,7 @@ struct options {
   long iterations, warmup; /* -1: OSU's defaults by size */
   struct datatype datatype;
   long root;
-  int full, help;
+  int full, help, version;
 };
 
 extern const char *const help_text;
