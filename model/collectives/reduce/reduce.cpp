@@ -5,6 +5,7 @@
 #include "model/collectives/fixed_rule.hpp"
 #include "model/collectives/reduce/rabenseifner.hpp"
 #include "model/collectives/trees.hpp"
+#include "model/schedule/rounds.hpp"
 
 // Specs name only the fields that differ from their defaults; GCC would warn about the others.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -12,8 +13,7 @@
 namespace modeltuned {
 
 std::optional<Candidate> rabenseifner_runs_instead(const Candidate &c, const CallShape &call, int comm_size) {
-  size_t pof2 = 1;
-  while (pof2 * 2 <= static_cast<size_t>(comm_size)) pof2 *= 2;
+  const size_t pof2 = static_cast<size_t>(floor_power_of_two(comm_size));
   if (pof2 >= 2 && call.count >= pof2 && call.commutative) return std::nullopt;
   return registered_algorithm(c.op, "linear");
 }
