@@ -23,6 +23,9 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/collectives/allreduce/allreduce.cpp \
 	model/collectives/allreduce/schedule.hpp model/collectives/allreduce/schedule.cpp \
 	model/collectives/allreduce/simulate.hpp model/collectives/allreduce/simulate.cpp \
+	model/collectives/barrier/barrier.cpp \
+	model/collectives/barrier/schedule.hpp model/collectives/barrier/schedule.cpp \
+	model/collectives/barrier/simulate.hpp model/collectives/barrier/simulate.cpp \
 	model/registry/registry.hpp model/registry/registry.cpp \
 	model/registry/predict.hpp model/registry/predict.cpp \
 	model/select/selector.hpp model/select/selector.cpp \

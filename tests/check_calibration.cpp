@@ -204,6 +204,17 @@ START_TEST(allreduce_checks_need_version_5) {
 }
 END_TEST
 
+// Barrier checks (version 7): written as version 7, read back, refused in an older table.
+START_TEST(barrier_checks_need_version_7) {
+  const auto [t, text, back] =
+      one_check_round_trip({"barrier", "bruck", 0, 0, "completion", "cache", "socket", 0, 1, -0.25, 0.5, 12, 16, 17});
+  ck_assert_int_eq(json::parse(text)["version"].get<int>(), 7);
+  ck_assert_str_eq(back.checks[0].op.c_str(), "barrier");
+  expect_refused_edit(text, "\"version\": 7", "\"version\": 6",
+                      "checks.residuals[0].op: \"barrier\" needs \"version\": 7");
+}
+END_TEST
+
 // The size from which temporaries cost fresh memory: version 6, kept exactly, refused by older
 // versions and when negative; a table without it is written as before.
 START_TEST(fresh_threshold_needs_version_6) {
@@ -305,10 +316,10 @@ START_TEST(malformed_inputs_are_rejected) {
       {"missing format", [] { return edited([](json &d) { d.erase("format"); }); }, {"format", "missing"}},
       {"missing version",
        [] { return edited([](json &d) { d.erase("version"); }); },
-       {"version", "supported versions: 1 to 6"}},
+       {"version", "supported versions: 1 to 7"}},
       {"unsupported version",
-       [] { return edited([](json &d) { d["version"] = 7; }); },
-       {"version", "7", "supported versions: 1 to 6"}},
+       [] { return edited([](json &d) { d["version"] = 8; }); },
+       {"version", "8", "supported versions: 1 to 7"}},
       {"relay in a version 3 table",
        [] {
          return edited([](json &d) {
@@ -1244,12 +1255,16 @@ START_TEST(calibrate_measures_contention_and_refits) {
   const json doc = json::parse(test::read_text(table_path));
   const CalibrationTable table = load_calibration(table_path.string());
   // Contention lists: version 2; checks, which carry their groups' sizes: 3; relay points: 4;
-  // allreduce checks: 5; where fresh memory starts costing: 6.
-  bool relay = false, allreduce = false;
+  // allreduce checks: 5; where fresh memory starts costing: 6; barrier checks: 7.
+  bool relay = false, allreduce = false, barrier = false;
   const bool fresh_from = table.fresh_memory_from_bytes > 0;
   for (const ChannelTable &ch : table.channels) relay |= !ch.relay.empty();
-  for (const CheckResidual &r : table.checks) allreduce |= r.op == "allreduce";
-  ck_assert_int_eq(doc["version"].get<int>(), fresh_from             ? 6
+  for (const CheckResidual &r : table.checks) {
+    allreduce |= r.op == "allreduce";
+    barrier |= r.op == "barrier";
+  }
+  ck_assert_int_eq(doc["version"].get<int>(), barrier                ? 7
+                                              : fresh_from           ? 6
                                               : allreduce            ? 5
                                               : relay                ? 4
                                               : table.checks.empty() ? 2
@@ -1469,6 +1484,7 @@ int main() {
   tcase_add_test(table, checks_round_trip_and_refuse_bad_entries);
   tcase_add_test(table, check_ranks_round_trip_and_refuse_bad_entries);
   tcase_add_test(table, allreduce_checks_need_version_5);
+  tcase_add_test(table, barrier_checks_need_version_7);
   tcase_add_test(table, fresh_threshold_needs_version_6);
   tcase_add_test(table, checksum_follows_every_value);
   tcase_add_test(table, malformed_inputs_are_rejected);

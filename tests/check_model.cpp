@@ -933,6 +933,9 @@ START_TEST(registry_matches_tuned) {
                                                     {3, "recursive_doubling"}, {4, "ring"},
                                                     {5, "segmented_ring"},     {6, "rabenseifner"}};
   for (auto [number, name] : allreduce) ck_assert_int_eq(find_algorithm(Op::allreduce, name)->id, number);
+  const std::pair<int, const char *> barrier[] = {{1, "linear"}, {2, "double_ring"}, {3, "recursive_doubling"},
+                                                  {4, "bruck"},  {5, "two_proc"},    {6, "tree"}};
+  for (auto [number, name] : barrier) ck_assert_int_eq(find_algorithm(Op::barrier, name)->id, number);
   ck_assert_int_eq(find_algorithm(Op::bcast, "bintree")->id, 5);
   ck_assert_int_eq(find_algorithm(Op::reduce, "in_order_binary")->id, 6);
   ck_assert(find_algorithm(Op::bcast, "binary") == nullptr && find_algorithm(Op::reduce, "0") == nullptr);
@@ -946,10 +949,13 @@ START_TEST(registry_matches_tuned) {
     // Segmented ones with segments (the segmented ring runs the ring without).
     const Candidate c{a.op, a.id, a.parameters.segmented ? 1024u : 0u,
                       a.parameters.fanouts.empty() ? 0 : a.parameters.fanouts.front()};
-    const auto us = predict_us(t, one_cache(5), c, CallShape{a.op, 1000, 8, 1, true});
+    const int ranks = a.runs_only_on != 0 ? a.runs_only_on : 5;
+    const auto us = predict_us(t, one_cache(ranks), c, CallShape{a.op, 1000, 8, 1, true});
     ck_assert_msg(us && *us > 0, "%s %s", op_name(a.op).data(), a.name.data());
+    if (a.runs_only_on != 0)  // refused elsewhere: never predicted there
+      ck_assert(!predict_us(t, one_cache(ranks + 1), c, CallShape{a.op, 1000, 8, 1, true}));
   }
-  ck_assert_int_eq(specs, 9 + 7 + 6);
+  ck_assert_int_eq(specs, 9 + 7 + 6 + 6);
 }
 END_TEST
 

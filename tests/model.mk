@@ -13,6 +13,13 @@ tests_check_allreduce_SOURCES = tests/check_allreduce.cpp
 tests_check_allreduce_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_check_allreduce_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
 
+# The barrier model: registry entries, tuned's rule, schedules that are barriers, costs, explain.
+check_PROGRAMS += tests/check_barrier
+TESTS += tests/check_barrier
+tests_check_barrier_SOURCES = tests/check_barrier.cpp
+tests_check_barrier_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
+tests_check_barrier_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+
 # The explain command line: answers and bad flags.
 TESTS += tests/explain_cli.sh
 EXTRA_DIST += tests/explain_cli.sh

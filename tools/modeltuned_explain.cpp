@@ -71,6 +71,16 @@ size_t parse_size(const std::string &text) {
   return static_cast<size_t>(value * scale);
 }
 
+// --algorithms' help: every collective's algorithms, as the component's parameters take them.
+std::string algorithms_help() {
+  std::string text =
+      fmt::format("restrict candidates, like coll_modeltuned_<op>_algorithms ({}):", collective_names(", ", " or "));
+  for (const CollectiveFamily *family : collective_families())
+    text += fmt::format(" {} {};", op_name(family->op), algorithm_names(family->op));
+  text.pop_back();
+  return text;
+}
+
 std::vector<size_t> parse_sizes(const std::string &list) {
   std::vector<size_t> out;
   size_t start = 0;
@@ -236,7 +246,9 @@ int run_explain(const ExplainOptions &o) {
                       "(the component would step aside)",
                       table_path, kChannelNames[c]));
 
-  WhatIf what_if{op, parse_sizes(o.sizes), o.type_size, o.root, !o.noncommutative, allowed, schedule};
+  // A collective that moves no data has one call to explain, whatever --sizes says.
+  const std::vector<size_t> sizes = collective_family(op).moves_data ? parse_sizes(o.sizes) : std::vector<size_t>{0};
+  WhatIf what_if{op, sizes, o.type_size, o.root, !o.noncommutative, allowed, schedule};
   if (auto v = parse_ompi_version(o.ompi))
     what_if.ompi = *v;
   else
@@ -294,11 +306,7 @@ void add_explain_command(CLI::App &app) {
       ->capture_default_str();
   cmd->add_option("--root", o->root, "root rank")->check(cli::whole_number(0))->capture_default_str();
   cmd->add_flag("--noncommutative", o->noncommutative, "the reduction operation is not commutative");
-  cmd->add_option(
-      "--algorithms", o->algorithms,
-      fmt::format("restrict candidates, like coll_modeltuned_{{bcast,reduce,allreduce}}_algorithms: bcast {}; "
-                  "reduce {}; allreduce {}",
-                  algorithm_names(Op::bcast), algorithm_names(Op::reduce), algorithm_names(Op::allreduce)));
+  cmd->add_option("--algorithms", o->algorithms, algorithms_help());
   cmd->add_option("--variant", o->variant,
                   "cost model: schedule (default, the component's) or stage_sum (the report's eq. 2-3)")
       ->capture_default_str();

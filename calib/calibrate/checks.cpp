@@ -70,18 +70,19 @@ double now_s() {
 }
 
 // The tuned variables a configuration sets at communicator creation, with their values before
-// (allreduce has no chain fan-out, only bcast a k-nomial radix: empty names).
+// (only bcast and reduce have a chain fan-out, only bcast a k-nomial radix, barrier no segment
+// size: empty names).
 struct TunedVariables {
   std::string algorithm, segsize, chain_fanout, knomial_radix;
   int algorithm0 = 0, segsize0 = 0, chain_fanout0 = 0, knomial_radix0 = 4;
   explicit TunedVariables(Op op) {
     const std::string p = fmt::format("coll_tuned_{}_algorithm", op_name(op));
     algorithm = p;
-    segsize = p + "_segmentsize";
-    chain_fanout = op != Op::allreduce ? p + "_chain_fanout" : "";
+    segsize = op != Op::barrier ? p + "_segmentsize" : "";
+    chain_fanout = op == Op::bcast || op == Op::reduce ? p + "_chain_fanout" : "";
     knomial_radix = op == Op::bcast ? p + "_knomial_radix" : "";
     algorithm0 = cvar_read_int(algorithm.c_str()).value_or(0);
-    segsize0 = cvar_read_int(segsize.c_str()).value_or(0);
+    if (!segsize.empty()) segsize0 = cvar_read_int(segsize.c_str()).value_or(0);
     if (!chain_fanout.empty()) chain_fanout0 = cvar_read_int(chain_fanout.c_str()).value_or(4);
     if (!knomial_radix.empty()) knomial_radix0 = cvar_read_int(knomial_radix.c_str()).value_or(4);
   }
@@ -129,7 +130,7 @@ std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm group, b
 
 void restore(TunedVariables &vars) {
   (void)cvar_write(vars.algorithm.c_str(), &vars.algorithm0);
-  (void)cvar_write(vars.segsize.c_str(), &vars.segsize0);
+  if (!vars.segsize.empty()) (void)cvar_write(vars.segsize.c_str(), &vars.segsize0);
   if (!vars.chain_fanout.empty()) (void)cvar_write(vars.chain_fanout.c_str(), &vars.chain_fanout0);
   if (!vars.knomial_radix.empty()) (void)cvar_write(vars.knomial_radix.c_str(), &vars.knomial_radix0);
 }
@@ -303,8 +304,8 @@ std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm grou
   const int disabled = -1;
   const std::optional<int> modeltuned_priority = cvar_read_int("coll_modeltuned_priority");
   if (modeltuned_priority) (void)cvar_write("coll_modeltuned_priority", &disabled);
-  TunedVariables vars[kOpCount] = {TunedVariables(Op::bcast), TunedVariables(Op::reduce),
-                                   TunedVariables(Op::allreduce)};
+  TunedVariables vars[kOpCount] = {TunedVariables(Op::bcast), TunedVariables(Op::reduce), TunedVariables(Op::allreduce),
+                                   TunedVariables(Op::barrier)};
   comms.forced.assign(configs.size(), MPI_COMM_NULL);
   std::string problem;
   for (size_t i = 0; i < configs.size() && problem.empty(); ++i)

@@ -20,7 +20,7 @@ namespace modeltuned {
 // version 5 allreduce checks; version 6 the optional "memory.from_bytes".
 // A table is written as the oldest version that holds what it has, so old tables load, checksum
 // and predict as before.
-inline constexpr int kCalibrationVersion = 6;
+inline constexpr int kCalibrationVersion = 7;
 inline constexpr int kOldestCalibrationVersion = 1;
 inline constexpr std::string_view kCalibrationFormatName = "modeltuned-calibration";
 

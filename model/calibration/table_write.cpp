@@ -57,7 +57,7 @@ json to_json(const CalibrationTable &table) {
   }
   // The oldest version that holds what the table has, so a table without the newer fields is the
   // same file, with the same checksum, as before them.
-  bool contention = !table.checks.empty(), ranks = false, relay = false, allreduce = false;
+  bool contention = !table.checks.empty(), ranks = false, relay = false, allreduce = false, barrier = false;
   const bool fresh_from = !table.fresh_memory_source.empty() && table.fresh_memory_from_bytes > 0;
   for (const ChannelTable &ch : table.channels) {
     contention |= !ch.concurrent.empty() || !ch.exchange.empty();
@@ -66,9 +66,11 @@ json to_json(const CalibrationTable &table) {
   for (const CheckResidual &r : table.checks) {
     ranks |= r.has_ranks();
     allreduce |= r.op == "allreduce";
+    barrier |= r.op == "barrier";
   }
   json doc = {{"format", kCalibrationFormatName},
-              {"version", fresh_from   ? 6
+              {"version", barrier      ? 7
+                          : fresh_from ? 6
                           : allreduce  ? 5
                           : relay      ? 4
                           : ranks      ? 3

@@ -26,7 +26,10 @@ static_assert(static_cast<int>(CallingConvention::bcast) == MT_CALL_BCAST &&
               static_cast<int>(CallingConvention::reduce) == MT_CALL_REDUCE &&
               static_cast<int>(CallingConvention::reduce_segsize_requests) == MT_CALL_REDUCE_SEGSIZE_REQUESTS &&
               static_cast<int>(CallingConvention::reduce_segsize_fanout_requests) ==
-                  MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS);
+                  MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS &&
+              static_cast<int>(CallingConvention::allreduce) == MT_CALL_ALLREDUCE &&
+              static_cast<int>(CallingConvention::allreduce_segsize) == MT_CALL_ALLREDUCE_SEGSIZE &&
+              static_cast<int>(CallingConvention::barrier) == MT_CALL_BARRIER);
 
 namespace {
 
@@ -96,7 +99,7 @@ static void set_error(char *err, size_t len, const char *msg) {
 
 // The C API numbers collectives as Op does (MT_OP_* in the order of collectives/family.hpp).
 static_assert(MT_OPS == kOpCount && MT_OP_BCAST == op_index(Op::bcast) && MT_OP_REDUCE == op_index(Op::reduce) &&
-              MT_OP_ALLREDUCE == op_index(Op::allreduce));
+              MT_OP_ALLREDUCE == op_index(Op::allreduce) && MT_OP_BARRIER == op_index(Op::barrier));
 static Op to_op(int op) { return op >= 0 && op < MT_OPS ? static_cast<Op>(op) : Op::bcast; }
 
 extern "C" {

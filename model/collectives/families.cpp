@@ -6,7 +6,7 @@ namespace modeltuned {
 
 std::span<const CollectiveFamily *const> collective_families() {
   static const std::array<const CollectiveFamily *, kOpCount> families = {&bcast_family(), &reduce_family(),
-                                                                          &allreduce_family()};
+                                                                          &allreduce_family(), &barrier_family()};
   return families;
 }
 

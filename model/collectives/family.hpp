@@ -27,6 +27,7 @@ using RoundsOf = std::vector<Round> (*)(int algorithm, int size, size_t count, s
 struct CollectiveFamily {
   Op op = Op::bcast;
   bool rooted = true;                         // calls have a root, and plans hang off it; rootless ones plan once
+  bool moves_data = true;                     // false: every call is the empty message (barrier)
   std::span<const AlgorithmSpec> algorithms;  // Open MPI's, in tuned's order
   FixedRule fixed_rule = nullptr;
   RoundsOf rounds = nullptr;  // nullptr: the family's algorithms are trees (schedule/trees.hpp)
@@ -43,6 +44,7 @@ std::string collective_names(std::string_view separator, std::string_view last_s
 const CollectiveFamily &bcast_family();
 const CollectiveFamily &reduce_family();
 const CollectiveFamily &allreduce_family();
+const CollectiveFamily &barrier_family();
 
 // Specs name only the fields that differ from their defaults; GCC would warn about the others.
 #pragma GCC diagnostic push

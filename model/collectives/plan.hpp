@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "model/collectives/allreduce/simulate.hpp"
+#include "model/collectives/barrier/simulate.hpp"
 #include "model/collectives/bcast/scatter_allgather.hpp"
 #include "model/collectives/bcast/split_bintree.hpp"
 #include "model/collectives/reduce/rabenseifner.hpp"
@@ -13,7 +14,7 @@
 namespace modeltuned {
 
 using Plan = std::variant<TreePlan, SplitBintreePlan, ScatterAllgatherPlan, ScatterAllgatherRingPlan, RabenseifnerPlan,
-                          LinearAllreducePlan, RecursiveDoublingPlan, RingPlan>;
+                          LinearAllreducePlan, RecursiveDoublingPlan, RingPlan, BarrierPlan>;
 
 inline int plan_size(const Plan &plan) {
   return std::visit([](const auto &family) { return family.size; }, plan);

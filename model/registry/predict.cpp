@@ -12,6 +12,7 @@ std::optional<double> evaluate_plan(const CalibrationTable &table, const Plan &p
                                     const Candidate &c, TreeSchedule tree_schedule) {
   const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
   if (!spec || !spec->evaluate) return std::nullopt;
+  if (spec->runs_only_on != 0 && spec->runs_only_on != plan_size(plan)) return std::nullopt;  // Open MPI fails it
   if (spec->runs_instead && spec->runs_instead(c, call, plan_size(plan))) return std::nullopt;
   return spec->evaluate(Evaluation{table, call, c, tree_schedule}, plan);
 }

@@ -29,6 +29,7 @@ enum class CallingConvention : int {
   reduce_segsize_fanout_requests = 5,  // segsize, fan-out, max outstanding requests
   allreduce = 6,                       // nothing more (after sbuf, rbuf, count, dtype, op, comm, module)
   allreduce_segsize = 7,               // segsize
+  barrier = 8,                         // nothing (comm, module)
 };
 
 // The parameters an algorithm takes, and the values the selector searches.
@@ -65,6 +66,8 @@ struct AlgorithmSpec {
   PlanBuilder plan = nullptr;
   Evaluator evaluate = nullptr;
   RunsInstead runs_instead = nullptr;  // nullptr: Open MPI always runs it as asked
+  // Open MPI refuses it (an error, not another algorithm) on any other number of ranks; 0: runs on all.
+  int runs_only_on = 0;
   // Runs the communicator's own reduce to rank 0 and bcast from it (allreduce nonoverlapping):
   // no plan of its own; the selector predicts it from its own reduce and bcast decisions.
   bool composed_of_reduce_bcast = false;

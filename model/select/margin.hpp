@@ -83,9 +83,10 @@ inline std::optional<ResidualRange> check_range(const CalibrationTable &table, O
   return range_in(checks_for(table, op, bytes, metric, neighbors, widest, ranks), algorithm, segsize, fanout, ranks);
 }
 // The element size the checks' collectives were measured with (calib/calibrate/checks.cpp): bcast
-// MPI_BYTE, reduce MPI_INT with MPI_SUM. What the fixed rule runs can depend on the element count
-// (Rabenseifner with fewer elements than ranks runs the linear reduce).
-inline constexpr size_t checked_element_bytes(Op op) { return op == Op::bcast ? 1 : 4; }
+// MPI_BYTE, the reductions MPI_INT with MPI_SUM; a barrier moves nothing (bytes 0, counted as one).
+// What the fixed rule runs can depend on the element count (Rabenseifner with fewer elements than
+// ranks runs the linear reduce).
+inline constexpr size_t checked_element_bytes(Op op) { return reduces(op) ? 4 : 1; }
 // The range for Open MPI's default, which for this call runs `runs` (the fixed rule's
 // configuration, what_runs applied); `runs_at(n, bytes)` is what it runs for a call of `bytes`
 // (elements of checked_element_bytes) at n ranks. A check of the default holds only where the

@@ -7,16 +7,16 @@
 
 namespace modeltuned {
 
-// Allreduce is modelled (registry, explain); the component and the calibrator take bcast and
-// reduce only so far (issue 31).
-enum class Op : uint8_t { bcast = 0, reduce = 1, allreduce = 2 };
-inline constexpr int kOpCount = 3;
+// The collectives, in the order of their families (collectives/families.cpp).
+enum class Op : uint8_t { bcast = 0, reduce = 1, allreduce = 2, barrier = 3 };
+inline constexpr int kOpCount = 4;
 inline constexpr int op_index(Op op) { return static_cast<int>(op); }
 inline constexpr std::string_view op_name(Op op) {
-  return op == Op::bcast ? "bcast" : op == Op::reduce ? "reduce" : "allreduce";
+  constexpr std::string_view names[kOpCount] = {"bcast", "reduce", "allreduce", "barrier"};
+  return names[op_index(op)];
 }
 // A reduction: operands are combined, so a non-commutative operation limits the algorithms.
-inline constexpr bool reduces(Op op) { return op != Op::bcast; }
+inline constexpr bool reduces(Op op) { return op == Op::reduce || op == Op::allreduce; }
 
 // One point in the search space: an algorithm (model/registry) with its parameters.
 struct Candidate {

@@ -19,6 +19,12 @@ Segmentation segmentation(uint32_t segsize, size_t type_size, size_t count) {
   return s;
 }
 
+ChannelMask round_mask(const Placement &placement, const Round &round) {
+  ChannelMask m = 0;
+  for (const Transfer &t : round) m |= 1u << static_cast<int>(placement.channel(t.from, t.to));
+  return m;
+}
+
 double step_us(const CalibrationTable &table, ChannelMask mask, double bytes) {
   double worst = 0;
   for (int c = 0; c < kChannels; ++c) {

@@ -8,7 +8,9 @@
 
 #include "model/calibration/table.hpp"
 #include "model/cost/channel_cost.hpp"
+#include "model/schedule/rounds.hpp"
 #include "model/simulate/call.hpp"
+#include "model/topology/placement.hpp"
 
 namespace modeltuned {
 
@@ -23,6 +25,9 @@ using PeersPerChannel = std::array<int, kChannels>;
 
 // Bit c set: some transfer of a step goes through channel c.
 using ChannelMask = unsigned;
+
+// The channels a round's transfers go through.
+ChannelMask round_mask(const Placement &placement, const Round &round);
 
 // Cost of a step moving `bytes` per pair through the channels of `mask`: its slowest transfer.
 double step_us(const CalibrationTable &table, ChannelMask mask, double bytes);

@@ -147,10 +147,13 @@ std::string passed_over(const nlohmann::json &d, const nlohmann::json &c) {
 
 std::string format_decision(const nlohmann::json &d, int top) {
   const bool commutative = d.value("commutative", true);
-  std::string out =
-      fmt::format("{} of {} B ({} x {} B) on {} ranks, root {}{}\n", d["op"].get<std::string>(),
-                  d["bytes"].get<size_t>(), d["count"].get<size_t>(), d["type_size"].get<size_t>(),
-                  d["comm_size"].get<int>(), d["root"].get<int>(), commutative ? "" : ", non-commutative op");
+  const std::string op = d["op"].get<std::string>();
+  const std::optional<Op> family = find_collective(op);
+  std::string out = family && !collective_family(*family).moves_data
+                        ? fmt::format("{} on {} ranks\n", op, d["comm_size"].get<int>())
+                        : fmt::format("{} of {} B ({} x {} B) on {} ranks, root {}{}\n", op, d["bytes"].get<size_t>(),
+                                      d["count"].get<size_t>(), d["type_size"].get<size_t>(), d["comm_size"].get<int>(),
+                                      d["root"].get<int>(), commutative ? "" : ", non-commutative op");
   const auto us = predicted_us;
   if (d["pick"].is_null())
     return out + "  no allowed candidate can be predicted: modeltuned falls back to Open MPI's decision\n\n";
@@ -180,6 +183,11 @@ std::string format_decision(const nlohmann::json &d, int top) {
     out += fmt::format("  {:>4}  {:<34} {:>12.2f}  {:>7.2f}x{}\n", i + 1, all[i]["label"].get<std::string>(),
                        us(all[i]), us(all[i]) / best, i < pick_at ? passed_over(d, all[i]) : "");
   if (shown < all.size()) out += fmt::format("  ... {} more (--top 0 shows all)\n", all.size() - shown);
+  if (family)
+    for (const AlgorithmSpec &spec : collective_family(*family).algorithms)
+      if (spec.runs_only_on != 0 && spec.runs_only_on != d["comm_size"].get<int>())
+        out += fmt::format("  not a candidate: {} (Open MPI runs it on {} ranks only, and fails the call on others)\n",
+                           spec.name, spec.runs_only_on);
   return out + "\n";
 }
 

@@ -19,7 +19,8 @@
 #define MCA_COLL_MODELTUNED_COLLECTIVES(X) \
     X(bcast, BCAST, PLAIN)                 \
     X(reduce, REDUCE, REDUCTION)           \
-    X(allreduce, ALLREDUCE, REDUCTION)
+    X(allreduce, ALLREDUCE, REDUCTION)     \
+    X(barrier, BARRIER, PLAIN)
 
 #define MCA_COLL_MODELTUNED_KINDS_PLAIN     1
 #define MCA_COLL_MODELTUNED_KINDS_REDUCTION 3

@@ -3,13 +3,6 @@
 namespace modeltuned {
 namespace {
 
-// The channels a round's transfers go through.
-ChannelMask round_mask(const Placement &placement, const Round &round) {
-  ChannelMask m = 0;
-  for (const Transfer &t : round) m |= 1u << static_cast<int>(placement.channel(t.from, t.to));
-  return m;
-}
-
 // Elements of the largest ring block (COLL_BASE_COMPUTE_BLOCKCOUNT's early block).
 size_t early_block(size_t count, size_t blocks) { return (count + blocks - 1) / blocks; }
 

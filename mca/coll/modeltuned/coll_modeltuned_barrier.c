@@ -1,0 +1,58 @@
+/*
+ * MPI_Barrier: a cached lookup of the model's choice, then Open MPI's own implementation of it
+ * through the dispatch table (coll_modeltuned_dispatch.c). A barrier moves no data: every call
+ * is one size class (empty), decided as rooted at 0. Its table (the end of the file) is what the
+ * rest of the component knows of it.
+ */
+#include "ompi_config.h"
+
+#include "coll_modeltuned_call.h"
+#include "ompi/mca/coll/base/coll_base_functions.h"
+
+typedef int (*barrier_fn)(BARRIER_ARGS);
+
+static int previous_barrier(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm)
+{
+    return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, BARRIER, mca_coll_base_module_barrier_fn_t)(
+        comm, MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, BARRIER));
+}
+
+/* The call with decision `d` (NULL: the previous component), counted. Every algorithm has the
+ * one calling convention, MT_CALL_BARRIER. */
+static inline int barrier_with(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                               const mca_coll_modeltuned_decision_t *d)
+{
+    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BARRIER, comm, d, 0, 0);
+    if (OPAL_UNLIKELY(NULL == d))
+        return previous_barrier(m, comm);
+    return ((barrier_fn) d->fn)(comm, &m->super);
+}
+
+static int barrier_call(const mca_coll_modeltuned_call_t *c,
+                        const mca_coll_modeltuned_decision_t *d)
+{
+    return barrier_with(c->module, c->comm, d);
+}
+
+static int barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup(m, comm,
+                                                                   MCA_COLL_MODELTUNED_KIND_BARRIER,
+                                                                   0, 1, 0);
+    if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
+        const mca_coll_modeltuned_call_t call = {m,    comm, MCA_COLL_MODELTUNED_KIND_BARRIER,
+                                                 0,    0,    NULL,
+                                                 NULL, 0,    NULL,
+                                                 NULL, barrier_call};
+        return mca_coll_modeltuned_guarded(&call, d);
+    }
+    return barrier_with(m, comm, d);
+}
+
+const mca_coll_modeltuned_collective_t mca_coll_modeltuned_collective_barrier = {
+    MCA_COLL_MODELTUNED_COLLECTIVE_FIELDS(barrier, BARRIER),
+    .entry = (mca_coll_modeltuned_fn_t) barrier,
+    .first_convention = MT_CALL_BARRIER,
+    .last_convention = MT_CALL_BARRIER,
+};
