@@ -1,7 +1,7 @@
 // Unit tests of the model's allreduce (no MPI): the registry's entries and Open MPI's silent
 // fallbacks, the schedules the plans come from, the costs against hand-computed values on a
 // one-channel table, the non-overlapping algorithm as the model's own reduce and bcast, and
-// explain's listing on a 256-rank ORFEO placement. tests/mpi/allreduce_schedule.c compares the
+// explain's listing on a 256-rank ORFEO placement. tests/mpi/schedules.c compares the
 // schedules with what libmpi sends.
 #include <cmath>
 #include <limits>

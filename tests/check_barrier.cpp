@@ -70,8 +70,8 @@ END_TEST
 
 // ompi_coll_tuned_barrier_intra_dec_fixed: by communicator size only, the same in 4.1 and 5.0.
 START_TEST(fixed_rule_by_size) {
-  const std::pair<int, int> expected[] = {{2, 3},   {3, 3},   {4, 1},    {7, 1},    {8, 3},    {63, 3},
-                                          {64, 4},  {255, 4}, {256, 6},  {511, 6},  {512, 4},  {1023, 4},
+  const std::pair<int, int> expected[] = {{2, 3},    {3, 3},    {4, 1},    {7, 1},     {8, 3},   {63, 3},
+                                          {64, 4},   {255, 4},  {256, 6},  {511, 6},   {512, 4}, {1023, 4},
                                           {1024, 6}, {4095, 6}, {4096, 4}, {100000, 4}};
   for (auto [p, algorithm] : expected)
     for (OmpiVersion v : {OmpiVersion::v4_1, OmpiVersion::v5_0}) {

@@ -19,13 +19,13 @@ tests_mpi_fixed_rule_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
 tests_mpi_fixed_rule_LDFLAGS = -export-dynamic
 tests_mpi_fixed_rule_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIBS) -ldl
 
-# allreduce_schedule: the model's allreduce schedules against the messages libmpi's base
+# schedules: the model's allreduce and barrier schedules against the messages libmpi's base
 # algorithms send (it wraps the PML's send and isend).
-check_PROGRAMS += tests/mpi/allreduce_schedule
-tests_mpi_allreduce_schedule_SOURCES = tests/mpi/allreduce_schedule.c
-nodist_EXTRA_tests_mpi_allreduce_schedule_SOURCES = tests/force_cxx_link.cxx
-tests_mpi_allreduce_schedule_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
-tests_mpi_allreduce_schedule_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIBS)
+check_PROGRAMS += tests/mpi/schedules
+tests_mpi_schedules_SOURCES = tests/mpi/schedules.c
+nodist_EXTRA_tests_mpi_schedules_SOURCES = tests/force_cxx_link.cxx
+tests_mpi_schedules_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
+tests_mpi_schedules_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIBS)
 
 # observe: a known sequence of calls, then modeltuned's MPI_T counters.
 tests_mpi_observe_SOURCES = tests/mpi/observe.c tests/mpi/mpi_t.h
@@ -39,7 +39,7 @@ tests_mpi_check_mpi_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DMODELTUNED_TEST_
 tests_mpi_check_mpi_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_mpi_check_mpi_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
 EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe tests/mpi/fixed_rule \
-	tests/mpi/allreduce_schedule tools/modeltuned \
+	tests/mpi/schedules tools/modeltuned \
 	mca-components/mca_coll_modeltuned.so
 
 # The guard: picks slowed on purpose are taken back on every rank at the same call (tests/mpi/guard

@@ -102,7 +102,7 @@ typedef struct mt_send {
  * (model/collectives/<op>/schedule.hpp), which the model's plans are built from. Writes at most
  * `capacity` and returns how many there are; -1 for an unknown algorithm, for a collective whose
  * algorithms are trees (bcast, reduce), and for allreduce's nonoverlapping (2), which runs the
- * communicator's own reduce and bcast. tests/mpi/allreduce_schedule.c compares them with what
+ * communicator's own reduce and bcast. tests/mpi/schedules.c compares them with what
  * libmpi sends. */
 int mt_schedule_sends(int op, int algorithm, int comm_size, uint64_t count, uint64_t type_size, uint32_t segsize,
                       int rank, mt_send *out, int capacity);

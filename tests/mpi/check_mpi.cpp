@@ -466,6 +466,12 @@ START_TEST(reduce_one_algorithm) { only_algorithm(Op::reduce, _i); }
 END_TEST
 START_TEST(allreduce_one_algorithm) { only_algorithm(Op::allreduce, _i); }
 END_TEST
+// two_proc runs on two ranks only (Open MPI fails it on others, and the model never picks it there).
+START_TEST(barrier_one_algorithm) {
+  const int only_on = registered(Op::barrier)[_i]->runs_only_on;
+  expect_only_algorithm(with_modeltuned(only_on != 0 ? only_on : 5), Op::barrier, _i);
+}
+END_TEST
 
 // Tuned's numbers work as well as names, and a list allows exactly its members.
 START_TEST(algorithm_list_by_number) {
@@ -856,18 +862,20 @@ START_TEST(fixed_rule_is_tuneds) {
 }
 END_TEST
 
-// The model's allreduce schedules, from which its allreduce plans are built, against the messages
-// libmpi's own base algorithms send, with their silent fallbacks, on every communicator of 2 to 8
-// ranks (tests/mpi/allreduce_schedule.c).
-START_TEST(allreduce_schedules_are_libmpis) {
+// The model's allreduce and barrier schedules, from which their plans are built, against the
+// messages libmpi's own base algorithms send, with their silent fallbacks, on every communicator
+// of 2 to 8 ranks (tests/mpi/schedules.c).
+START_TEST(schedules_are_libmpis) {
   Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(8, 0);
   run.coll = "^modeltuned,han";
-  run.program = "allreduce_schedule";
+  run.program = "schedules";
   RunResult r = run_mpi(run, scratch.dir);
-  const auto pass = r.lines_containing("allreduce_schedule: PASS");
-  expect(r.exit_status == 0 && !pass.empty(), r, "the model's allreduce schedules and libmpi's sends differ");
-  expect(number_field(pass.front(), "cases") >= 600, r, "the sweep compared too few cases");
+  const auto pass = r.lines_containing("schedules: PASS");
+  expect(r.exit_status == 0 && !pass.empty(), r, "the model's schedules and libmpi's sends differ");
+  expect(number_field(pass.front(), "cases") >= 600, r, "the allreduce sweep compared too few cases");
+  // 5 algorithms on each of 2..8 ranks, and two_proc on 2.
+  expect(number_field(pass.front(), "barrier_cases") == 36, r, "the barrier sweep compared the wrong cases");
 }
 END_TEST
 
@@ -922,9 +930,11 @@ Suite *mpi_suite() {
   tcase_add_loop_test(reduce, reduce_one_algorithm, 0, static_cast<int>(registered(Op::reduce).size()));
   TCase *allreduce = add("allreduce_one_algorithm");
   tcase_add_loop_test(allreduce, allreduce_one_algorithm, 0, static_cast<int>(registered(Op::allreduce).size()));
+  TCase *barrier = add("barrier_one_algorithm");
+  tcase_add_loop_test(barrier, barrier_one_algorithm, 0, static_cast<int>(registered(Op::barrier).size()));
   add("algorithm_list_by_number", algorithm_list_by_number);
   add("default", fixed_rule_is_tuneds, kept_default_runs_directly);
-  add("allreduce", allreduce_schedules_are_libmpis);
+  add("schedules", schedules_are_libmpis);
   add("noncommutative", noncommutative_only_order_preserving, noncommutative_with_only_reordering_algorithms_allowed);
   TCase *bad = add("bad_input");
   tcase_add_loop_test(bad, bad_input, 0, kBadInputs);

@@ -1,4 +1,5 @@
-/* Exact-result checker for MPI_Bcast, MPI_Reduce and MPI_Allreduce, run under mpirun by check_mpi.
+/* Exact-result checker for MPI_Bcast, MPI_Reduce and MPI_Allreduce, and a synchronisation checker
+ * for MPI_Barrier, run under mpirun by check_mpi.
  *
  * Every value is an integer, a multiple of 1/8 far below 2^53, or an element of the ring of
  * 2x2 matrices mod 2^32, so every correct reduction order gives bit-identical results and the
@@ -8,20 +9,23 @@
  * only the reductions under test).
  *
  * Options:
- *   --ops=LIST             bcast,reduce,noncommutative,allreduce (default the first three;
- *                          allreduce: its commutative and non-commutative cases, MPI_IN_PLACE
- *                          alternating)
+ *   --ops=LIST             bcast,reduce,noncommutative,allreduce,barrier (default the first
+ *                          three; allreduce: its commutative and non-commutative cases, MPI_IN_PLACE
+ *                          alternating; barrier: no rank leaves before the last one entered, on
+ *                          the machine's one clock, with a late rank in turn)
  *   --comms=LIST           world,dup,split,inter (default world,dup,split; split = odd/even,
  *                          reversed order; inter = an intercommunicator between the even and odd
  *                          ranks, with bcast, reduce, scatter, allreduce and barrier from each side)
  *   --max-bytes=N          skip cases whose payload exceeds N bytes (default 4 MiB)
  *   --all-roots-bytes=N    payloads above N bytes use roots 0, P/2, P-1 only (default 64 KiB)
  * Output: one summary line on rank 0 ("collectives: PASS|FAIL ranks= checks= failures=
- * bcast_calls= reduce_calls= allreduce_calls=", the call counts summed over ranks and limited to non-empty calls
- * on communicators of two or more ranks), and "collectives: MISMATCH ..." lines on stderr for the
- * first failures of each rank. Exit status 1 on any mismatch. */
+ * bcast_calls= reduce_calls= allreduce_calls= barrier_calls=", the call counts summed over ranks and
+ * limited to non-empty calls, and barriers, on communicators of two or more ranks), and "collectives: MISMATCH ..."
+ * lines on stderr for the first failures of each rank. Exit status 1 on any mismatch. */
 #include <mpi.h>
 #include <stdarg.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,16 +56,16 @@ static MPI_Datatype vec_type, mat_type;
 static MPI_Op vec_sum_op, mat_product_op;
 
 static struct {
-  int ops_bcast, ops_reduce, ops_noncommutative, ops_allreduce;
+  int ops_bcast, ops_reduce, ops_noncommutative, ops_allreduce, ops_barrier;
   int comm_world, comm_dup, comm_split, comm_inter;
   long max_bytes, all_roots_bytes;
-} opt = {1, 1, 1, 0, 1, 1, 1, 0, 4L << 20, 64L << 10};
+} opt = {1, 1, 1, 0, 0, 1, 1, 1, 0, 4L << 20, 64L << 10};
 
 static int world_rank;
 static long checks, failures, op_misuse;
 /* Calls with a non-empty payload on communicators of two or more ranks: the calls a coll
  * component can be expected to take (check_mpi compares them with modeltuned's trace lines). */
-static long bcast_calls, reduce_calls, allreduce_calls;
+static long bcast_calls, reduce_calls, allreduce_calls, barrier_calls;
 
 static void count_call(MPI_Comm comm, long count, long *counter) {
   int size;
@@ -436,6 +440,50 @@ static void test_allreduce(MPI_Comm comm, const char *name, const long *counts, 
       run_allreduce(comm, name, &noncommutative_case.op, K_MAT, counts[j], j % 2);
 }
 
+/* Barrier: in each round one rank, in turn, enters 2 ms late; afterwards every round's latest
+ * entry must precede its earliest exit. CLOCK_MONOTONIC is the machine's one clock, also across
+ * emulated nodes, and a correct barrier orders every exit after every entry through its
+ * messages, so this holds on any load; a barrier that lets a rank through early fails it. */
+static double monotonic_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void test_barrier(MPI_Comm comm, const char *name) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const int rounds = 2 * size + 2;
+  double *mine = malloc(sizeof(double) * 2 * (size_t)rounds);
+  double *all = malloc(sizeof(double) * 2 * (size_t)rounds * (size_t)size);
+  for (int k = 0; k < rounds; k++) {
+    if (rank == k % size) usleep(2000);
+    mine[2 * k] = monotonic_seconds();
+    MPI_Barrier(comm);
+    mine[2 * k + 1] = monotonic_seconds();
+    count_call(comm, 1, &barrier_calls);
+  }
+  MPI_Allgather(mine, 2 * rounds, MPI_DOUBLE, all, 2 * rounds, MPI_DOUBLE, comm);
+  for (int k = 0; k < rounds; k++) {
+    double last_entry = all[2 * k], first_exit = all[2 * k + 1];
+    int late = 0, early = 0;
+    for (int q = 0; q < size; q++) {
+      const double entry = all[2 * rounds * q + 2 * k], exit = all[2 * rounds * q + 2 * k + 1];
+      if (entry > last_entry) last_entry = entry, late = q;
+      if (exit < first_exit) first_exit = exit, early = q;
+    }
+    checks++;
+    if (rank == 0 && first_exit < last_entry) {
+      struct ctx c = {name, "barrier", K_BYTE, 0, -1, 0};
+      mismatch(&c, "round %d: rank %d left %.1f us before rank %d entered", k, early, 1e6 * (last_entry - first_exit),
+               late);
+    }
+  }
+  free(mine);
+  free(all);
+}
+
 static void test_comm(MPI_Comm comm, const char *name) {
   int size;
   MPI_Comm_size(comm, &size);
@@ -472,6 +520,7 @@ static void test_comm(MPI_Comm comm, const char *name) {
     reduce_all_roots(comm, name, &noncommutative_case, (1L << 20) / (long)kinds[K_MAT].payload + 1, 0);
   }
   if (opt.ops_allreduce) test_allreduce(comm, name, counts, ncounts);
+  if (opt.ops_barrier) test_barrier(comm, name);
 }
 
 /* ---- intercommunicator -------------------------------------------------------------------- */
@@ -558,7 +607,7 @@ static void test_intercomm(int world_size) {
 static void usage_error(const char *arg) {
   if (world_rank == 0)
     fprintf(stderr,
-            "collectives: bad argument '%s'; use --ops=bcast,reduce,noncommutative,allreduce "
+            "collectives: bad argument '%s'; use --ops=bcast,reduce,noncommutative,allreduce,barrier "
             "--comms=world,dup,split,inter --max-bytes=N --all-roots-bytes=N\n",
             arg);
   MPI_Finalize();
@@ -589,12 +638,13 @@ static int parse_size(const char *text, long *out) {
 static void parse_options(int argc, char **argv) {
   for (int a = 1; a < argc; a++) {
     const char *arg = argv[a];
-    static const char *const op_names[] = {"bcast", "reduce", "noncommutative", "allreduce"};
+    static const char *const op_names[] = {"bcast", "reduce", "noncommutative", "allreduce", "barrier"};
     static const char *const comm_names[] = {"world", "dup", "split", "inter"};
-    int *const op_flags[] = {&opt.ops_bcast, &opt.ops_reduce, &opt.ops_noncommutative, &opt.ops_allreduce};
+    int *const op_flags[] = {&opt.ops_bcast, &opt.ops_reduce, &opt.ops_noncommutative, &opt.ops_allreduce,
+                             &opt.ops_barrier};
     int *const comm_flags[] = {&opt.comm_world, &opt.comm_dup, &opt.comm_split, &opt.comm_inter};
     if (strncmp(arg, "--ops=", 6) == 0) {
-      if (!parse_list(arg + 6, op_names, op_flags, 4)) usage_error(arg);
+      if (!parse_list(arg + 6, op_names, op_flags, 5)) usage_error(arg);
     } else if (strncmp(arg, "--comms=", 8) == 0) {
       if (!parse_list(arg + 8, comm_names, comm_flags, 4)) usage_error(arg);
     } else if (strncmp(arg, "--max-bytes=", 12) == 0) {
@@ -649,8 +699,8 @@ int main(int argc, char **argv) {
     mismatch(&c, "user operation called %ld times with a datatype other than the one reduced", op_misuse);
   }
 
-  enum { N = 5 };
-  long mine[N] = {checks, failures, bcast_calls, reduce_calls, allreduce_calls}, total[N] = {0};
+  enum { N = 6 };
+  long mine[N] = {checks, failures, bcast_calls, reduce_calls, allreduce_calls, barrier_calls}, total[N] = {0};
   long *all = malloc(sizeof mine * (size_t)world_size);
   MPI_Allgather(mine, N, MPI_LONG, all, N, MPI_LONG, MPI_COMM_WORLD);
   for (int r = 0; r < world_size; r++)
@@ -658,8 +708,10 @@ int main(int argc, char **argv) {
   free(all);
   long total_failures = total[1];
   if (world_rank == 0)
-    printf("collectives: %s ranks=%d checks=%ld failures=%ld bcast_calls=%ld reduce_calls=%ld allreduce_calls=%ld\n",
-           total_failures ? "FAIL" : "PASS", world_size, total[0], total_failures, total[2], total[3], total[4]);
+    printf(
+        "collectives: %s ranks=%d checks=%ld failures=%ld bcast_calls=%ld reduce_calls=%ld allreduce_calls=%ld "
+        "barrier_calls=%ld\n",
+        total_failures ? "FAIL" : "PASS", world_size, total[0], total_failures, total[2], total[3], total[4], total[5]);
   fflush(stdout);
 
   MPI_Op_free(&vec_sum_op);

@@ -1,12 +1,13 @@
 /* The model's copy of tuned's fixed rules (mt_fixed_rule, model/select/ompi_fixed.cpp) against tuned
  * itself: what coll_tuned_decision_fixed.c runs, and with which arguments, for every communicator
  * size up to 300 and around each of the rule's thresholds beyond, at message sizes around every
- * power of two up to 8 MiB, for bcast, commutative and non-commutative reduce, and allreduce. Where
+ * power of two up to 8 MiB, for bcast, commutative and non-commutative reduce, and allreduce, and
+ * barrier, whose rule looks at the communicator's size only. Where
  * modeltuned keeps Open MPI's default it runs that rule's algorithm directly (coll_modeltuned_default_direct), so a
  * difference here would run another algorithm than Open MPI's default.
  *
  * How: run under mpirun at np 2 without modeltuned, so tuned's collectives are MPI_COMM_WORLD's.
- * This program defines every ompi_coll_base_* bcast, reduce and allreduce function itself:
+ * This program defines every ompi_coll_base_* bcast, reduce, allreduce and barrier function itself:
  * tuned calls them through its PLT, so ours run first. While recording they only note which one
  * ran and its arguments; otherwise they forward to libmpi's. Rank 0 then calls tuned's own
  * functions on a copy of MPI_COMM_WORLD whose group claims P ranks: tuned's fixed rules read only
@@ -224,7 +225,36 @@ static void compare_allreduce(ompi_communicator_t *world, ompi_communicator_t *c
         seen.segsize, algorithm);
 }
 
+/* barrier: 1 linear ... 6 tree (coll_tuned_barrier_decision.c) */
+typedef int (*barrier_t)(BARRIER_ARGS);
+#define BARRIER(number, name)                      \
+  int name(BARRIER_ARGS) {                         \
+    if (note(number, 0, 0, 0)) return MPI_SUCCESS; \
+    FORWARD(name, barrier_t, comm, module);        \
+  }
+BARRIER(1, ompi_coll_base_barrier_intra_basic_linear)
+BARRIER(2, ompi_coll_base_barrier_intra_doublering)
+BARRIER(3, ompi_coll_base_barrier_intra_recursivedoubling)
+BARRIER(4, ompi_coll_base_barrier_intra_bruck)
+BARRIER(5, ompi_coll_base_barrier_intra_two_procs)
+BARRIER(6, ompi_coll_base_barrier_intra_tree)
+
+static void compare_barrier(ompi_communicator_t *world, ompi_communicator_t *comm) {
+  const int p = ompi_comm_size(comm);
+  memset(&seen, 0, sizeof seen);
+  seen.on = true;
+  world->c_coll->coll_barrier(comm, world->c_coll->coll_barrier_module);
+  seen.on = false;
+  const int algorithm = mt_fixed_rule(MT_OP_BARRIER, 0, p, 1, NULL);
+  ++cases;
+  if (1 == seen.calls && seen.algorithm == algorithm) return;
+  if (++failures <= 20)
+    printf("fixed_rule: FAIL barrier P=%d: tuned ran %d (calls %d), the model's rule says %d\n", p,
+           seen.calls ? seen.algorithm : 0, seen.calls, algorithm);
+}
+
 static void sweep_size(ompi_communicator_t *world, ompi_communicator_t *comm, struct ompi_op_t *ordered) {
+  compare_barrier(world, comm);
   for (size_t power = 1; power <= ((size_t)8 << 20); power *= 2)
     for (int delta = -1; delta <= 1; ++delta) {
       const size_t bytes = power + delta;

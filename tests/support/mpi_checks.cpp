@@ -43,6 +43,20 @@ long number_field(const std::string &line, const std::string &key) {
   return v.empty() ? -1 : std::strtol(v.c_str(), nullptr, 10);
 }
 
+long RunResult::calls(modeltuned::Op op) const {
+  switch (op) {
+    case modeltuned::Op::bcast:
+      return bcast_calls;
+    case modeltuned::Op::reduce:
+      return reduce_calls;
+    case modeltuned::Op::allreduce:
+      return allreduce_calls;
+    case modeltuned::Op::barrier:
+      return barrier_calls;
+  }
+  return -1;
+}
+
 std::vector<TraceLine> RunResult::trace(const std::string &op) const {
   const std::string prefix = "coll:modeltuned:" + op + " ";
   std::vector<TraceLine> out;
@@ -154,6 +168,7 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
       result.bcast_calls = number_field(line, "bcast_calls");
       result.reduce_calls = number_field(line, "reduce_calls");
       result.allreduce_calls = number_field(line, "allreduce_calls");
+      result.barrier_calls = number_field(line, "barrier_calls");
     }
   return result;
 }
@@ -171,7 +186,7 @@ void expect_correct(const RunResult &r) {
 void expect_consistent_decisions(const RunResult &r) {
   using Call = std::tuple<std::string, long, long, std::string, long, long>;
   std::map<std::string, std::map<int, std::vector<Call>>> per_comm;  // name -> world rank -> calls
-  for (const std::string op : {"bcast", "reduce", "allreduce"})
+  for (const std::string op : {"bcast", "reduce", "allreduce", "barrier"})
     for (const auto &t : r.trace(op))
       per_comm[t.name][t.world_rank].emplace_back(op, t.bytes, t.root, t.algorithm, t.segsize, t.fanout);
   for (const auto &[name, ranks] : per_comm) {
@@ -232,7 +247,8 @@ void expect_modeltuned_took_every_call(const RunResult &r) {
 }
 
 void expect_no_modeltuned_calls(const RunResult &r) {
-  const size_t n = r.trace("bcast").size() + r.trace("reduce").size() + r.trace("allreduce").size();
+  const size_t n =
+      r.trace("bcast").size() + r.trace("reduce").size() + r.trace("allreduce").size() + r.trace("barrier").size();
   expect(n == 0, r, "modeltuned took " + std::to_string(n) + " calls although it should have stepped aside");
 }
 
@@ -301,9 +317,7 @@ long expect_only_algorithm(MpiRun run, modeltuned::Op op, int index, const std::
   expect_correct(r);
   expect_consistent_decisions(r);
   const auto lines = r.trace(op_name);
-  const long calls = op == modeltuned::Op::bcast    ? r.bcast_calls
-                     : op == modeltuned::Op::reduce ? r.reduce_calls
-                                                    : r.allreduce_calls;
+  const long calls = r.calls(op);
   expect(program_calls(lines) == calls, r,
          "modeltuned traced " + std::to_string(program_calls(lines)) + " " + op_name + " calls, the program made " +
              std::to_string(calls));

@@ -53,7 +53,8 @@ struct RunResult : LaunchResult {
   // The program's summary line, from rank 0.
   std::string summary;
   bool passed = false;
-  long bcast_calls = -1, reduce_calls = -1, allreduce_calls = -1;
+  long bcast_calls = -1, reduce_calls = -1, allreduce_calls = -1, barrier_calls = -1;
+  long calls(modeltuned::Op op) const;  // the program's calls of op
 
   std::vector<std::string> all_lines() const;
   std::vector<std::string> lines_containing(const std::string &what) const;

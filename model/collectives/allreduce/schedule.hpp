@@ -1,6 +1,6 @@
 // Who sends what to whom in Open MPI's allreduce algorithms (coll_base_allreduce.c, the same in
 // 4.1.4 and 5.0.7), round by round: the schedules the model's allreduce plans are built from, and
-// which tests/mpi/allreduce_schedule.c compares with the messages libmpi really sends.
+// which tests/mpi/schedules.c compares with the messages libmpi really sends.
 #pragma once
 #include <cstddef>
 #include <cstdint>
