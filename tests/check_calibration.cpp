@@ -24,6 +24,7 @@
 #include "common/stats.hpp"
 #include "calib/merge.hpp"
 #include "calib/regression.hpp"
+#include "model/collectives/family.hpp"
 #include "model/registry/registry.hpp"
 #include "model/select/margin.hpp"
 #include "model/calibration/table.hpp"
@@ -1416,26 +1417,24 @@ START_TEST(calibrator_measures_checks) {
   for (const CheckResidual &r : table.checks) {
     ck_assert_msg(r.log_lo <= r.log_hi && std::isfinite(r.log_lo) && std::isfinite(r.log_hi), "%s %s [%g, %g]",
                   r.op.c_str(), r.algorithm.c_str(), r.log_lo, r.log_hi);
-    ck_assert_double_eq(r.below_bytes, 4 * r.from_bytes);
+    // the barrier's one call: [0, 1)
+    ck_assert_double_eq(r.below_bytes, r.op == "barrier" ? 1 : 4 * r.from_bytes);
     // np 2: one group, its own size
     ck_assert_msg(r.from_ranks == 2 && r.below_ranks == 3, "ranks [%d, %d)", r.from_ranks, r.below_ranks);
     ck_assert_msg(r.neighbors == run_neighbors && r.widest == run_widest, "%s/%s", r.neighbors.c_str(),
                   r.widest.c_str());
-    const int sizes = r.from_bytes == 4096 || (r.op != "bcast" && r.from_bytes == 1) ? 1 : 2;
+    const int sizes = r.from_bytes == 4096 || r.op == "barrier" || (r.op != "bcast" && r.from_bytes == 1) ? 1 : 2;
     ck_assert_msg(r.samples % 4 == 0 && r.samples / 4 <= sizes, "%s %s from %g: %d samples", r.op.c_str(),
                   r.algorithm.c_str(), r.from_bytes, r.samples);
     if (r.algorithm == "default")
       defaults.insert({r.op, r.objective, r.from_bytes});
     else
-      ck_assert_msg(find_algorithm(r.op == "bcast"    ? Op::bcast
-                                   : r.op == "reduce" ? Op::reduce
-                                                      : Op::allreduce,
-                                   r.algorithm),
-                    "%s", r.algorithm.c_str());
+      ck_assert_msg(find_collective(r.op) && find_algorithm(*find_collective(r.op), r.algorithm), "%s %s", r.op.c_str(),
+                    r.algorithm.c_str());
   }
-  // Open MPI's default at every band (bcast from 1 B, reduce and allreduce from 4 B) for both
-  // objectives.
-  ck_assert_int_eq(defaults.size(), 2 * (7 + 6 + 6));
+  // Open MPI's default at every band (bcast from 1 B, reduce and allreduce from 4 B, the barrier's
+  // one) for both objectives.
+  ck_assert_int_eq(defaults.size(), 2 * (7 + 6 + 6 + 1));
   for (const json &row : checks["measured"])
     for (const char *objective : {"completion", "rank_mean"}) {
       const json &m = row[objective];

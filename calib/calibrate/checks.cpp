@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "calib/calibrate/measurements.hpp"
+#include "model/collectives/family.hpp"
 #include "model/registry/registry.hpp"
 #include "model/select/margin.hpp"
 #include "model/select/ompi_fixed.hpp"
@@ -154,8 +155,9 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
     if (added) configs.push_back(c);
     return it->second;
   };
-  for (Op op : {Op::bcast, Op::reduce, Op::allreduce})
-    for (uint64_t bytes : check_sizes(op, max_bytes)) {
+  for (const CollectiveFamily *family : collective_families())
+    for (uint64_t bytes : check_sizes(family->op, max_bytes)) {
+      const Op op = family->op;
       CallShape call;
       call.op = op;
       call.type_size = checked_element_bytes(op);  // MPI_BYTE; MPI_INT with MPI_SUM
@@ -231,6 +233,7 @@ struct Band {
   double from, below;
 };
 Band band_of(uint64_t bytes) {
+  if (bytes == 0) return {0, 1};  // a barrier's one call
   double from = 1;
   while (from * 4 <= double(bytes)) from *= 4;
   return {from, from * 4};
@@ -257,6 +260,7 @@ std::string checks_unavailable() {
 }
 
 std::vector<uint64_t> check_sizes(Op op, uint64_t max_bytes) {
+  if (!collective_family(op).moves_data) return {0};
   std::vector<uint64_t> out;
   for (uint64_t band = 1; band <= max_bytes; band *= 4)
     for (uint64_t bytes : {band, 2 * band})
@@ -348,8 +352,10 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
       MPI_Bcast(send.data(), static_cast<int>(e.bytes), MPI_BYTE, 0, comms.forced[e.config]);
     else if (c.op == Op::reduce)
       MPI_Reduce(send.data(), recv.data(), static_cast<int>(e.bytes / 4), MPI_INT, MPI_SUM, 0, comms.forced[e.config]);
-    else
+    else if (c.op == Op::allreduce)
       MPI_Allreduce(send.data(), recv.data(), static_cast<int>(e.bytes / 4), MPI_INT, MPI_SUM, comms.forced[e.config]);
+    else
+      MPI_Barrier(comms.forced[e.config]);
     return std::pair(t0, now_s());
   };
   const size_t n = entries.size();
@@ -538,8 +544,8 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
     const Config c{static_cast<Op>(op), algorithm, segsize, fanout};
     // Each group's own size: a communicator of another size takes the group nearest it (margin.hpp).
     result.residuals.push_back({std::string(op_name(c.op)), config_name(c), segsize, fanout, kObjectiveName[m],
-                                neighbors, widest, from, from * 4, range.lo, range.hi, range.samples, ranks,
-                                ranks + 1});
+                                neighbors, widest, from, band_of(static_cast<uint64_t>(from)).below, range.lo, range.hi,
+                                range.samples, ranks, ranks + 1});
   }
   std::string sizes;
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);

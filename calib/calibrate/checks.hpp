@@ -29,8 +29,9 @@ void request_forced_algorithms();
 // After MPI_Init, the same on every rank: why checks cannot be measured ("" when they can).
 std::string checks_unavailable();
 
-// The sizes measured for an op up to max_bytes: 4^k and 2 * 4^k (reduce: multiples of 4 bytes,
-// MPI_INT), two per size band [4^k, 4^(k+1)) of the table's checks.
+// The sizes measured for an op up to max_bytes: 4^k and 2 * 4^k (the reductions: multiples of 4
+// bytes, MPI_INT), two per size band [4^k, 4^(k+1)) of the table's checks; a barrier's one call
+// (0 bytes, band [0, 1)).
 std::vector<uint64_t> check_sizes(Op op, uint64_t max_bytes);
 
 // How many of the best-predicted candidates are measured beside the default and the best of each

@@ -392,7 +392,7 @@ START_TEST(tuned_rules_file_leaves_every_op_to_tuned) {
   RunResult r = run_mpi(run, scratch.dir);
   expect_correct(r);
   expect_no_modeltuned_calls(r);
-  expect(!r.lines_containing("declining: tuned runs what the user told it for bcast, reduce and allreduce: "
+  expect(!r.lines_containing("declining: tuned runs what the user told it for bcast, reduce, allreduce and barrier: "
                              "coll_tuned_use_dynamic_rules is set with the rules file")
               .empty(),
          r, "no line saying modeltuned declines because of tuned's rules file");

@@ -1,7 +1,7 @@
 /*
  * Many calls of a few sizes, so that modeltuned's guard reaches its comparison windows, each
  * result checked exactly; then what the guard's MPI_T counters say, per rank:
- *   "pvar takebacks <op> <n>" and "pvar guard_windows <op> <n>" (op: bcast, reduce, allreduce),
+ *   "pvar takebacks <op> <n>" and "pvar guard_windows <op> <n>" (op: each the component decides),
  * and on rank 0 "collectives: PASS calls=N" or "collectives: FAIL ...".
  * Usage: guard [--calls N] [bytes ...]   (default 300 calls of 1024, 65536 and 1048576 bytes; every
  * op at root 0 of MPI_COMM_WORLD; reduce and allreduce on MPI_INT with MPI_SUM, in place on odd
@@ -14,8 +14,10 @@
 
 #include "mpi_t.h"
 
+/* The ops this program calls, the first of the component's collectives, which its counters list. */
 enum { BCAST, REDUCE, ALLREDUCE, OPS };
-static const char *op_names[OPS] = {"bcast", "reduce", "allreduce"};
+enum { COUNTED = 4 };
+static const char *op_names[COUNTED] = {"bcast", "reduce", "allreduce", "barrier"};
 
 /* Rank r's element i at call k: small enough that the sum over 64 ranks fits an int. */
 static int element(int r, long k, long i) { return (int)((r * 1000003L + k * 17 + i) % (1 << 24)); }
@@ -49,17 +51,17 @@ static int check_reduction(int op, int rank, int size, long k, long n, int *in, 
 
 /* A counter opened before the calls (it counts from then on); -1: not found. */
 static int open_counter(MPI_T_pvar_session session, const char *name, MPI_T_pvar_handle *handle) {
-  return mpi_t_open_counter(session, name, handle) == OPS ? 0 : -1;
+  return mpi_t_open_counter(session, name, handle) == COUNTED ? 0 : -1;
 }
 
 static void print_counter(MPI_T_pvar_session session, MPI_T_pvar_handle handle, int opened, const char *label) {
-  unsigned long long values[OPS] = {0};
+  unsigned long long values[COUNTED] = {0};
   if (opened < 0) {
     printf("pvar %s missing\n", label);
     return;
   }
   MPI_T_pvar_read(session, handle, values);
-  for (int op = 0; op < OPS; ++op) printf("pvar %s %s %llu\n", label, op_names[op], values[op]);
+  for (int op = 0; op < COUNTED; ++op) printf("pvar %s %s %llu\n", label, op_names[op], values[op]);
 }
 
 int main(int argc, char **argv) {

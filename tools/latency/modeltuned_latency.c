@@ -1,11 +1,12 @@
-/* modeltuned-latency: the latency of MPI_Bcast, MPI_Reduce and MPI_Allreduce on MPI_COMM_WORLD,
+/* modeltuned-latency: the latency of MPI_Bcast, MPI_Reduce, MPI_Allreduce and MPI_Barrier on MPI_COMM_WORLD,
  * measured and printed the way the OSU micro-benchmarks do. Plain MPI on purpose: no MPI_T, no MCA
  * setting, no communicator of its own, so that whatever the job's environment selects (modeltuned
  * or Open MPI's own decisions) is what runs; modeltuned ab compares two such jobs.
  *
  * Method (OSU's): per message size, warm-up calls, then per iteration t0 = MPI_Wtime(), the
- * collective, the time accumulated, MPI_Barrier. Each rank's mean latency in microseconds; rank 0
- * prints the mean over ranks (and with --full the minimum and maximum over ranks). */
+ * collective, the time accumulated, MPI_Barrier; the barrier as osu_barrier does, its timed calls back
+ * to back. Each rank's mean latency in microseconds; rank 0 prints the mean over ranks (and with
+ * --full the minimum and maximum over ranks). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,12 +48,25 @@ static void collective(enum op op, const struct options *o, unsigned long long s
   }
 }
 
+/* osu_barrier's loop: the warm-up barriers, then the timed ones back to back. */
+static double measure_barrier(const struct options *o) {
+  const long warmup = warmup_for(o, 0), iterations = iterations_for(o, 0);
+  double t0 = 0;
+  long i;
+  for (i = 0; i < warmup + iterations; ++i) {
+    if (i == warmup) t0 = MPI_Wtime();
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  return (MPI_Wtime() - t0) * 1e6 / (double)iterations;
+}
+
 /* This rank's mean latency in microseconds (OSU's loop: the warm-up calls are not timed, a barrier
  * follows every call). */
 static double measure(enum op op, const struct options *o, unsigned long long size, void *send, void *recv) {
   const long warmup = warmup_for(o, size), iterations = iterations_for(o, size);
   double total = 0;
   long i;
+  if (op == OP_BARRIER) return measure_barrier(o);
   for (i = 0; i < warmup + iterations; ++i) {
     const double t0 = MPI_Wtime();
     collective(op, o, size, send, recv);
@@ -66,9 +80,11 @@ static void print_title(enum op op, const struct options *o, int nranks) {
   char type[64], root[32] = "", iterations[80];
   if (op == OP_BCAST)
     snprintf(type, sizeof type, "MPI_BYTE");
+  else if (op == OP_BARRIER)
+    snprintf(type, sizeof type, "no data");
   else
     snprintf(type, sizeof type, "%s, MPI_SUM", o->datatype.mpi_name);
-  if (op != OP_ALLREDUCE && o->root != 0) snprintf(root, sizeof root, ", root %ld", o->root);
+  if ((op == OP_BCAST || op == OP_REDUCE) && o->root != 0) snprintf(root, sizeof root, ", root %ld", o->root);
   if (o->iterations >= 0)
     snprintf(iterations, sizeof iterations, "average of %ld iterations", o->iterations);
   else
@@ -81,24 +97,34 @@ static void print_title(enum op op, const struct options *o, int nranks) {
     printf("%-10s%18s\n", "# Size", "Avg Latency(us)");
 }
 
-/* One table: every size of `op`, a row each on rank 0 as soon as it is measured. */
+/* One row: the size's latency, the mean over ranks (and the extremes) printed by rank 0. */
+static void run_size(enum op op, const struct options *o, unsigned long long size, int rank, int nranks, void *send,
+                     void *recv) {
+  const double latency = measure(op, o, size, send, recv);
+  double sum = 0, min = 0, max = 0;
+  MPI_Reduce(&latency, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (o->full) {
+    MPI_Reduce(&latency, &min, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&latency, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  }
+  if (rank != 0) return;
+  printf("%-10llu%18.2f", size, sum / nranks);
+  if (o->full) printf("%18.2f%18.2f%12ld", min, max, iterations_for(o, size));
+  printf("\n");
+  fflush(stdout);
+}
+
+/* One table: every size of `op` (the barrier's one row, size 0), a row each on rank 0 as soon as
+ * it is measured. */
 static void run_op(enum op op, const struct options *o, int rank, int nranks, void *send, void *recv) {
   unsigned long long size;
   if (rank == 0) print_title(op, o, nranks);
-  for (size = first_size(o, op); size != 0 && size <= o->max_size; size *= 2) {
-    const double latency = measure(op, o, size, send, recv);
-    double sum = 0, min = 0, max = 0;
-    MPI_Reduce(&latency, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (o->full) {
-      MPI_Reduce(&latency, &min, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
-      MPI_Reduce(&latency, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    }
-    if (rank != 0) continue;
-    printf("%-10llu%18.2f", size, sum / nranks);
-    if (o->full) printf("%18.2f%18.2f%12ld", min, max, iterations_for(o, size));
-    printf("\n");
-    fflush(stdout);
+  if (op == OP_BARRIER) {
+    run_size(op, o, 0, rank, nranks, send, recv);
+    return;
   }
+  for (size = first_size(o, op); size != 0 && size <= o->max_size; size *= 2)
+    run_size(op, o, size, rank, nranks, send, recv);
 }
 
 static int run(const struct options *o, int rank, int nranks) {

@@ -9,19 +9,20 @@
 #define LARGE_MESSAGE 8192 /* OSU's LARGE_MESSAGE_SIZE: fewer iterations above it */
 #define MAX_SIZE (1ull << 30)
 
-static const char *const op_names[OP_COUNT] = {"bcast", "reduce", "allreduce"};
-const char *const op_titles[OP_COUNT] = {"MPI_Bcast", "MPI_Reduce", "MPI_Allreduce"};
+static const char *const op_names[OP_COUNT] = {"bcast", "reduce", "allreduce", "barrier"};
+const char *const op_titles[OP_COUNT] = {"MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Barrier"};
 
 const char *const help_text =
     "Usage: mpirun -np N " PROGRAM
     " [OPTIONS]\n"
     "\n"
-    "The latency of MPI_Bcast, MPI_Reduce and MPI_Allreduce on MPI_COMM_WORLD, measured and printed\n"
-    "like the OSU micro-benchmarks: plain MPI, nothing that selects or avoids a collective component,\n"
-    "so that modeltuned ab can compare the same job with and without modeltuned.\n"
+    "The latency of MPI_Bcast, MPI_Reduce, MPI_Allreduce and MPI_Barrier on MPI_COMM_WORLD, measured\n"
+    "and printed like the OSU micro-benchmarks: plain MPI, nothing that selects or avoids a collective\n"
+    "component, so that modeltuned ab can compare the same job with and without modeltuned.\n"
     "\n"
     "Options:\n"
-    "  --op bcast|reduce|allreduce|all  the operations, one table each (default all, in that order)\n"
+    "  --op bcast|reduce|allreduce|barrier|all  the operations, one table each (default all, in that\n"
+    "                        order; the barrier's table has one row, size 0)\n"
     "  --min-size BYTES      smallest message (default 1); K, M suffixes (powers of 1024)\n"
     "  --max-size BYTES      largest message (default 4M, at most 1G); the sizes are the powers of two\n"
     "                        between the two\n"
@@ -36,8 +37,9 @@ const char *const help_text =
     "  --version             the version of modeltuned it comes with\n"
     "\n"
     "Method: per size, the warm-up calls, then per iteration t0 = MPI_Wtime(), the collective, its time\n"
-    "added up, MPI_Barrier. Each rank's mean latency in microseconds; the table shows the mean over\n"
-    "ranks. A bad argument stops every rank with one line naming it, and exit status 2.\n";
+    "added up, MPI_Barrier; the barrier as OSU's osu_barrier, the warm-up calls, then the timed ones back\n"
+    "to back. Each rank's mean latency in microseconds; the table shows the mean over ranks. A bad\n"
+    "argument stops every rank with one line naming it, and exit status 2.\n";
 
 /* "4096", "4K", "4KiB", "1M", "1MiB": a whole number of bytes; 0 when it is not one. */
 static int parse_bytes(const char *text, unsigned long long *bytes) {
@@ -111,7 +113,7 @@ static int parse_option(const char *name, const char *value, int nranks, struct 
     return 1;
   }
   if (strcmp(name, "--op") == 0) {
-    ok = parse_ops(value, o->ops), what = "is not bcast, reduce, allreduce or all";
+    ok = parse_ops(value, o->ops), what = "is not bcast, reduce, allreduce, barrier or all";
   } else if (strcmp(name, "--min-size") == 0) {
     ok = parse_bytes(value, &o->min_size) && o->min_size >= 1, what = "is not a size in 1..1G (e.g. 1, 4K, 1M)";
   } else if (strcmp(name, "--max-size") == 0) {
@@ -196,7 +198,7 @@ long warmup_for(const struct options *o, unsigned long long size) {
 int check_sizes(const struct options *o, char *error, size_t len) {
   int op;
   for (op = 0; op < OP_COUNT; ++op) {
-    if (!o->ops[op] || first_size(o, (enum op)op) != 0) continue;
+    if (!o->ops[op] || op == OP_BARRIER || first_size(o, (enum op)op) != 0) continue;
     if (op != OP_BCAST && o->max_size < o->datatype.size)
       snprintf(error, len, "--max-size %llu: below the %zu bytes of one %s, nothing to reduce (%s)", o->max_size,
                o->datatype.size, o->datatype.name, op_titles[op]);
