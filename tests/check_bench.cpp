@@ -346,6 +346,30 @@ START_TEST(allreduce_variants_run) {
 }
 END_TEST
 
+// --op barrier: one row of size 0 per variant; two_proc, which Open MPI runs on two ranks only, is
+// handed back at np 3 and says so; the counters count the timed barriers only, not the barrier
+// that lines the ranks up before each of them.
+START_TEST(barrier_variants_run) {
+  Scratch scratch("modeltuned-bench-test");
+  const fs::path csv = scratch.dir / "barrier.csv";
+  Run r = run_bench(scratch.dir, kRanks, {}, {"--op", "barrier", "--reps", "3", "--seed", "5", "--csv", csv.string()});
+  expect(!r.timed_out && r.exit_status == 0, r, "--op barrier did not finish cleanly");
+  std::set<std::string> seen;
+  for (const auto &line : split(read_text(csv), '\n')) {
+    const auto f = split(line, ',');
+    if (f.size() == 6 && f[0] != "op") {
+      expect(f[0] == "barrier" && f[1] == "0", r, "CSV row of another op or size: " + line);
+      seen.insert(f[2]);
+    }
+  }
+  for (const auto &v : variants_of(Op::barrier)) expect(seen.count(v), r, "CSV lacks barrier " + v);
+  expect(r.rank_stdout[0].find("barrier forced two_proc was handed to Open MPI's default at: 0B") != std::string::npos,
+         r, "two_proc at np 3 was not reported as handed back");
+  expect(r.rank_stdout[0].find("partly-modeltuned") == std::string::npos, r,
+         "the counters counted barriers that were not timed");
+}
+END_TEST
+
 // A bad flag ends every rank with status 2 and one line naming the flag, without hanging or
 // measuring; --help prints the help once and exits 0.
 START_TEST(bad_flag_exits_2) {
@@ -414,6 +438,7 @@ int main() {
   tcase_add_test(tc, quick_measures_default_and_modeltuned_only);
   tcase_add_test(tc, tiny_run_is_consistent);
   tcase_add_test(tc, allreduce_variants_run);
+  tcase_add_test(tc, barrier_variants_run);
   suite_add_tcase(s, tc);
   TCase *cli = tcase_create("command line");  // a dozen short runs in one test
   tcase_set_timeout(cli, 4 * run_timeout_seconds(kRunTimeoutSeconds));

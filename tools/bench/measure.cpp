@@ -22,14 +22,17 @@ double now() {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-// Reduce and allreduce use MPI_INT with MPI_SUM (sizes are multiples of 4 bytes); bcast MPI_BYTE.
+// Reduce and allreduce use MPI_INT with MPI_SUM (sizes are multiples of 4 bytes); bcast MPI_BYTE;
+// the barrier moves nothing.
 void run_collective(Op op, MPI_Comm comm, Buffers &buf, uint64_t call, uint64_t bytes, int root) {
   if (op == Op::bcast)
     MPI_Bcast(buf.send_slot(call), static_cast<int>(bytes), MPI_BYTE, root, comm);
   else if (op == Op::reduce)
     MPI_Reduce(buf.send_slot(call), buf.recv_slot(call), static_cast<int>(bytes / 4), MPI_INT, MPI_SUM, root, comm);
-  else
+  else if (op == Op::allreduce)
     MPI_Allreduce(buf.send_slot(call), buf.recv_slot(call), static_cast<int>(bytes / 4), MPI_INT, MPI_SUM, comm);
+  else
+    MPI_Barrier(comm);
 }
 
 std::vector<Pair> make_pairs(const std::vector<Variant> &variants, const Plan &plan) {
@@ -120,8 +123,8 @@ Timings measure(const Options &o, const Plan &plan, uint64_t seed, Buffers &buf,
     std::shuffle(order.begin(), order.end(), rng);
     for (size_t k : order) {
       const Variant &v = setup.variants[t.pairs[k].variant];
-      const std::vector<uint64_t> before = setup.counts(v.op);
       MPI_Barrier(v.comm);
+      const std::vector<uint64_t> before = setup.counts(v.op);  // after the barrier, which may be the op itself
       const double t0 = now();
       run_collective(v.op, v.comm, buf, call_number++, plan.sizes.at(v.op)[t.pairs[k].size], o.root);
       const double t1 = now();

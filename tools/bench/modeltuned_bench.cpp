@@ -1,4 +1,4 @@
-// modeltuned-bench: MPI_Bcast and MPI_Reduce latency of Open MPI's default decision, of
+// modeltuned-bench: the latency of Open MPI's default decision for each collective modeltuned decides, of
 // modeltuned, and of every algorithm forced through modeltuned, measured in one job.
 //
 // main runs the phases in order, each in its own file: options (the command line and what it asks

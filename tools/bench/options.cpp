@@ -66,6 +66,7 @@ std::vector<uint64_t> log_spaced(uint64_t lo, uint64_t hi, double octaves_per_st
 
 std::vector<uint64_t> sizes_for(Op op, const std::vector<uint64_t> &requested) {
   if (op == Op::bcast) return requested;
+  if (op == Op::barrier) return {0};  // no data: one size
   std::set<uint64_t> s;
   for (uint64_t b : requested)
     if (b >= 4) s.insert(b / 4 * 4);
@@ -116,15 +117,16 @@ std::vector<uint64_t> requested_sizes(const Options &o) {
 
 std::optional<int> parse_options(int argc, char **argv, Options &o) {
   CLI::App app{
-      "A/B benchmark of MPI_Bcast, MPI_Reduce and MPI_Allreduce: Open MPI's default decision,\n"
+      "A/B benchmark of MPI_Bcast, MPI_Reduce, MPI_Allreduce and MPI_Barrier: Open MPI's default decision,\n"
       "modeltuned, and every algorithm forced through modeltuned, in one job. Run under mpirun\n"
       "with modeltuned loaded (see docs/user-guide.md).",
       kProgram};
   int steps_per_octave = 1;
   bool quick = false;
   app.set_version_flag("--version", PACKAGE_VERSION);
-  app.add_option("--op", o.op, "bcast, reduce, both (bcast and reduce), allreduce or all")
-      ->check(CLI::IsMember({"bcast", "reduce", "both", "allreduce", "all"}));
+  app.add_option("--op", o.op,
+                 "bcast, reduce, both (bcast and reduce), allreduce, barrier (one size, no data) or all (the four)")
+      ->check(CLI::IsMember({"bcast", "reduce", "both", "allreduce", "barrier", "all"}));
   app.add_option_function<std::string>("--min-bytes", size_option("--min-bytes", 1, o.min_bytes),
                                        "smallest message size (default 1)");
   app.add_option_function<std::string>("--max-bytes", size_option("--max-bytes", 1, o.max_bytes),
@@ -182,6 +184,7 @@ Plan make_plan(const Options &o) {
   if (both || o.op == "bcast") plan.ops.push_back(Op::bcast);
   if (both || o.op == "reduce") plan.ops.push_back(Op::reduce);
   if (all || o.op == "allreduce") plan.ops.push_back(Op::allreduce);
+  if (all || o.op == "barrier") plan.ops.push_back(Op::barrier);
   plan.wanted_variants = wanted_variants(o.variants, plan.ops);
   const std::vector<uint64_t> requested = requested_sizes(o);
   for (Op op : plan.ops) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/mpi_t.hpp"
+#include "model/collectives/family.hpp"
 
 namespace modeltuned::bench {
 
@@ -156,8 +157,8 @@ void create_variants(const Plan &plan, const std::optional<int> &initial_priorit
   MPI_Comm_dup(MPI_COMM_WORLD, &setup.control);
   if (initial_priority) (void)cvar_write("coll_modeltuned_priority", &*initial_priority);
   const char *all = "";
-  for (Op op : {Op::bcast, Op::reduce, Op::allreduce})
-    (void)cvar_write(fmt::format("coll_modeltuned_{}_algorithms", op_name(op)).c_str(), all);
+  for (const CollectiveFamily *family : collective_families())
+    (void)cvar_write(fmt::format("coll_modeltuned_{}_algorithms", op_name(family->op)).c_str(), all);
 }
 
 void open_counters(const Plan &plan, bool component_loaded, Setup &setup) {
@@ -182,7 +183,8 @@ void note_guard(Setup &setup) {
   if (!setup.guard_windows || !setup.guard_windows->ok() || !setup.takebacks->ok()) return;
   const std::vector<uint64_t> windows = setup.guard_windows->read(), taken = setup.takebacks->read();
   std::string per_op;
-  for (Op op : {Op::bcast, Op::reduce, Op::allreduce}) {
+  for (const CollectiveFamily *family : collective_families()) {
+    const Op op = family->op;
     const size_t i = static_cast<size_t>(op_index(op));
     if (i < windows.size() && i < taken.size())
       per_op +=

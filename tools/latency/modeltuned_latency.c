@@ -87,6 +87,8 @@ static void print_title(enum op op, const struct options *o, int nranks) {
   if ((op == OP_BCAST || op == OP_REDUCE) && o->root != 0) snprintf(root, sizeof root, ", root %ld", o->root);
   if (o->iterations >= 0)
     snprintf(iterations, sizeof iterations, "average of %ld iterations", o->iterations);
+  else if (op == OP_BARRIER)
+    snprintf(iterations, sizeof iterations, "average of %ld iterations", iterations_for(o, 0));
   else
     snprintf(iterations, sizeof iterations, "average of 1000 iterations up to 8 KiB, 100 above");
   printf("# %s: %s on %d rank%s (%s%s), %s\n", PROGRAM, op_titles[op], nranks, nranks == 1 ? "" : "s", type, root,
