@@ -71,12 +71,12 @@ void split_setting(MpiRun &run, const std::string &variable, const std::string &
 
 // ---- correctness and proof, per process count ----------------------------------------------
 
-// Every op, allreduce too (commutative and not, in place every other call).
+// Every op, allreduce too (commutative and not, in place every other call), and the barrier.
 RunResult full_suite(int np, std::vector<std::string> args, bool emulate = false) {
   Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(np);
   run.program_args = std::move(args);
-  run.program_args.push_back("--ops=bcast,reduce,noncommutative,allreduce");
+  run.program_args.push_back("--ops=bcast,reduce,noncommutative,allreduce,barrier");
   run.emulate_two_sockets = emulate;
   RunResult r = run_mpi(run, scratch.dir);
   expect_correct(r);
@@ -84,8 +84,9 @@ RunResult full_suite(int np, std::vector<std::string> args, bool emulate = false
   for (int rank = 0; rank < np; ++rank)
     expect(contains(r.rank_stderr[rank], "coll:modeltuned:bcast ") &&
                contains(r.rank_stderr[rank], "coll:modeltuned:reduce ") &&
-               contains(r.rank_stderr[rank], "coll:modeltuned:allreduce "),
-           r, "world rank " + std::to_string(rank) + " has no bcast, reduce or allreduce trace line");
+               contains(r.rank_stderr[rank], "coll:modeltuned:allreduce ") &&
+               contains(r.rank_stderr[rank], "coll:modeltuned:barrier "),
+           r, "world rank " + std::to_string(rank) + " has no bcast, reduce, allreduce or barrier trace line");
   // Rank 0 of each communicator explains its decisions at verbose >= 10.
   const auto decided = r.lines_containing("coll:modeltuned:decide ");
   expect(!decided.empty(), r, "no decide lines at verbose 20");

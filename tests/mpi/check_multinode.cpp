@@ -201,6 +201,16 @@ START_TEST(bcast_one_algorithm) { only_algorithm(Op::bcast, _i); }
 END_TEST
 START_TEST(reduce_one_algorithm) { only_algorithm(Op::reduce, _i); }
 END_TEST
+START_TEST(allreduce_one_algorithm) { only_algorithm(Op::allreduce, _i); }
+END_TEST
+// two_proc runs on two ranks only: one on each of two nodes.
+START_TEST(barrier_one_algorithm) {
+  if (registered(Op::barrier)[_i]->runs_only_on != 2) return only_algorithm(Op::barrier, _i);
+  MpiRun run = without_han(2);
+  run.nodes = "nodeA:1,nodeB:1";
+  expect_only_algorithm(run, Op::barrier, _i, "MPI_COMM_WORLD");
+}
+END_TEST
 
 // ---- tables that differ between nodes -------------------------------------------------------
 
@@ -423,6 +433,10 @@ Suite *multinode_suite() {
   tcase_add_loop_test(bcast, bcast_one_algorithm, 0, static_cast<int>(registered(Op::bcast).size()));
   TCase *reduce = add("reduce_one_algorithm");
   tcase_add_loop_test(reduce, reduce_one_algorithm, 0, static_cast<int>(registered(Op::reduce).size()));
+  TCase *allreduce = add("allreduce_one_algorithm");
+  tcase_add_loop_test(allreduce, allreduce_one_algorithm, 0, static_cast<int>(registered(Op::allreduce).size()));
+  TCase *barrier = add("barrier_one_algorithm");
+  tcase_add_loop_test(barrier, barrier_one_algorithm, 0, static_cast<int>(registered(Op::barrier).size()));
   add("tables", table_on_one_node_only, modeltuned_missing_on_one_node, different_table_per_node,
       table_without_node_channel_steps_aside);
   add("calibration", calibrate_across_nodes_merge_and_decide, calibrate_with_han_as_the_default);

@@ -10,6 +10,7 @@
 // Last: check.h defines a fail() macro that breaks the standard headers.
 #include <check.h>
 
+#include "model/collectives/family.hpp"
 #include "model/registry/registry.hpp"
 
 namespace fs = std::filesystem;
@@ -222,27 +223,22 @@ static long program_calls(const std::vector<TraceLine> &lines) {
 // Modeltuned took every non-empty call on every multi-rank communicator of the program: one trace
 // line per rank and call.
 void expect_modeltuned_took_every_call(const RunResult &r) {
-  const auto bcast = r.trace("bcast"), reduce = r.trace("reduce"), allreduce = r.trace("allreduce");
   expect(r.bcast_calls > 0 || r.reduce_calls > 0, r, "the program made no calls to check");
-  expect(program_calls(bcast) == r.bcast_calls, r,
-         "modeltuned traced " + std::to_string(program_calls(bcast)) + " bcast calls, the program made " +
-             std::to_string(r.bcast_calls));
-  expect(program_calls(reduce) == r.reduce_calls, r,
-         "modeltuned traced " + std::to_string(program_calls(reduce)) + " reduce calls, the program made " +
-             std::to_string(r.reduce_calls));
-  // Allreduce only where the program made such calls (--ops=allreduce).
-  expect(r.allreduce_calls <= 0 || program_calls(allreduce) == r.allreduce_calls, r,
-         "modeltuned traced " + std::to_string(program_calls(allreduce)) + " allreduce calls, the program made " +
-             std::to_string(r.allreduce_calls));
-  for (const auto *lines : {&bcast, &reduce, &allreduce})
-    for (const auto &t : *lines)
+  for (const modeltuned::CollectiveFamily *family : modeltuned::collective_families()) {
+    const Op op = family->op;
+    const std::string name(modeltuned::op_name(op));
+    const auto lines = r.trace(name);
+    // Bcast and reduce always; the others where the program made such calls (--ops).
+    if (op == Op::bcast || op == Op::reduce || r.calls(op) > 0)
+      expect(program_calls(lines) == r.calls(op), r,
+             "modeltuned traced " + std::to_string(program_calls(lines)) + " " + name + " calls, the program made " +
+                 std::to_string(r.calls(op)));
+    for (const auto &t : lines)
       // "fallback": the margin kept Open MPI's default for this size (docs/model.md#margin)
-      expect((t.algorithm == "fallback" || modeltuned::find_algorithm(t.op == "bcast"    ? Op::bcast
-                                                                      : t.op == "reduce" ? Op::reduce
-                                                                                         : Op::allreduce,
-                                                                      t.algorithm)) &&
-                 t.rank >= 0 && t.bytes > 0 && t.root >= 0,
+      expect((t.algorithm == "fallback" || modeltuned::find_algorithm(op, t.algorithm)) && t.rank >= 0 &&
+                 (family->moves_data ? t.bytes > 0 : t.bytes == 0) && t.root >= 0,
              r, "malformed trace line: op=" + t.op + " name=" + t.name + " algorithm=" + t.algorithm);
+  }
   expect_consistent_decisions(r);
 }
 
