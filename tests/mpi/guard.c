@@ -5,7 +5,7 @@
  * and on rank 0 "collectives: PASS calls=N" or "collectives: FAIL ...".
  * Usage: guard [--calls N] [bytes ...]   (default 300 calls of 1024, 65536 and 1048576 bytes; every
  * op at root 0 of MPI_COMM_WORLD; reduce and allreduce on MPI_INT with MPI_SUM, in place on odd
- * calls of allreduce).
+ * calls of allreduce; then as many barriers).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -99,6 +99,7 @@ int main(int argc, char **argv) {
           fprintf(stderr, "rank %d: wrong %s result, %ld bytes, call %ld\n", rank, op_names[op], sizes[s], k);
         wrong |= bad;
       }
+  for (long k = 0; k < calls; ++k) MPI_Barrier(MPI_COMM_WORLD); /* as many barriers: its one size class */
   int any_wrong = 0;
   MPI_Allreduce(&wrong, &any_wrong, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
 
