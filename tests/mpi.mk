@@ -27,6 +27,12 @@ nodist_EXTRA_tests_mpi_schedules_SOURCES = tests/force_cxx_link.cxx
 tests_mpi_schedules_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
 tests_mpi_schedules_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIBS)
 
+# heap_state: where a large malloc comes from after MPI_Init (mmap or heap).
+check_PROGRAMS += tests/mpi/heap_state
+tests_mpi_heap_state_SOURCES = tests/mpi/heap_state.c
+tests_mpi_heap_state_CPPFLAGS = $(OMPI_CPPFLAGS)
+tests_mpi_heap_state_LDADD = $(OMPI_LIBS)
+
 # observe: a known sequence of calls, then modeltuned's MPI_T counters.
 tests_mpi_observe_SOURCES = tests/mpi/observe.c tests/mpi/mpi_t.h
 tests_mpi_observe_CPPFLAGS = $(OMPI_CPPFLAGS)
@@ -38,7 +44,7 @@ tests_mpi_check_mpi_SOURCES = tests/mpi/check_mpi.cpp
 tests_mpi_check_mpi_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DMODELTUNED_TEST_SYSCONFDIR='"$(sysconfdir)"'
 tests_mpi_check_mpi_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_mpi_check_mpi_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
-EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe tests/mpi/fixed_rule \
+EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe tests/mpi/fixed_rule tests/mpi/heap_state \
 	tests/mpi/schedules tools/modeltuned \
 	mca-components/mca_coll_modeltuned.so
 

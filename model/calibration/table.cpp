@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <sstream>
 
@@ -297,6 +298,7 @@ void parse_checks(const json &checks, CalibrationTable &table, int table_version
   table.checks_source = source.get<std::string>();
   const json &residuals = require_key(checks, "residuals", "checks", "give the list of residual ranges");
   if (!residuals.is_array()) fail("checks.residuals", "must be an array, found " + type_of(residuals));
+  table.checks.reserve(residuals.size());  // grown once: see load_calibration on large blocks
   for (size_t i = 0; i < residuals.size(); ++i) {
     const std::string where = "checks.residuals[" + std::to_string(i) + "]";
     const json &r = require_object(residuals[i], where);
@@ -369,17 +371,19 @@ std::string locate_quoted_token(std::string_view message, std::string_view text)
   return " at line " + std::to_string(line) + ", column " + std::to_string(at - line_start + 1);
 }
 
-// The text as JSON, or a CalibrationError saying where it is not.
-json parse_json(std::string_view text) {
+// The text in [first, last) as JSON, or a CalibrationError saying where it is not.
+template <class Iterator>
+json parse_json(Iterator first, Iterator last) {
   json doc;
   try {
-    doc = json::parse(text.begin(), text.end());
+    doc = json::parse(first, last);
   } catch (const json::parse_error &e) {
     // e.what() carries the line and column of the first bad character.
     throw CalibrationError("not JSON: " + std::string(e.what()));
   } catch (const json::out_of_range &e) {
     // A number too large for a double (1e999): nlohmann names the token but not where it is.
-    throw CalibrationError("not usable JSON: " + std::string(e.what()) + locate_quoted_token(e.what(), text) +
+    throw CalibrationError("not usable JSON: " + std::string(e.what()) +
+                           locate_quoted_token(e.what(), std::string(first, last)) +
                            "; numbers must be finite doubles");
   }
   return doc;
@@ -459,11 +463,8 @@ void parse_memory(const json &doc, CalibrationTable &table, int table_version) {
   }
 }
 
-}  // namespace
-
-CalibrationTable parse_calibration(std::string_view text, std::string_view source) {
-  (void)source;  // callers prefix messages with the file name themselves
-  const json doc = parse_json(text);
+// The table of a parsed document.
+CalibrationTable table_of(const json &doc) {
   const int table_version = parse_header(doc);
   CalibrationTable table;
   if (auto it = doc.find("provenance"); it != doc.end()) table.provenance = require_object(*it, "provenance");
@@ -476,6 +477,13 @@ CalibrationTable parse_calibration(std::string_view text, std::string_view sourc
   }
   update_checksum(table);
   return table;
+}
+
+}  // namespace
+
+CalibrationTable parse_calibration(std::string_view text, std::string_view source) {
+  (void)source;  // callers prefix messages with the file name themselves
+  return table_of(parse_json(text.begin(), text.end()));
 }
 
 // Only a regular file of at most kMaxTableFileBytes is read: a FIFO would block MPI_Init (opened
@@ -497,7 +505,11 @@ CalibrationTable load_calibration(const std::string &path) {
   else if (static_cast<unsigned long long>(st.st_size) > kMaxTableFileBytes)
     problem = "is " + std::to_string(st.st_size) + " bytes, more than a calibration table's limit of " +
               std::to_string(kMaxTableFileBytes) + "; give the path of a calibration table file";
-  std::string text;
+  // The component reads the table inside the application's MPI_Init: in small blocks, never one
+  // the size of the file. glibc serves a block of 128 KiB or more with mmap, and freeing one
+  // raises its threshold for mmap to that size for the rest of the process: the application's
+  // own large buffers would then come from the heap (docs/validation.md, "Session 24").
+  std::deque<char> text;
   if (problem.empty()) {
     char buffer[1 << 16];
     ssize_t n;
@@ -508,7 +520,7 @@ CalibrationTable load_calibration(const std::string &path) {
         problem = std::string("cannot read: ") + std::strerror(errno);
         break;
       }
-      text.append(buffer, static_cast<size_t>(n));
+      text.insert(text.end(), buffer, buffer + n);
     }
     if (problem.empty() && text.size() > kMaxTableFileBytes)
       problem =
@@ -516,7 +528,7 @@ CalibrationTable load_calibration(const std::string &path) {
   }
   ::close(fd);
   if (!problem.empty()) throw CalibrationError(path + ": " + problem);
-  return parse_calibration(text, path);
+  return table_of(parse_json(text.begin(), text.end()));
 }
 
 }  // namespace modeltuned

@@ -736,6 +736,38 @@ START_TEST(oversubscribed_node_steps_aside) {
 }
 END_TEST
 
+// Loading a table leaves the application's malloc as Open MPI alone leaves it: the same large
+// sizes come from mmap after MPI_Init (tests/mpi/heap_state.c), with a table as this machine's
+// calibration writes it (600 KB). Read in one block, such a table raised glibc's mmap threshold
+// and moved the application's 160 KiB - 1 MiB buffers to the heap.
+START_TEST(loading_a_table_leaves_malloc_as_it_was) {
+  Scratch scratch("modeltuned-mpi");
+  Launch calibration;
+  calibration.mpirun_args = {"--mca", "coll", "^modeltuned"};
+  calibration.program = builddir() + "/calib/modeltuned-calibrate";
+  const fs::path table = scratch.dir / "calibration.json";
+  calibration.program_args = {"--budget", "20", "-o", table.string()};
+  const LaunchResult c = launch_mpi(scratch.dir, calibration);
+  ck_assert_msg(c.exit_status == 0 && fs::exists(table), "%s failed:\n%s", c.command.c_str(),
+                c.launcher_output.c_str());
+  std::string lines[2];
+  for (const bool loaded : {false, true}) {
+    MpiRun run = with_modeltuned(2, 0);
+    run.calibration_file = table.string();
+    if (!loaded) run.coll = "^modeltuned";
+    run.program = "heap_state";
+    RunResult r = run_mpi(run, scratch.dir);
+    const auto line = r.lines_containing("heap_state: ");
+    expect(r.exit_status == 0 && line.size() == 1, r, "heap_state failed");
+    lines[loaded] = line.front();
+  }
+  ck_assert_msg(lines[0] == lines[1], "with modeltuned and a %ju-byte table: '%s'; without modeltuned: '%s'",
+                static_cast<uintmax_t>(fs::file_size(table)), lines[1].c_str(), lines[0].c_str());
+  std::fprintf(stderr, "without modeltuned and with a %ju-byte table: %s\n",
+               static_cast<uintmax_t>(fs::file_size(table)), lines[1].c_str());
+}
+END_TEST
+
 // Where no check of the table covers a communicator (here: the shipped table's reduce checks removed,
 // its bcast checks moved onto this test's 2-rank communicator in one L3), the model would keep Open
 // MPI's default for every call of that op, so modeltuned leaves the op to the previous component at
@@ -942,6 +974,7 @@ Suite *mpi_suite() {
   add("no_table", no_table_steps_aside_quietly, table_found_in_config_home, table_missing_on_some_ranks);
   add("oversubscribed", oversubscribed_node_steps_aside);
   add("unchecked op", unchecked_op_left_to_the_previous_component);
+  add("heap", loading_a_table_leaves_malloc_as_it_was);
   add("command_lines", intercommunicators, coll_list_leaving_out_inter_is_named);
   return s;
 }
