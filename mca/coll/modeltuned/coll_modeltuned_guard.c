@@ -162,6 +162,12 @@ static void describe_arms(const mca_coll_modeltuned_guard_t *g,
 }
 
 /* A take-back as the decision file records it (a JSON object). */
+/* The first byte count of a size class ([2^(k-1), 2^k); class 0 the empty call, a barrier's). */
+static unsigned long long class_from(int size_class)
+{
+    return 0 == size_class ? 0 : 1ULL << (size_class - 1);
+}
+
 static void record_take_back(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
                              const mca_coll_modeltuned_guard_t *g, const char *pick,
                              const char *instead, double pick_us, double default_us)
@@ -173,9 +179,9 @@ static void record_take_back(mca_coll_modeltuned_module_t *m, struct ompi_commun
                           "\"bytes_from\":%llu,\"bytes_below\":%llu,\"root\":%d,\"pick\":\"%s\","
                           "\"default\":\"%s\",\"call\":%llu,\"windows\":%u,\"pick_us\":%.4f,"
                           "\"default_us\":%.4f,\"tolerance\":%g}",
-                          mca_coll_modeltuned_op_name(op), g->size_class,
-                          1ULL << (g->size_class - 1), 1ULL << g->size_class, g->root, pick,
-                          instead, (unsigned long long) g->calls, g->window, pick_us, default_us,
+                          mca_coll_modeltuned_op_name(op), g->size_class, class_from(g->size_class),
+                          1ULL << g->size_class, g->root, pick, instead,
+                          (unsigned long long) g->calls, g->window, pick_us, default_us,
                           mca_coll_modeltuned_component.guard_tolerance))
         return;
     mca_coll_modeltuned_record(m, comm, op, object);
@@ -204,9 +210,8 @@ static void announce_window(mca_coll_modeltuned_module_t *m, struct ompi_communi
                     "coll:modeltuned:%s cid=%d name=%s op=%s bytes=%llu-%llu root=%d pick=%s "
                     "pick_us=%.3f default=%s default_us=%.3f window=%u call=%llu verdict=%s%s",
                     taken_back ? "takeback" : "guard", mca_coll_modeltuned_cid(comm), comm->c_name,
-                    op, 1ULL << (g->size_class - 1), (1ULL << g->size_class) - 1, g->root,
-                    pick_text, pick_us, default_text, default_us, g->window,
-                    (unsigned long long) g->calls,
+                    op, class_from(g->size_class), (1ULL << g->size_class) - 1, g->root, pick_text,
+                    pick_us, default_text, default_us, g->window, (unsigned long long) g->calls,
                     taken_back  ? "taken back: Open MPI's default runs from the next call on"
                     : g->losses ? "lost (compared again at once)"
                                 : "kept",
