@@ -26,6 +26,9 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/collectives/barrier/barrier.cpp \
 	model/collectives/barrier/schedule.hpp model/collectives/barrier/schedule.cpp \
 	model/collectives/barrier/simulate.hpp model/collectives/barrier/simulate.cpp \
+	model/collectives/allgather/allgather.cpp \
+	model/collectives/allgather/schedule.hpp model/collectives/allgather/schedule.cpp \
+	model/collectives/allgather/simulate.hpp model/collectives/allgather/simulate.cpp \
 	model/registry/registry.hpp model/registry/registry.cpp \
 	model/registry/predict.hpp model/registry/predict.cpp \
 	model/select/selector.hpp model/select/selector.cpp \

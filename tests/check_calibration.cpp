@@ -317,10 +317,10 @@ START_TEST(malformed_inputs_are_rejected) {
       {"missing format", [] { return edited([](json &d) { d.erase("format"); }); }, {"format", "missing"}},
       {"missing version",
        [] { return edited([](json &d) { d.erase("version"); }); },
-       {"version", "supported versions: 1 to 7"}},
+       {"version", "supported versions: 1 to 8"}},
       {"unsupported version",
-       [] { return edited([](json &d) { d["version"] = 8; }); },
-       {"version", "8", "supported versions: 1 to 7"}},
+       [] { return edited([](json &d) { d["version"] = 9; }); },
+       {"version", "9", "supported versions: 1 to 8"}},
       {"relay in a version 3 table",
        [] {
          return edited([](json &d) {
@@ -1256,15 +1256,17 @@ START_TEST(calibrate_measures_contention_and_refits) {
   const json doc = json::parse(test::read_text(table_path));
   const CalibrationTable table = load_calibration(table_path.string());
   // Contention lists: version 2; checks, which carry their groups' sizes: 3; relay points: 4;
-  // allreduce checks: 5; where fresh memory starts costing: 6; barrier checks: 7.
-  bool relay = false, allreduce = false, barrier = false;
+  // allreduce checks: 5; where fresh memory starts costing: 6; barrier checks: 7; allgather checks: 8.
+  bool relay = false, allreduce = false, barrier = false, allgather = false;
   const bool fresh_from = table.fresh_memory_from_bytes > 0;
   for (const ChannelTable &ch : table.channels) relay |= !ch.relay.empty();
   for (const CheckResidual &r : table.checks) {
     allreduce |= r.op == "allreduce";
     barrier |= r.op == "barrier";
+    allgather |= r.op == "allgather";
   }
-  ck_assert_int_eq(doc["version"].get<int>(), barrier                ? 7
+  ck_assert_int_eq(doc["version"].get<int>(), allgather              ? 8
+                                              : barrier              ? 7
                                               : fresh_from           ? 6
                                               : allreduce            ? 5
                                               : relay                ? 4
@@ -1423,7 +1425,8 @@ START_TEST(calibrator_measures_checks) {
     ck_assert_msg(r.from_ranks == 2 && r.below_ranks == 3, "ranks [%d, %d)", r.from_ranks, r.below_ranks);
     ck_assert_msg(r.neighbors == run_neighbors && r.widest == run_widest, "%s/%s", r.neighbors.c_str(),
                   r.widest.c_str());
-    const int sizes = r.from_bytes == 4096 || r.op == "barrier" || (r.op != "bcast" && r.from_bytes == 1) ? 1 : 2;
+    const bool reduction = r.op == "reduce" || r.op == "allreduce";  // multiples of 4 bytes: band 1 holds 4 only
+    const int sizes = r.from_bytes == 4096 || r.op == "barrier" || (reduction && r.from_bytes == 1) ? 1 : 2;
     ck_assert_msg(r.samples % 4 == 0 && r.samples / 4 <= sizes, "%s %s from %g: %d samples", r.op.c_str(),
                   r.algorithm.c_str(), r.from_bytes, r.samples);
     if (r.algorithm == "default")
@@ -1433,8 +1436,9 @@ START_TEST(calibrator_measures_checks) {
                     r.algorithm.c_str());
   }
   // Open MPI's default at every band (bcast from 1 B, reduce and allreduce from 4 B, the barrier's
-  // one) for both objectives.
-  ck_assert_int_eq(defaults.size(), 2 * (7 + 6 + 6 + 1));
+  // one, allgather's blocks from 1 B while the two ranks' fit in the largest size) for both
+  // objectives.
+  ck_assert_int_eq(defaults.size(), 2 * (7 + 6 + 6 + 1 + 6));
   for (const json &row : checks["measured"])
     for (const char *objective : {"completion", "rank_mean"}) {
       const json &m = row[objective];

@@ -136,12 +136,12 @@ void restore(TunedVariables &vars) {
   if (!vars.knomial_radix.empty()) (void)cvar_write(vars.knomial_radix.c_str(), &vars.knomial_radix0);
 }
 
-// Whether a configuration can be measured forced through tuned as the model predicts it: not
-// allreduce's nonoverlapping, which runs the communicator's own reduce and bcast (tuned's rule
-// there, the component's own decisions in the model).
+// Whether a configuration can be measured forced through tuned as the model predicts it: not one
+// that runs the communicator's own collectives (allreduce's nonoverlapping, allgather's linear):
+// tuned's rule runs them there, the component's own decisions in the model.
 bool measurable_forced(const Candidate &c) {
   const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
-  return spec && !spec->composed_of_reduce_bcast;
+  return spec && spec->composed == Composition::none;
 }
 
 // Rank 0: what to measure. Per op and size: the default, what it runs forced, and for each
@@ -158,6 +158,8 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
   for (const CollectiveFamily *family : collective_families())
     for (uint64_t bytes : check_sizes(family->op, max_bytes)) {
       const Op op = family->op;
+      // An allgather's size is one rank's block: what it gathers must fit in max_bytes.
+      if (op == Op::allgather && bytes * static_cast<uint64_t>(placement.size()) > max_bytes) continue;
       CallShape call;
       call.op = op;
       call.type_size = checked_element_bytes(op);  // MPI_BYTE; MPI_INT with MPI_SUM
@@ -264,7 +266,7 @@ std::vector<uint64_t> check_sizes(Op op, uint64_t max_bytes) {
   std::vector<uint64_t> out;
   for (uint64_t band = 1; band <= max_bytes; band *= 4)
     for (uint64_t bytes : {band, 2 * band})
-      if (bytes <= max_bytes && (op == Op::bcast || bytes % 4 == 0)) out.push_back(bytes);
+      if (bytes <= max_bytes && (!reduces(op) || bytes % 4 == 0)) out.push_back(bytes);
   return out;
 }
 
@@ -308,8 +310,8 @@ std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm grou
   const int disabled = -1;
   const std::optional<int> modeltuned_priority = cvar_read_int("coll_modeltuned_priority");
   if (modeltuned_priority) (void)cvar_write("coll_modeltuned_priority", &disabled);
-  TunedVariables vars[kOpCount] = {TunedVariables(Op::bcast), TunedVariables(Op::reduce), TunedVariables(Op::allreduce),
-                                   TunedVariables(Op::barrier)};
+  std::vector<TunedVariables> vars;
+  for (const CollectiveFamily *family : collective_families()) vars.emplace_back(family->op);
   comms.forced.assign(configs.size(), MPI_COMM_NULL);
   std::string problem;
   for (size_t i = 0; i < configs.size() && problem.empty(); ++i)
@@ -354,6 +356,9 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
       MPI_Reduce(send.data(), recv.data(), static_cast<int>(e.bytes / 4), MPI_INT, MPI_SUM, 0, comms.forced[e.config]);
     else if (c.op == Op::allreduce)
       MPI_Allreduce(send.data(), recv.data(), static_cast<int>(e.bytes / 4), MPI_INT, MPI_SUM, comms.forced[e.config]);
+    else if (c.op == Op::allgather)
+      MPI_Allgather(send.data(), static_cast<int>(e.bytes), MPI_BYTE, recv.data(), static_cast<int>(e.bytes), MPI_BYTE,
+                    comms.forced[e.config]);
     else
       MPI_Barrier(comms.forced[e.config]);
     return std::pair(t0, now_s());

@@ -57,7 +57,8 @@ json to_json(const CalibrationTable &table) {
   }
   // The oldest version that holds what the table has, so a table without the newer fields is the
   // same file, with the same checksum, as before them.
-  bool contention = !table.checks.empty(), ranks = false, relay = false, allreduce = false, barrier = false;
+  bool contention = !table.checks.empty(), ranks = false, relay = false, allreduce = false, barrier = false,
+       allgather = false;
   const bool fresh_from = !table.fresh_memory_source.empty() && table.fresh_memory_from_bytes > 0;
   for (const ChannelTable &ch : table.channels) {
     contention |= !ch.concurrent.empty() || !ch.exchange.empty();
@@ -67,9 +68,11 @@ json to_json(const CalibrationTable &table) {
     ranks |= r.has_ranks();
     allreduce |= r.op == "allreduce";
     barrier |= r.op == "barrier";
+    allgather |= r.op == "allgather";
   }
   json doc = {{"format", kCalibrationFormatName},
-              {"version", barrier      ? 7
+              {"version", allgather    ? 8
+                          : barrier    ? 7
                           : fresh_from ? 6
                           : allreduce  ? 5
                           : relay      ? 4

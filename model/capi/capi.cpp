@@ -29,7 +29,9 @@ static_assert(static_cast<int>(CallingConvention::bcast) == MT_CALL_BCAST &&
                   MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS &&
               static_cast<int>(CallingConvention::allreduce) == MT_CALL_ALLREDUCE &&
               static_cast<int>(CallingConvention::allreduce_segsize) == MT_CALL_ALLREDUCE_SEGSIZE &&
-              static_cast<int>(CallingConvention::barrier) == MT_CALL_BARRIER);
+              static_cast<int>(CallingConvention::barrier) == MT_CALL_BARRIER &&
+              static_cast<int>(CallingConvention::allgather) == MT_CALL_ALLGATHER &&
+              static_cast<int>(CallingConvention::allgather_in_place) == MT_CALL_ALLGATHER_IN_PLACE);
 
 namespace {
 
@@ -99,7 +101,8 @@ static void set_error(char *err, size_t len, const char *msg) {
 
 // The C API numbers collectives as Op does (MT_OP_* in the order of collectives/family.hpp).
 static_assert(MT_OPS == kOpCount && MT_OP_BCAST == op_index(Op::bcast) && MT_OP_REDUCE == op_index(Op::reduce) &&
-              MT_OP_ALLREDUCE == op_index(Op::allreduce) && MT_OP_BARRIER == op_index(Op::barrier));
+              MT_OP_ALLREDUCE == op_index(Op::allreduce) && MT_OP_BARRIER == op_index(Op::barrier) &&
+              MT_OP_ALLGATHER == op_index(Op::allgather));
 static Op to_op(int op) { return op >= 0 && op < MT_OPS ? static_cast<Op>(op) : Op::bcast; }
 
 extern "C" {
@@ -212,7 +215,7 @@ int mt_schedule_sends(int op, int algorithm, int comm_size, uint64_t count, uint
   if (!family.rounds || !find_algorithm(family.op, algorithm)) return -1;
   const Candidate runs = what_runs(Candidate{family.op, algorithm, segsize, 0}, static_cast<size_t>(count),
                                    static_cast<size_t>(type_size), comm_size, true);
-  if (find_algorithm(family.op, runs.algorithm)->composed_of_reduce_bcast) return -1;
+  if (find_algorithm(family.op, runs.algorithm)->composed != Composition::none) return -1;
   const auto sends = sends_per_rank(comm_size, family.rounds(runs.algorithm, comm_size, static_cast<size_t>(count),
                                                              static_cast<size_t>(type_size), runs.segsize))[rank];
   for (size_t i = 0; i < sends.size() && static_cast<int>(i) < capacity; ++i)

@@ -4,6 +4,7 @@
 #pragma once
 #include <variant>
 
+#include "model/collectives/allgather/simulate.hpp"
 #include "model/collectives/allreduce/simulate.hpp"
 #include "model/collectives/barrier/simulate.hpp"
 #include "model/collectives/bcast/scatter_allgather.hpp"
@@ -14,7 +15,7 @@
 namespace modeltuned {
 
 using Plan = std::variant<TreePlan, SplitBintreePlan, ScatterAllgatherPlan, ScatterAllgatherRingPlan, RabenseifnerPlan,
-                          LinearAllreducePlan, RecursiveDoublingPlan, RingPlan, BarrierPlan>;
+                          LinearAllreducePlan, RecursiveDoublingPlan, RingPlan, BarrierPlan, AllgatherPlan>;
 
 inline int plan_size(const Plan &plan) {
   return std::visit([](const auto &family) { return family.size; }, plan);

@@ -32,7 +32,7 @@ std::string problem(const AlgorithmRegistry &registry, const AlgorithmSpec &spec
   if (spec.id < 1 || spec.id > 31) return "its number must be 1..31";
   if (spec.name.empty() || is_number(spec.name) || is_number(spec.tuned_name))
     return "it needs a name that is not a number";
-  if (spec.ompi_function.empty() || (!spec.composed_of_reduce_bcast && (!spec.plan || !spec.evaluate)))
+  if (spec.ompi_function.empty() || (spec.composed != Composition::reduce_then_bcast && (!spec.plan || !spec.evaluate)))
     return "it needs an ompi_function, a plan builder and an evaluator";
   if (spec.parameters.fanout_name.empty() != spec.parameters.fanouts.empty())
     return "a fan-out needs both a name and the values to search";

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "model/collectives/plan.hpp"
+#include "model/schedule/ompi_version.hpp"
 
 namespace modeltuned {
 
@@ -30,6 +31,18 @@ enum class CallingConvention : int {
   allreduce = 6,                       // nothing more (after sbuf, rbuf, count, dtype, op, comm, module)
   allreduce_segsize = 7,               // segsize
   barrier = 8,                         // nothing (comm, module)
+  allgather = 9,                       // nothing more (after sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module)
+  // The same function called in place with the receive side's count and type, the own block
+  // copied into place first: sparbit sends `scount` elements of `rdtype`, so it is exact only so.
+  allgather_in_place = 10,
+};
+
+// An algorithm that runs other collectives of the communicator (whatever decides them there:
+// modeltuned's own decisions when it is loaded) instead of a plan of its own.
+enum class Composition {
+  none,
+  reduce_then_bcast,  // its reduce to rank 0, then its bcast (allreduce nonoverlapping): no plan
+  gather_then_bcast,  // its gather to rank 0 (the plan's), then its bcast of the whole (allgather linear)
 };
 
 // The parameters an algorithm takes, and the values the selector searches.
@@ -68,9 +81,10 @@ struct AlgorithmSpec {
   RunsInstead runs_instead = nullptr;  // nullptr: Open MPI always runs it as asked
   // Open MPI refuses it (an error, not another algorithm) on any other number of ranks; 0: runs on all.
   int runs_only_on = 0;
-  // Runs the communicator's own reduce to rank 0 and bcast from it (allreduce nonoverlapping):
-  // no plan of its own; the selector predicts it from its own reduce and bcast decisions.
-  bool composed_of_reduce_bcast = false;
+  // Runs the communicator's own collectives: the selector adds their decisions' predictions.
+  Composition composed = Composition::none;
+  // The first release that has it (older ones lack its function: never a candidate there).
+  OmpiVersion since = OmpiVersion::v4_1;
 };
 
 // Every algorithm, the built-in ones first (per operation in tuned's order): the order in which

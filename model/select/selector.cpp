@@ -56,9 +56,15 @@ Selector::Selector(const CalibrationTable &table, Placement placement, const All
       widest_(placement_.widest_channel()) {
   // Compared per algorithm, not with kAllAlgorithms: the component passes its lists masked by
   // the functions it resolved.
-  AlgorithmMask every[kOpCount] = {};
-  for (const AlgorithmSpec &spec : algorithm_registry()) every[op_index(spec.op)] |= AlgorithmMask{1} << spec.id;
-  for (int op = 0; op < kOpCount; ++op) default_is_candidate_[op] = (allowed_[op] & every[op]) == every[op];
+  AlgorithmMask every[kOpCount] = {}, released[kOpCount] = {};
+  for (const AlgorithmSpec &spec : algorithm_registry()) {
+    every[op_index(spec.op)] |= AlgorithmMask{1} << spec.id;
+    if (spec.since <= ompi_) released[op_index(spec.op)] |= AlgorithmMask{1} << spec.id;
+  }
+  for (int op = 0; op < kOpCount; ++op) {
+    allowed_[op] &= released[op];  // an algorithm of a later release has no function to run here
+    default_is_candidate_[op] = (allowed_[op] & released[op]) == released[op];
+  }
   for (const CheckResidual &r : table.checks)
     checks_of_[static_cast<int>(r.objective == "rank_mean" ? Metric::rank_mean : Metric::completion)] = true;
 }
@@ -76,7 +82,7 @@ const Plan *Selector::plan(const Candidate &c, int root) {
 
 std::optional<double> Selector::predict(const Candidate &c, const CallShape &call) {
   const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
-  if (spec && spec->composed_of_reduce_bcast) {
+  if (spec && spec->composed == Composition::reduce_then_bcast) {
     // The communicator's own reduce and bcast run it: this model's decisions for them, rooted at 0.
     CallShape part = call;
     part.root = 0;
@@ -90,7 +96,14 @@ std::optional<double> Selector::predict(const Candidate &c, const CallShape &cal
   }
   const Plan *p = plan(c, call.root);
   // Nullopt: Open MPI would run another algorithm for this call; never pick it.
-  return p ? evaluate_plan(table_, *p, call, c, tree_schedule_) : std::nullopt;
+  const std::optional<double> own = p ? evaluate_plan(table_, *p, call, c, tree_schedule_) : std::nullopt;
+  if (!own || !spec || spec->composed != Composition::gather_then_bcast) return own;
+  // Then the communicator's own bcast of every rank's block from rank 0: this model's decision.
+  const std::optional<Decision> bcast =
+      decide(CallShape{Op::bcast, call.count * static_cast<size_t>(placement_.size()), call.type_size, 0, true,
+                       Metric::completion, call.whole_message});
+  if (!bcast) return std::nullopt;
+  return *own + bcast->predicted_us;
 }
 
 std::optional<Decision> Selector::decide(const CallShape &asked) {

@@ -1,25 +1,27 @@
-/* Exact-result checker for MPI_Bcast, MPI_Reduce and MPI_Allreduce, and a synchronisation checker
- * for MPI_Barrier, run under mpirun by check_mpi.
+/* Exact-result checker for MPI_Bcast, MPI_Reduce, MPI_Allreduce and MPI_Allgather, and a
+ * synchronisation checker for MPI_Barrier, run under mpirun by check_mpi.
  *
  * Every value is an integer, a multiple of 1/8 far below 2^53, or an element of the ring of
  * 2x2 matrices mod 2^32, so every correct reduction order gives bit-identical results and the
  * expected value can be computed locally. All ranks run the same sequence of collectives whatever
- * they find, so a wrong result never turns into a hang; the verdict is exchanged with
- * MPI_Allgather (not with a reduction, so the runs that check which reduce algorithms ran see
- * only the reductions under test).
+ * they find, so a wrong result never turns into a hang; the verdict and the barrier's clocks go
+ * to rank 0 by point-to-point messages, so that the runs that check which algorithms ran see only
+ * the collectives under test.
  *
  * Options:
- *   --ops=LIST             bcast,reduce,noncommutative,allreduce,barrier (default the first
- *                          three; allreduce: its commutative and non-commutative cases, MPI_IN_PLACE
- *                          alternating; barrier: no rank leaves before the last one entered, on
- *                          the machine's one clock, with a late rank in turn)
+ *   --ops=LIST             bcast,reduce,noncommutative,allreduce,barrier,allgather (default the
+ *                          first three; allreduce: its commutative and non-commutative cases,
+ *                          MPI_IN_PLACE alternating; barrier: no rank leaves before the last one
+ *                          entered, on the machine's one clock, with a late rank in turn;
+ *                          allgather: every kind and count, MPI_IN_PLACE alternating, and ranks
+ *                          describing the same blocks with other datatypes)
  *   --comms=LIST           world,dup,split,inter (default world,dup,split; split = odd/even,
  *                          reversed order; inter = an intercommunicator between the even and odd
  *                          ranks, with bcast, reduce, scatter, allreduce and barrier from each side)
  *   --max-bytes=N          skip cases whose payload exceeds N bytes (default 4 MiB)
  *   --all-roots-bytes=N    payloads above N bytes use roots 0, P/2, P-1 only (default 64 KiB)
  * Output: one summary line on rank 0 ("collectives: PASS|FAIL ranks= checks= failures=
- * bcast_calls= reduce_calls= allreduce_calls= barrier_calls=", the call counts summed over ranks and
+ * bcast_calls= reduce_calls= allreduce_calls= barrier_calls= allgather_calls=", the call counts summed over ranks and
  * limited to non-empty calls, and barriers, on communicators of two or more ranks), and "collectives: MISMATCH ..."
  * lines on stderr for the first failures of each rank. Exit status 1 on any mismatch. */
 #include <mpi.h>
@@ -56,16 +58,16 @@ static MPI_Datatype vec_type, mat_type;
 static MPI_Op vec_sum_op, mat_product_op;
 
 static struct {
-  int ops_bcast, ops_reduce, ops_noncommutative, ops_allreduce, ops_barrier;
+  int ops_bcast, ops_reduce, ops_noncommutative, ops_allreduce, ops_barrier, ops_allgather;
   int comm_world, comm_dup, comm_split, comm_inter;
   long max_bytes, all_roots_bytes;
-} opt = {1, 1, 1, 0, 0, 1, 1, 1, 0, 4L << 20, 64L << 10};
+} opt = {1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 4L << 20, 64L << 10};
 
 static int world_rank;
 static long checks, failures, op_misuse;
 /* Calls with a non-empty payload on communicators of two or more ranks: the calls a coll
  * component can be expected to take (check_mpi compares them with modeltuned's trace lines). */
-static long bcast_calls, reduce_calls, allreduce_calls, barrier_calls;
+static long bcast_calls, reduce_calls, allreduce_calls, barrier_calls, allgather_calls;
 
 static void count_call(MPI_Comm comm, long count, long *counter) {
   int size;
@@ -440,6 +442,21 @@ static void test_allreduce(MPI_Comm comm, const char *name, const long *counts, 
       run_allreduce(comm, name, &noncommutative_case.op, K_MAT, counts[j], j % 2);
 }
 
+/* Every rank's `n` values of `type` (extent `extent`) in rank order at rank 0, by point-to-point
+ * messages: no collective the runs count. */
+static void collect_at_zero(const void *mine, int n, MPI_Datatype type, size_t extent, void *all, MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (rank != 0) {
+    MPI_Send(mine, n, type, 0, 4712, comm);
+    return;
+  }
+  memcpy(all, mine, (size_t)n * extent);
+  for (int q = 1; q < size; q++)
+    MPI_Recv((char *)all + (size_t)q * (size_t)n * extent, n, type, q, 4712, comm, MPI_STATUS_IGNORE);
+}
+
 /* Barrier: in each round one rank, in turn, enters 2 ms late; afterwards every round's latest
  * entry must precede its earliest exit. CLOCK_MONOTONIC is the machine's one clock, also across
  * emulated nodes, and a correct barrier orders every exit after every entry through its
@@ -464,8 +481,8 @@ static void test_barrier(MPI_Comm comm, const char *name) {
     mine[2 * k + 1] = monotonic_seconds();
     count_call(comm, 1, &barrier_calls);
   }
-  MPI_Allgather(mine, 2 * rounds, MPI_DOUBLE, all, 2 * rounds, MPI_DOUBLE, comm);
-  for (int k = 0; k < rounds; k++) {
+  collect_at_zero(mine, 2 * rounds, MPI_DOUBLE, sizeof(double), all, comm);
+  for (int k = 0; rank == 0 && k < rounds; k++) {
     double last_entry = all[2 * k], first_exit = all[2 * k + 1];
     int late = 0, early = 0;
     for (int q = 0; q < size; q++) {
@@ -474,7 +491,7 @@ static void test_barrier(MPI_Comm comm, const char *name) {
       if (exit < first_exit) first_exit = exit, early = q;
     }
     checks++;
-    if (rank == 0 && first_exit < last_entry) {
+    if (first_exit < last_entry) {
       struct ctx c = {name, "barrier", K_BYTE, 0, -1, 0};
       mismatch(&c, "round %d: rank %d left %.1f us before rank %d entered", k, early, 1e6 * (last_entry - first_exit),
                late);
@@ -482,6 +499,59 @@ static void test_barrier(MPI_Comm comm, const char *name) {
   }
   free(mine);
   free(all);
+}
+
+/* Allgather: rank q's block holds the values seeded by q; the whole receive buffer, holes
+ * included, must equal every block in rank order. In place, a rank's own block is in the receive
+ * buffer beforehand (and its send count 0, which MPI ignores). With `pairs`, the odd ranks
+ * describe the same ints as half as many two-int elements, on both sides. */
+static void run_allgather(MPI_Comm comm, const char *comm_name, enum kind k, long count, int in_place, int pairs) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const size_t block = (size_t)count * kinds[k].extent, n = block * (size_t)size;
+  const uint32_t seed = case_seed(comm_name, 5 + pairs, k, count, 0);
+  unsigned char *expected = alloc_filled(n), *rbuf = alloc_filled(n), *sbuf = alloc_filled(block);
+  for (int q = 0; q < size; q++)
+    for (long i = 0; i < count; i++) put_value(k, expected + (size_t)q * block, i, seed, q);
+  memcpy(in_place ? rbuf + (size_t)rank * block : sbuf, expected + (size_t)rank * block, block);
+  MPI_Datatype type = mpi_type(k), pair = MPI_DATATYPE_NULL;
+  int elements = (int)count;
+  if (pairs && rank % 2) {
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    type = pair;
+    elements = (int)count / 2;
+  }
+  MPI_Allgather(in_place ? MPI_IN_PLACE : sbuf, in_place ? 0 : elements, type, rbuf, elements, type, comm);
+  count_call(comm, count, &allgather_calls);
+  struct ctx c = {comm_name, pairs ? "allgather(two-int elements on odd ranks)" : "allgather", k, count, -1, in_place};
+  compare_bytes(&c, "gathered data", rbuf, expected, n);
+  if (pair != MPI_DATATYPE_NULL) MPI_Type_free(&pair);
+  free(expected);
+  free(rbuf);
+  free(sbuf);
+}
+
+/* Every kind at every count, in place on every other call, the mixed datatypes at even counts,
+ * and a few large blocks, as far as the whole receive buffer fits in --max-bytes. */
+static void test_allgather(MPI_Comm comm, const char *name, const long *counts, int ncounts) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  static const long large_blocks[] = {(64L << 10) + 4, 256L << 10};
+  for (enum kind k = K_BYTE; k <= K_MAT; k++)
+    for (int j = 0; j < ncounts; j++)
+      if (counts[j] * (long)kinds[k].payload * size <= opt.max_bytes)
+        run_allgather(comm, name, k, counts[j], (int)(k + j) % 2, 0);
+  for (int j = 0; j < ncounts; j++)
+    if (counts[j] % 2 == 0 && counts[j] * (long)sizeof(int) * size <= opt.max_bytes)
+      run_allgather(comm, name, K_INT, counts[j], j % 2, 1);
+  for (size_t j = 0; j < sizeof large_blocks / sizeof *large_blocks; j++)
+    if (large_blocks[j] * size <= opt.max_bytes) {
+      run_allgather(comm, name, K_INT, large_blocks[j] / (long)sizeof(int), (int)j % 2, 0);
+      if (large_blocks[j] / (long)sizeof(int) % 2 == 0)
+        run_allgather(comm, name, K_INT, large_blocks[j] / (long)sizeof(int), (int)(j + 1) % 2, 1);
+    }
 }
 
 static void test_comm(MPI_Comm comm, const char *name) {
@@ -521,6 +591,7 @@ static void test_comm(MPI_Comm comm, const char *name) {
   }
   if (opt.ops_allreduce) test_allreduce(comm, name, counts, ncounts);
   if (opt.ops_barrier) test_barrier(comm, name);
+  if (opt.ops_allgather) test_allgather(comm, name, counts, ncounts);
 }
 
 /* ---- intercommunicator -------------------------------------------------------------------- */
@@ -586,8 +657,10 @@ static void intercomm_case(MPI_Comm inter, int group, int world_size, int root_g
 static void test_intercomm(int world_size) {
   if (world_size < 2) return;
   const int group = world_rank % 2;
-  MPI_Comm local, inter;
-  MPI_Comm_split(MPI_COMM_WORLD, group, world_rank, &local);
+  MPI_Comm parent, local, inter;
+  MPI_Comm_dup(MPI_COMM_WORLD, &parent); /* its split's MPI_Allgather is not the program's call */
+  MPI_Comm_split(parent, group, world_rank, &local);
+  MPI_Comm_free(&parent);
   MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, 1 - group, 4711, &inter);
   static const long counts[] = {1, 7, 1000, 12345};
   for (int root_group = 0; root_group < 2; root_group++) {
@@ -607,7 +680,7 @@ static void test_intercomm(int world_size) {
 static void usage_error(const char *arg) {
   if (world_rank == 0)
     fprintf(stderr,
-            "collectives: bad argument '%s'; use --ops=bcast,reduce,noncommutative,allreduce,barrier "
+            "collectives: bad argument '%s'; use --ops=bcast,reduce,noncommutative,allreduce,barrier,allgather "
             "--comms=world,dup,split,inter --max-bytes=N --all-roots-bytes=N\n",
             arg);
   MPI_Finalize();
@@ -638,13 +711,13 @@ static int parse_size(const char *text, long *out) {
 static void parse_options(int argc, char **argv) {
   for (int a = 1; a < argc; a++) {
     const char *arg = argv[a];
-    static const char *const op_names[] = {"bcast", "reduce", "noncommutative", "allreduce", "barrier"};
+    static const char *const op_names[] = {"bcast", "reduce", "noncommutative", "allreduce", "barrier", "allgather"};
     static const char *const comm_names[] = {"world", "dup", "split", "inter"};
-    int *const op_flags[] = {&opt.ops_bcast, &opt.ops_reduce, &opt.ops_noncommutative, &opt.ops_allreduce,
-                             &opt.ops_barrier};
+    int *const op_flags[] = {&opt.ops_bcast,     &opt.ops_reduce,  &opt.ops_noncommutative,
+                             &opt.ops_allreduce, &opt.ops_barrier, &opt.ops_allgather};
     int *const comm_flags[] = {&opt.comm_world, &opt.comm_dup, &opt.comm_split, &opt.comm_inter};
     if (strncmp(arg, "--ops=", 6) == 0) {
-      if (!parse_list(arg + 6, op_names, op_flags, 5)) usage_error(arg);
+      if (!parse_list(arg + 6, op_names, op_flags, 6)) usage_error(arg);
     } else if (strncmp(arg, "--comms=", 8) == 0) {
       if (!parse_list(arg + 8, comm_names, comm_flags, 4)) usage_error(arg);
     } else if (strncmp(arg, "--max-bytes=", 12) == 0) {
@@ -683,10 +756,14 @@ int main(int argc, char **argv) {
     MPI_Comm_free(&dup);
   }
   if (opt.comm_split) {
-    /* odd/even halves with comm ranks in reverse world order, so comm rank != world rank / 2 */
-    MPI_Comm half;
+    /* odd/even halves with comm ranks in reverse world order, so comm rank != world rank / 2. Split
+     * from an unnamed copy of world: Open MPI's split gathers the colours with the parent's
+     * MPI_Allgather, a call the program does not count. */
+    MPI_Comm parent, half;
     const char *name = world_rank % 2 ? "split_odd" : "split_even";
-    MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_size - world_rank, &half);
+    MPI_Comm_dup(MPI_COMM_WORLD, &parent);
+    MPI_Comm_split(parent, world_rank % 2, world_size - world_rank, &half);
+    MPI_Comm_free(&parent);
     MPI_Comm_set_name(half, (char *)name);
     test_comm(half, name);
     MPI_Comm_free(&half);
@@ -699,19 +776,21 @@ int main(int argc, char **argv) {
     mismatch(&c, "user operation called %ld times with a datatype other than the one reduced", op_misuse);
   }
 
-  enum { N = 6 };
-  long mine[N] = {checks, failures, bcast_calls, reduce_calls, allreduce_calls, barrier_calls}, total[N] = {0};
+  enum { N = 7 };
+  long mine[N] = {checks, failures, bcast_calls, reduce_calls, allreduce_calls, barrier_calls, allgather_calls},
+       total[N] = {0};
   long *all = malloc(sizeof mine * (size_t)world_size);
-  MPI_Allgather(mine, N, MPI_LONG, all, N, MPI_LONG, MPI_COMM_WORLD);
-  for (int r = 0; r < world_size; r++)
+  collect_at_zero(mine, N, MPI_LONG, sizeof(long), all, MPI_COMM_WORLD);
+  for (int r = 0; world_rank == 0 && r < world_size; r++)
     for (int j = 0; j < N; j++) total[j] += all[N * r + j];
   free(all);
-  long total_failures = total[1];
+  long total_failures = world_rank == 0 ? total[1] : failures; /* the verdict is rank 0's */
   if (world_rank == 0)
     printf(
         "collectives: %s ranks=%d checks=%ld failures=%ld bcast_calls=%ld reduce_calls=%ld allreduce_calls=%ld "
-        "barrier_calls=%ld\n",
-        total_failures ? "FAIL" : "PASS", world_size, total[0], total_failures, total[2], total[3], total[4], total[5]);
+        "barrier_calls=%ld allgather_calls=%ld\n",
+        total_failures ? "FAIL" : "PASS", world_size, total[0], total_failures, total[2], total[3], total[4], total[5],
+        total[6]);
   fflush(stdout);
 
   MPI_Op_free(&vec_sum_op);

@@ -44,20 +44,6 @@ long number_field(const std::string &line, const std::string &key) {
   return v.empty() ? -1 : std::strtol(v.c_str(), nullptr, 10);
 }
 
-long RunResult::calls(modeltuned::Op op) const {
-  switch (op) {
-    case modeltuned::Op::bcast:
-      return bcast_calls;
-    case modeltuned::Op::reduce:
-      return reduce_calls;
-    case modeltuned::Op::allreduce:
-      return allreduce_calls;
-    case modeltuned::Op::barrier:
-      return barrier_calls;
-  }
-  return -1;
-}
-
 std::vector<TraceLine> RunResult::trace(const std::string &op) const {
   const std::string prefix = "coll:modeltuned:" + op + " ";
   std::vector<TraceLine> out;
@@ -166,10 +152,8 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
     if (line.rfind("collectives: PASS", 0) == 0 || line.rfind("collectives: FAIL", 0) == 0) {
       result.summary = line;
       result.passed = line.rfind("collectives: PASS", 0) == 0;
-      result.bcast_calls = number_field(line, "bcast_calls");
-      result.reduce_calls = number_field(line, "reduce_calls");
-      result.allreduce_calls = number_field(line, "allreduce_calls");
-      result.barrier_calls = number_field(line, "barrier_calls");
+      for (const CollectiveFamily *family : collective_families())
+        result.op_calls[op_index(family->op)] = number_field(line, std::string(op_name(family->op)) + "_calls");
     }
   return result;
 }
@@ -187,9 +171,11 @@ void expect_correct(const RunResult &r) {
 void expect_consistent_decisions(const RunResult &r) {
   using Call = std::tuple<std::string, long, long, std::string, long, long>;
   std::map<std::string, std::map<int, std::vector<Call>>> per_comm;  // name -> world rank -> calls
-  for (const std::string op : {"bcast", "reduce", "allreduce", "barrier"})
+  for (const CollectiveFamily *family : collective_families()) {
+    const std::string op(op_name(family->op));
     for (const auto &t : r.trace(op))
       per_comm[t.name][t.world_rank].emplace_back(op, t.bytes, t.root, t.algorithm, t.segsize, t.fanout);
+  }
   for (const auto &[name, ranks] : per_comm) {
     // each op's lines were collected separately: order each rank's list the same way
     std::map<int, std::vector<Call>> sorted;
@@ -223,7 +209,7 @@ static long program_calls(const std::vector<TraceLine> &lines) {
 // Modeltuned took every non-empty call on every multi-rank communicator of the program: one trace
 // line per rank and call.
 void expect_modeltuned_took_every_call(const RunResult &r) {
-  expect(r.bcast_calls > 0 || r.reduce_calls > 0, r, "the program made no calls to check");
+  expect(r.calls(Op::bcast) > 0 || r.calls(Op::reduce) > 0, r, "the program made no calls to check");
   for (const modeltuned::CollectiveFamily *family : modeltuned::collective_families()) {
     const Op op = family->op;
     const std::string name(modeltuned::op_name(op));
@@ -243,8 +229,8 @@ void expect_modeltuned_took_every_call(const RunResult &r) {
 }
 
 void expect_no_modeltuned_calls(const RunResult &r) {
-  const size_t n =
-      r.trace("bcast").size() + r.trace("reduce").size() + r.trace("allreduce").size() + r.trace("barrier").size();
+  size_t n = 0;
+  for (const CollectiveFamily *family : collective_families()) n += r.trace(std::string(op_name(family->op))).size();
   expect(n == 0, r, "modeltuned took " + std::to_string(n) + " calls although it should have stepped aside");
 }
 
@@ -321,7 +307,7 @@ long expect_only_algorithm(MpiRun run, modeltuned::Op op, int index, const std::
   for (const auto &t : lines) {
     expect(t.algorithm == name || t.algorithm == "fallback", r,
            op_name + " restricted to " + name + " ran " + t.algorithm);
-    ran += t.algorithm == name && (comm.empty() || t.name == comm);
+    ran += t.algorithm == name && (comm.empty() ? program_comm(t.name) : t.name == comm);
   }
   expect(ran > 0, r, op_name + " restricted to " + name + " never ran it" + (comm.empty() ? "" : " on " + comm));
   const std::string where = run.nodes.empty() ? "" : " on nodes " + run.nodes;

@@ -2,6 +2,7 @@
 // share: results reported by the program, modeltuned's trace lines (coll_modeltuned_verbose >= 20)
 // read from each rank's own output file, decisions that agree between ranks.
 #pragma once
+#include <array>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -53,8 +54,13 @@ struct RunResult : LaunchResult {
   // The program's summary line, from rank 0.
   std::string summary;
   bool passed = false;
-  long bcast_calls = -1, reduce_calls = -1, allreduce_calls = -1, barrier_calls = -1;
-  long calls(modeltuned::Op op) const;  // the program's calls of op
+  // The program's calls of each op ("<op>_calls="), -1 where it printed none.
+  std::array<long, modeltuned::kOpCount> op_calls = [] {
+    std::array<long, modeltuned::kOpCount> none;
+    none.fill(-1);
+    return none;
+  }();
+  long calls(modeltuned::Op op) const { return op_calls[modeltuned::op_index(op)]; }
 
   std::vector<std::string> all_lines() const;
   std::vector<std::string> lines_containing(const std::string &what) const;

@@ -79,10 +79,10 @@ static int allreduce(const void *sbuf, void *rbuf, int count, struct ompi_dataty
                                                   (size_t) count, type_size, 0);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
         const mca_coll_modeltuned_call_t call =
-            {m,    comm,          MCA_COLL_MODELTUNED_KIND_ALLREDUCE,
-             0,    bytes,         sbuf,
-             rbuf, count,         dtype,
-             op,   allreduce_call};
+            {m,    comm,           MCA_COLL_MODELTUNED_KIND_ALLREDUCE,
+             0,    bytes,          sbuf,
+             rbuf, count,          dtype,
+             op,   allreduce_call, NULL};
         return mca_coll_modeltuned_guarded(&call, d);
     }
     return allreduce_with(m, comm, d, sbuf, rbuf, count, dtype, op, bytes);

@@ -41,9 +41,18 @@ static int barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *mod
                                                                    MCA_COLL_MODELTUNED_KIND_BARRIER,
                                                                    0, 1, 0);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
-        const mca_coll_modeltuned_call_t call =
-            {m,    comm,        MCA_COLL_MODELTUNED_KIND_BARRIER, 0, 0, NULL, NULL, 0, NULL,
-             NULL, barrier_call};
+        const mca_coll_modeltuned_call_t call = {m,
+                                                 comm,
+                                                 MCA_COLL_MODELTUNED_KIND_BARRIER,
+                                                 0,
+                                                 0,
+                                                 NULL,
+                                                 NULL,
+                                                 0,
+                                                 NULL,
+                                                 NULL,
+                                                 barrier_call,
+                                                 NULL};
         return mca_coll_modeltuned_guarded(&call, d);
     }
     return barrier_with(m, comm, d);

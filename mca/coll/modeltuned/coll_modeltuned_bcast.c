@@ -95,10 +95,10 @@ static int bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
                                                                    MCA_COLL_MODELTUNED_KIND_BCAST,
                                                                    bytes, 1, root);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
-        const mca_coll_modeltuned_call_t call = {m,    comm,      MCA_COLL_MODELTUNED_KIND_BCAST,
-                                                 root, bytes,     NULL,
-                                                 buf,  count,     dtype,
-                                                 NULL, bcast_call};
+        const mca_coll_modeltuned_call_t call = {m,    comm,       MCA_COLL_MODELTUNED_KIND_BCAST,
+                                                 root, bytes,      NULL,
+                                                 buf,  count,      dtype,
+                                                 NULL, bcast_call, NULL};
         return mca_coll_modeltuned_guarded(&call, d);
     }
     return bcast_with(m, comm, d, buf, count, dtype, root, bytes);

@@ -87,8 +87,9 @@ static inline void mca_coll_modeltuned_count_call(mca_coll_modeltuned_module_t *
         mca_coll_modeltuned_call_extras(m, kind, comm, d, bytes, root);
 }
 
-/* A call as the guard runs it: its arguments (bcast: its buffer in rbuf), and `run`, which counts
- * and runs it with a decision (NULL: the previous component). */
+/* A call as the guard runs it: its arguments (bcast: its buffer in rbuf; allgather: its send side
+ * in count and dtype, its receive side in `more`), and `run`, which counts and runs it with a
+ * decision (NULL: the previous component). */
 typedef struct mca_coll_modeltuned_call_t mca_coll_modeltuned_call_t;
 struct mca_coll_modeltuned_call_t {
     mca_coll_modeltuned_module_t *module;
@@ -102,6 +103,7 @@ struct mca_coll_modeltuned_call_t {
     struct ompi_datatype_t *dtype;
     struct ompi_op_t *op;
     int (*run)(const mca_coll_modeltuned_call_t *call, const mca_coll_modeltuned_decision_t *d);
+    const void *more; /* what else a collective's call needs, read by its own `run` */
 };
 
 /* Whether the guard takes this call of decision `d`: its countdown ran out (a watched pick's

@@ -20,7 +20,8 @@
     X(bcast, BCAST, PLAIN)                 \
     X(reduce, REDUCE, REDUCTION)           \
     X(allreduce, ALLREDUCE, REDUCTION)     \
-    X(barrier, BARRIER, PLAIN)
+    X(barrier, BARRIER, PLAIN)             \
+    X(allgather, ALLGATHER, PLAIN)
 
 #define MCA_COLL_MODELTUNED_KINDS_PLAIN     1
 #define MCA_COLL_MODELTUNED_KINDS_REDUCTION 3

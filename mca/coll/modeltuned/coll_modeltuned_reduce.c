@@ -71,10 +71,10 @@ static int reduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_
         *d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE, op,
                                                   (size_t) count, type_size, root);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
-        const mca_coll_modeltuned_call_t call = {m,    comm,       MCA_COLL_MODELTUNED_KIND_REDUCE,
-                                                 root, bytes,      sbuf,
-                                                 rbuf, count,      dtype,
-                                                 op,   reduce_call};
+        const mca_coll_modeltuned_call_t call = {m,    comm,        MCA_COLL_MODELTUNED_KIND_REDUCE,
+                                                 root, bytes,       sbuf,
+                                                 rbuf, count,       dtype,
+                                                 op,   reduce_call, NULL};
         return mca_coll_modeltuned_guarded(&call, d);
     }
     return reduce_with(m, comm, d, sbuf, rbuf, count, dtype, op, root, bytes);
