@@ -922,7 +922,7 @@ START_TEST(fixed_rule_is_tuneds) {
 }
 END_TEST
 
-// The model's allreduce and barrier schedules, from which their plans are built, against the
+// The model's allreduce, barrier and allgather schedules, from which their plans are built, against the
 // messages libmpi's own base algorithms send, with their silent fallbacks, on every communicator
 // of 2 to 8 ranks (tests/mpi/schedules.c).
 START_TEST(schedules_are_libmpis) {
@@ -936,6 +936,11 @@ START_TEST(schedules_are_libmpis) {
   expect(number_field(pass.front(), "cases") >= 600, r, "the allreduce sweep compared too few cases");
   // 5 algorithms on each of 2..8 ranks, and two_proc on 2.
   expect(number_field(pass.front(), "barrier_cases") == 36, r, "the barrier sweep compared the wrong cases");
+  // Bruck, recursive doubling, ring and neighbor exchange (sparbit too under 5.0) at 3 block sizes
+  // on each of 2..8 ranks, and two_proc on 2.
+  const long allgather_cases = 7 * 3 * (ompi_series() == "4.1" ? 4 : 5) + 3;
+  expect(number_field(pass.front(), "allgather_cases") == allgather_cases, r,
+         "the allgather sweep compared the wrong cases");
 }
 END_TEST
 

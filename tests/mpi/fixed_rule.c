@@ -1,13 +1,13 @@
 /* The model's copy of tuned's fixed rules (mt_fixed_rule, model/select/ompi_fixed.cpp) against tuned
  * itself: what coll_tuned_decision_fixed.c runs, and with which arguments, for every communicator
  * size up to 300 and around each of the rule's thresholds beyond, at message sizes around every
- * power of two up to 8 MiB, for bcast, commutative and non-commutative reduce, and allreduce, and
- * barrier, whose rule looks at the communicator's size only. Where
+ * power of two up to 8 MiB, for bcast, commutative and non-commutative reduce, allreduce and
+ * allgather (by one rank's block), and barrier, whose rule looks at the communicator's size only. Where
  * modeltuned keeps Open MPI's default it runs that rule's algorithm directly (coll_modeltuned_default_direct), so a
  * difference here would run another algorithm than Open MPI's default.
  *
  * How: run under mpirun at np 2 without modeltuned, so tuned's collectives are MPI_COMM_WORLD's.
- * This program defines every ompi_coll_base_* bcast, reduce, allreduce and barrier function itself:
+ * This program defines every ompi_coll_base_* bcast, reduce, allreduce, barrier and allgather function itself:
  * tuned calls them through its PLT, so ours run first. While recording they only note which one
  * ran and its arguments; otherwise they forward to libmpi's. Rank 0 then calls tuned's own
  * functions on a copy of MPI_COMM_WORLD whose group claims P ranks: tuned's fixed rules read only
@@ -253,6 +253,39 @@ static void compare_barrier(ompi_communicator_t *world, ompi_communicator_t *com
            seen.calls ? seen.algorithm : 0, seen.calls, algorithm);
 }
 
+/* allgather: 1 linear ... 6 two_proc, 7 sparbit from 5.0 (coll_tuned_allgather_decision.c) */
+typedef int (*allgather_t)(ALLGATHER_ARGS);
+#define ALLGATHER(number, name)                                                                           \
+  int name(ALLGATHER_ARGS) {                                                                              \
+    if (note(number, 0, 0, 0)) return MPI_SUCCESS;                                                        \
+    FORWARD(name, allgather_t, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, module); \
+  }
+ALLGATHER(1, ompi_coll_base_allgather_intra_basic_linear)
+ALLGATHER(2, ompi_coll_base_allgather_intra_bruck)
+ALLGATHER(3, ompi_coll_base_allgather_intra_recursivedoubling)
+ALLGATHER(4, ompi_coll_base_allgather_intra_ring)
+ALLGATHER(5, ompi_coll_base_allgather_intra_neighborexchange)
+ALLGATHER(6, ompi_coll_base_allgather_intra_two_procs)
+#if OMPI_MAJOR_VERSION >= 5
+ALLGATHER(7, ompi_coll_base_allgather_intra_sparbit)
+#endif
+
+static void compare_allgather(ompi_communicator_t *world, ompi_communicator_t *comm, size_t bytes) {
+  const int p = ompi_comm_size(comm);
+  char byte = 0;
+  memset(&seen, 0, sizeof seen);
+  seen.on = true;
+  world->c_coll->coll_allgather(&byte, (int)bytes, MPI_BYTE, &byte, (int)bytes, MPI_BYTE, comm,
+                                world->c_coll->coll_allgather_module);
+  seen.on = false;
+  const int algorithm = mt_fixed_rule(MT_OP_ALLGATHER, bytes, p, 1, NULL);
+  ++cases;
+  if (1 == seen.calls && seen.algorithm == algorithm) return;
+  if (++failures <= 20)
+    printf("fixed_rule: FAIL allgather P=%d bytes=%zu: tuned ran %d (calls %d), the model's rule says %d\n", p, bytes,
+           seen.calls ? seen.algorithm : 0, seen.calls, algorithm);
+}
+
 static void sweep_size(ompi_communicator_t *world, ompi_communicator_t *comm, struct ompi_op_t *ordered) {
   compare_barrier(world, comm);
   for (size_t power = 1; power <= ((size_t)8 << 20); power *= 2)
@@ -264,6 +297,7 @@ static void sweep_size(ompi_communicator_t *world, ompi_communicator_t *comm, st
       compare(world, comm, MT_OP_REDUCE, ordered, bytes);
       compare_allreduce(world, comm, (struct ompi_op_t *)MPI_SUM, bytes);
       compare_allreduce(world, comm, ordered, bytes);
+      compare_allgather(world, comm, bytes);
     }
 }
 

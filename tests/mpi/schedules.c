@@ -1,4 +1,4 @@
-/* The model's schedules of the families made of rounds (allreduce and barrier,
+/* The model's schedules of the families made of rounds (allreduce, barrier and allgather,
  * model/collectives/<name>/schedule.cpp, through mt_schedule_sends) against the messages libmpi's
  * own ompi_coll_base_<name>_intra_* functions send.
  *
@@ -10,9 +10,11 @@
  * Rabenseifner) for counts around k and its powers of two and for segment sizes of the segmented
  * ring, then compares each rank's sends, in order, with the model's, and checks the sums.
  * Silent fallbacks are part of it: a ring with count < k runs recursive doubling inside libmpi,
- * and the model must say so.
+ * and the model must say so. The same for every barrier algorithm, and for every allgather
+ * algorithm with a schedule of its own (not linear, the communicator's gather and bcast) at a few
+ * block sizes, its gathered blocks checked too.
  *
- * Output (rank 0): "schedules: PASS cases=N barrier_cases=M" or a "schedules: FAIL ..." line per
+ * Output (rank 0): "schedules: PASS cases=N barrier_cases=M allgather_cases=K" or a "schedules: FAIL ..." line per
  * difference (at most 20); exit status 1 on any. */
 #include "ompi_config.h"
 
@@ -177,6 +179,84 @@ static int check_barriers(MPI_Comm comm, int *failed, int *failures_shown) {
   return cases;
 }
 
+static int run_allgather(int algorithm, const int *sbuf, int *rbuf, int count, MPI_Comm comm) {
+  mca_coll_base_module_t *module = comm->c_coll->coll_allgather_module;
+  switch (algorithm) {
+    case 2:
+      return ompi_coll_base_allgather_intra_bruck(sbuf, count, MPI_INT, rbuf, count, MPI_INT, comm, module);
+    case 3:
+      return ompi_coll_base_allgather_intra_recursivedoubling(sbuf, count, MPI_INT, rbuf, count, MPI_INT, comm, module);
+    case 4:
+      return ompi_coll_base_allgather_intra_ring(sbuf, count, MPI_INT, rbuf, count, MPI_INT, comm, module);
+    case 5:
+      return ompi_coll_base_allgather_intra_neighborexchange(sbuf, count, MPI_INT, rbuf, count, MPI_INT, comm, module);
+    case 6:
+      return ompi_coll_base_allgather_intra_two_procs(sbuf, count, MPI_INT, rbuf, count, MPI_INT, comm, module);
+#if OMPI_MAJOR_VERSION >= 5
+    case 7:
+      return ompi_coll_base_allgather_intra_sparbit(sbuf, count, MPI_INT, rbuf, count, MPI_INT, comm, module);
+#endif
+  }
+  return MPI_ERR_ARG;
+}
+
+/* One allgather algorithm and block size on `comm`; as check_case. */
+static int check_allgather(int algorithm, int count, MPI_Comm comm, int *failures_shown) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int *sbuf = malloc(sizeof(int) * (size_t)count), *rbuf = malloc(sizeof(int) * (size_t)count * (size_t)size);
+  for (int i = 0; i < count; ++i) sbuf[i] = rank * 100003 + i;
+  MPI_Barrier(comm);
+  log_.n = 0;
+  log_.on = 1;
+  const int err = run_allgather(algorithm, sbuf, rbuf, count, comm);
+  log_.on = 0;
+  int bad_block = 0;
+  for (int q = 0; q < size && !bad_block; ++q)
+    for (int i = 0; i < count && !bad_block; ++i) bad_block = rbuf[q * count + i] != q * 100003 + i;
+  static mt_send expected[MAX_SENDS];
+  const int n =
+      mt_schedule_sends(MT_OP_ALLGATHER, algorithm, size, (uint64_t)count, sizeof(int), 0, rank, expected, MAX_SENDS);
+  int differs = err != MPI_SUCCESS || bad_block || n != log_.n || n > MAX_SENDS;
+  int first = -1;
+  for (int i = 0; !differs && i < n; ++i)
+    if (expected[i].to != log_.sends[i].to || expected[i].count != log_.sends[i].count) {
+      differs = 1;
+      first = i;
+    }
+  if (differs && *failures_shown < 20) {
+    ++*failures_shown;
+    printf("schedules: FAIL allgather algorithm=%d P=%d count=%d rank=%d err=%d blocks_wrong=%d sends=%d model=%d",
+           algorithm, size, count, rank, err, bad_block, log_.n, n);
+    if (first >= 0)
+      printf(" first_difference=%d libmpi=(to %d, %llu) model=(to %d, %llu)", first, log_.sends[first].to,
+             (unsigned long long)log_.sends[first].count, expected[first].to,
+             (unsigned long long)expected[first].count);
+    printf("\n");
+    fflush(stdout);
+  }
+  free(sbuf);
+  free(rbuf);
+  int total = 0;
+  MPI_Allreduce(&differs, &total, 1, MPI_INT, MPI_SUM, comm);
+  return total;
+}
+
+/* Every allgather algorithm with rounds of its own that runs on this many ranks, at a few blocks. */
+static int check_allgathers(MPI_Comm comm, int *failed, int *failures_shown) {
+  int size, cases = 0;
+  MPI_Comm_size(comm, &size);
+  const int counts[] = {1, 3, 1000};
+  const int last = OMPI_MAJOR_VERSION >= 5 ? 7 : 6; /* sparbit from 5.0 */
+  for (int algorithm = 2; algorithm <= last; ++algorithm) {
+    if (algorithm == 6 && size != 2) continue; /* Open MPI fails two_proc elsewhere */
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; ++c, ++cases)
+      if (check_allgather(algorithm, counts[c], comm, failures_shown)) ++*failed;
+  }
+  return cases;
+}
+
 /* Every case on one communicator: returns the cases run, adds the failed ones to *failed. */
 static int check_comm(MPI_Comm comm, int *failed, int *failures_shown) {
   int size, cases = 0;
@@ -204,13 +284,14 @@ int main(int argc, char **argv) {
   mca_pml.pml_send = recording_send;
   mca_pml.pml_isend = recording_isend;
 
-  int cases = 0, barrier_cases = 0, failed = 0, failures_shown = 0;
+  int cases = 0, barrier_cases = 0, allgather_cases = 0, failed = 0, failures_shown = 0;
   for (int k = 2; k <= size; ++k) {
     MPI_Comm comm;
     MPI_Comm_split(MPI_COMM_WORLD, rank < k ? 0 : MPI_UNDEFINED, rank, &comm);
     if (comm != MPI_COMM_NULL) {
       cases += check_comm(comm, &failed, &failures_shown);
       barrier_cases += check_barriers(comm, &failed, &failures_shown);
+      allgather_cases += check_allgathers(comm, &failed, &failures_shown);
       MPI_Comm_free(&comm);
     }
     MPI_Barrier(MPI_COMM_WORLD);
@@ -219,9 +300,10 @@ int main(int argc, char **argv) {
   mca_pml.pml_isend = real_isend;
   if (rank == 0) {
     if (failed == 0)
-      printf("schedules: PASS cases=%d barrier_cases=%d sizes=2-%d\n", cases, barrier_cases, size);
+      printf("schedules: PASS cases=%d barrier_cases=%d allgather_cases=%d sizes=2-%d\n", cases, barrier_cases,
+             allgather_cases, size);
     else
-      printf("schedules: FAIL %d of %d cases differ\n", failed, cases + barrier_cases);
+      printf("schedules: FAIL %d of %d cases differ\n", failed, cases + barrier_cases + allgather_cases);
   }
   MPI_Finalize();
   return failed ? 1 : 0;
