@@ -14,26 +14,13 @@
 #include "tools/lib/emulate.hpp"
 #include "tools/lib/explain.hpp"
 
+#include "tests/support/one_channel.hpp"
 #include "tests/support/run_suite.h"
 
 using namespace modeltuned;
+using namespace modeltuned::test;
 
 namespace {
-
-// One channel (cache): T_p2p = 0.5 + 1e-3 m us, no contention curves or relay costs.
-CalibrationTable one_channel_table() {
-  CalibrationTable t;
-  ChannelTable &ch = t.channels[static_cast<int>(Channel::cache)];
-  ch.present = true;
-  ch.p2p = {HockneyPiece{std::numeric_limits<double>::infinity(), 0.5, 1e-3}};
-  for (double m : {1.0, 1024.0, 1048576.0})
-    ch.fanout.push_back(FlatTreeFit{m, 0.5 * (0.5 + 1e-3 * m), 0.5 * (0.5 + 1e-3 * m), 64, {}});
-  return t;
-}
-
-Placement one_cache(int p) { return Placement(std::vector<RankPlace>(p, RankPlace{0, 0, 0, 0, -1})); }
-
-bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
 
 std::optional<double> predict(const CalibrationTable &t, int p, int algorithm) {
   return predict_us(t, one_cache(p), Candidate{Op::barrier, algorithm, 0, 0}, CallShape{Op::barrier, 0, 1, 0, true});

@@ -29,7 +29,8 @@ EXTRA_DIST += tests/scripts_demo.sh
 # Shared by the tests that run MPI programs: hermetic mpirun with a timeout (tests/support/).
 check_LTLIBRARIES = tests/support/libmodeltuned_test.la
 tests_support_libmodeltuned_test_la_SOURCES = tests/support/mpi_launch.hpp tests/support/mpi_launch.cpp \
-	tests/support/mpi_checks.hpp tests/support/mpi_checks.cpp tests/support/run_suite.h
+	tests/support/mpi_checks.hpp tests/support/mpi_checks.cpp tests/support/run_suite.h \
+	tests/support/one_channel.hpp
 tests_support_libmodeltuned_test_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
 	-DMODELTUNED_TEST_BUILDDIR='"$(abs_top_builddir)"' \
 	-DMODELTUNED_TEST_SRCDIR='"$(abs_top_srcdir)"' \

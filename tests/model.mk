@@ -20,6 +20,14 @@ tests_check_barrier_SOURCES = tests/check_barrier.cpp
 tests_check_barrier_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_check_barrier_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
 
+# The allgather model: registry entries and releases, tuned's rule, schedules that gather every
+# block, costs, linear's composition, explain.
+check_PROGRAMS += tests/check_allgather
+TESTS += tests/check_allgather
+tests_check_allgather_SOURCES = tests/check_allgather.cpp
+tests_check_allgather_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
+tests_check_allgather_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+
 # The explain command line: answers and bad flags.
 TESTS += tests/explain_cli.sh
 EXTRA_DIST += tests/explain_cli.sh

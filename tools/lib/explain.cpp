@@ -183,11 +183,16 @@ std::string format_decision(const nlohmann::json &d, int top) {
     out += fmt::format("  {:>4}  {:<34} {:>12.2f}  {:>7.2f}x{}\n", i + 1, all[i]["label"].get<std::string>(),
                        us(all[i]), us(all[i]) / best, i < pick_at ? passed_over(d, all[i]) : "");
   if (shown < all.size()) out += fmt::format("  ... {} more (--top 0 shows all)\n", all.size() - shown);
+  const std::optional<OmpiVersion> release = parse_ompi_version(d.value("ompi", "4.1"));
   if (family)
-    for (const AlgorithmSpec &spec : collective_family(*family).algorithms)
-      if (spec.runs_only_on != 0 && spec.runs_only_on != d["comm_size"].get<int>())
+    for (const AlgorithmSpec &spec : collective_family(*family).algorithms) {
+      if (release && spec.since > *release)
+        out += fmt::format("  not a candidate: {} (Open MPI {} has none; it comes with {})\n", spec.name,
+                           ompi_version_name(*release), ompi_version_name(spec.since));
+      else if (spec.runs_only_on != 0 && spec.runs_only_on != d["comm_size"].get<int>())
         out += fmt::format("  not a candidate: {} (Open MPI runs it on {} ranks only, and fails the call on others)\n",
                            spec.name, spec.runs_only_on);
+    }
   return out + "\n";
 }
 

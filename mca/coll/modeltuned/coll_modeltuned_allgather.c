@@ -56,8 +56,8 @@ static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, int sc
 /* The call with decision `d` (NULL: the previous component), counted. */
 static inline int allgather_with(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
                                  const mca_coll_modeltuned_decision_t *d, const void *sbuf,
-                                 int scount, struct ompi_datatype_t *sdtype, void *rbuf,
-                                 int rcount, struct ompi_datatype_t *rdtype, size_t bytes)
+                                 int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                                 struct ompi_datatype_t *rdtype, size_t bytes)
 {
     mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_ALLGATHER, comm, d, bytes, 0);
     if (OPAL_UNLIKELY(NULL == d))
@@ -84,10 +84,10 @@ static int allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtyp
 
     ompi_datatype_type_size(rdtype, &type_size);
     const size_t bytes = (size_t) rcount * type_size;
-    mca_coll_modeltuned_decision_t *d =
-        0 == bytes ? NULL /* nothing moves: Open MPI's own handles it as it always does */
-                   : mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_ALLGATHER, bytes,
-                                                1, 0);
+    mca_coll_modeltuned_decision_t
+        *d = 0 == bytes ? NULL /* nothing moves: Open MPI's own handles it as it always does */
+                        : mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_ALLGATHER,
+                                                     bytes, 1, 0);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
         const receive_side_t receive = {rcount, rdtype};
         const mca_coll_modeltuned_call_t call = {.module = m,

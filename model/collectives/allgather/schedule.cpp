@@ -67,7 +67,8 @@ std::vector<Round> sparbit_rounds(int size, size_t count) {
     Round round;
     for (int r = 0; r < size; ++r)
       for (int block = 0; block < expected - exclusion; ++block)
-        round.push_back({r, static_cast<int>((static_cast<uint32_t>(r) + distance) % static_cast<uint32_t>(size)), count});
+        round.push_back(
+            {r, static_cast<int>((static_cast<uint32_t>(r) + distance) % static_cast<uint32_t>(size)), count});
     rounds.push_back(round);
     expected = 2 * expected - exclusion;
   }

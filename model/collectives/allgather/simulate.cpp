@@ -44,7 +44,7 @@ double evaluate_allgather(const Evaluation &e, const AllgatherPlan &plan) {
   }
   if (plan.shift) {  // rank 1 copies P - 1 blocks through a buffer calloc'd per call
     const double moved = block * (plan.size - 1);
-    total += table.fresh_us_per_byte(moved) * moved;
+    total += table.fresh_one_buffer_us_per_byte(moved) * moved;
   }
   return total;
 }

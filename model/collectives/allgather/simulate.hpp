@@ -21,8 +21,8 @@ struct AllgatherRound {
 struct AllgatherPlan {
   int size = 0;
   std::vector<AllgatherRound> rounds;
-  bool shift = false;          // Bruck: the blocks rotated into rank order through a temporary
-  bool linear = false;         // the gather to rank 0, peers per channel (rounds empty)
+  bool shift = false;   // Bruck: the blocks rotated into rank order through a temporary
+  bool linear = false;  // the gather to rank 0, peers per channel (rounds empty)
   PeersPerChannel gather{};
 };
 
