@@ -189,7 +189,7 @@ if [ -x "$build/tools/latency/modeltuned-latency" ]; then
   status=$?
   check "modeltuned-latency --op scan: status $status (124: it hung), wanted 2; said: $(cat "$scratch/latency.err")" \
     '[ "$status" -eq 2 ] && [ "$(grep -c "^modeltuned-latency: " "$scratch/latency.err")" -eq 1 ] &&
-     grep -q "^modeltuned-latency: --op: .scan. is not bcast, reduce, allreduce, barrier or all (see modeltuned-latency --help)$" "$scratch/latency.err"'
+     grep -q "^modeltuned-latency: --op: .scan. is not bcast, reduce, allreduce, barrier, allgather or all (see modeltuned-latency --help)$" "$scratch/latency.err"'
 else
   fail "modeltuned-latency was not built"
 fi

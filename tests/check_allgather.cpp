@@ -86,18 +86,16 @@ START_TEST(fixed_rule_by_size_and_block) {
     size_t bytes;
     int algorithm;
   };
-  const Case cases[] = {{2, 1, 6},          {2, 1 << 20, 6},     {3, 1, 3},          {31, 1 << 22, 3},
-                        {32, 1023, 3},      {32, 1024, 5},       {32, 65536, 4},     {100, 511, 3},
-                        {100, 512, 5},      {200, 131071, 5},    {200, 131072, 4},   {200, 524288, 5},
-                        {200, 1 << 20, 4},  {300, 31, 3},        {300, 32, 2},       {300, 128, 3},
-                        {600, 64, 2},       {600, 2048, 5},      {1500, 4, 2},       {1500, 16, 2},
-                        {1500, 511, 2},     {3000, 31, 2},       {3000, 32, 3},      {5000, 1, 3},
-                        {5000, 2, 2},       {5000, 8, 3},        {5000, 16, 2},      {5000, 4096, 5}};
+  const Case cases[] = {{2, 1, 6},        {2, 1 << 20, 6},  {3, 1, 3},         {31, 1 << 22, 3}, {32, 1023, 3},
+                        {32, 1024, 5},    {32, 65536, 4},   {100, 511, 3},     {100, 512, 5},    {200, 131071, 5},
+                        {200, 131072, 4}, {200, 524288, 5}, {200, 1 << 20, 4}, {300, 31, 3},     {300, 32, 2},
+                        {300, 128, 3},    {600, 64, 2},     {600, 2048, 5},    {1500, 4, 2},     {1500, 16, 2},
+                        {1500, 511, 2},   {3000, 31, 2},    {3000, 32, 3},     {5000, 1, 3},     {5000, 2, 2},
+                        {5000, 8, 3},     {5000, 16, 2},    {5000, 4096, 5}};
   for (const Case &c : cases)
     for (OmpiVersion v : {OmpiVersion::v4_1, OmpiVersion::v5_0}) {
       const Candidate d = ompi_fixed_decision(Op::allgather, c.bytes, c.p, true, v);
-      ck_assert_msg(d.algorithm == c.algorithm, "P %d, %zu B: %d, expected %d", c.p, c.bytes, d.algorithm,
-                    c.algorithm);
+      ck_assert_msg(d.algorithm == c.algorithm, "P %d, %zu B: %d, expected %d", c.p, c.bytes, d.algorithm, c.algorithm);
     }
 }
 END_TEST
@@ -132,12 +130,12 @@ START_TEST(costs_by_hand) {
   const CalibrationTable t = one_channel_table();
   const double c = 1000;
   const auto p2p = one_channel_p2p;
-  ck_assert(near(*predict(t, 4, 4, 1000), 3 * p2p(c)));                            // ring: 3 rounds of a block
-  ck_assert(near(*predict(t, 8, 3, 1000), p2p(c) + p2p(2 * c) + p2p(4 * c)));      // doubling halves
-  ck_assert(near(*predict(t, 5, 2, 1000), p2p(c) + p2p(2 * c) + p2p(c)));          // Bruck's 1, 2, 1 blocks
-  ck_assert(near(*predict(t, 6, 5, 1000), p2p(c) + 2 * p2p(2 * c)));               // one block, then pairs
-  ck_assert(near(*predict(t, 2, 6, 1000), p2p(c)));                                // one exchange
-  ck_assert(near(*predict(t, 4, 7, 1000), p2p(c) + p2p(2 * c)));                   // sparbit: 1, then 2 messages
+  ck_assert(near(*predict(t, 4, 4, 1000), 3 * p2p(c)));                        // ring: 3 rounds of a block
+  ck_assert(near(*predict(t, 8, 3, 1000), p2p(c) + p2p(2 * c) + p2p(4 * c)));  // doubling halves
+  ck_assert(near(*predict(t, 5, 2, 1000), p2p(c) + p2p(2 * c) + p2p(c)));      // Bruck's 1, 2, 1 blocks
+  ck_assert(near(*predict(t, 6, 5, 1000), p2p(c) + 2 * p2p(2 * c)));           // one block, then pairs
+  ck_assert(near(*predict(t, 2, 6, 1000), p2p(c)));                            // one exchange
+  ck_assert(near(*predict(t, 4, 7, 1000), p2p(c) + p2p(2 * c)));               // sparbit: 1, then 2 messages
   ck_assert(!predict(t, 6, 3, 1000) && !predict(t, 7, 5, 1000) && !predict(t, 3, 6, 1000));  // Open MPI runs others
   // Bruck's rotation through a fresh buffer of P - 1 blocks, where fresh memory costs.
   CalibrationTable fresh = t;
@@ -156,8 +154,8 @@ START_TEST(linear_is_a_gather_and_the_models_bcast) {
   for (const Prediction &p : d->predictions)
     if (p.candidate.algorithm == 1) linear = p.us;
   const double bcast = selector.decide(CallShape{Op::bcast, 8000, 1, 0, true})->predicted_us;
-  const double gather = *predict_us(t, one_cache(8), Candidate{Op::allgather, 1, 0, 0},
-                                    CallShape{Op::allgather, 1000, 1, 0, true});
+  const double gather =
+      *predict_us(t, one_cache(8), Candidate{Op::allgather, 1, 0, 0}, CallShape{Op::allgather, 1000, 1, 0, true});
   ck_assert(gather > 0 && near(linear, gather + bcast));
   // Tuned's rule at 8 ranks is recursive doubling, the default weighed against.
   ck_assert(d->ompi_default && d->ompi_default->candidate.algorithm == 3);
@@ -191,9 +189,9 @@ END_TEST
 int main() {
   Suite *s = suite_create("allgather");
   TCase *tc = tcase_create("allgather");
-  for (const TTest *test : {registry_has_tuneds_allgather, fixed_rule_by_size_and_block, schedules_gather_every_block,
-                            costs_by_hand, linear_is_a_gather_and_the_models_bcast,
-                            explain_lists_every_algorithm_on_orfeo})
+  for (const TTest *test :
+       {registry_has_tuneds_allgather, fixed_rule_by_size_and_block, schedules_gather_every_block, costs_by_hand,
+        linear_is_a_gather_and_the_models_bcast, explain_lists_every_algorithm_on_orfeo})
     tcase_add_test(tc, test);
   suite_add_tcase(s, tc);
   return modeltuned_run_suite(s, CK_NORMAL);

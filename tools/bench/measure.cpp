@@ -22,8 +22,8 @@ double now() {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-// Reduce and allreduce use MPI_INT with MPI_SUM (sizes are multiples of 4 bytes); bcast MPI_BYTE;
-// the barrier moves nothing.
+// Reduce and allreduce use MPI_INT with MPI_SUM (sizes are multiples of 4 bytes); bcast MPI_BYTE,
+// allgather a block of MPI_BYTE per rank; the barrier moves nothing.
 void run_collective(Op op, MPI_Comm comm, Buffers &buf, uint64_t call, uint64_t bytes, int root) {
   if (op == Op::bcast)
     MPI_Bcast(buf.send_slot(call), static_cast<int>(bytes), MPI_BYTE, root, comm);
@@ -31,6 +31,9 @@ void run_collective(Op op, MPI_Comm comm, Buffers &buf, uint64_t call, uint64_t 
     MPI_Reduce(buf.send_slot(call), buf.recv_slot(call), static_cast<int>(bytes / 4), MPI_INT, MPI_SUM, root, comm);
   else if (op == Op::allreduce)
     MPI_Allreduce(buf.send_slot(call), buf.recv_slot(call), static_cast<int>(bytes / 4), MPI_INT, MPI_SUM, comm);
+  else if (op == Op::allgather)
+    MPI_Allgather(buf.send_slot(call), static_cast<int>(bytes), MPI_BYTE, buf.recv_slot(call), static_cast<int>(bytes),
+                  MPI_BYTE, comm);
   else
     MPI_Barrier(comm);
 }
@@ -77,9 +80,14 @@ Buffers make_buffers(const Options &o, const Plan &plan) {
   Buffers buf;
   buf.slots = o.rotate_buffers;
   for (Op op : plan.ops) buf.slot_bytes = std::max(buf.slot_bytes, plan.sizes.at(op).back());
+  const bool gathers = std::find(plan.ops.begin(), plan.ops.end(), Op::allgather) != plan.ops.end();
+  int world_size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  buf.recv_slot_bytes = buf.slot_bytes * (gathers ? static_cast<uint64_t>(world_size) : 1);
   try {
     buf.send.assign(buf.slot_bytes * buf.slots, 1);  // reduce sums ints of value 0x01010101: no overflow across ranks
-    if (std::any_of(plan.ops.begin(), plan.ops.end(), reduces)) buf.recv.assign(buf.slot_bytes * buf.slots, 0);
+    if (gathers || std::any_of(plan.ops.begin(), plan.ops.end(), reduces))
+      buf.recv.assign(buf.recv_slot_bytes * buf.slots, 0);
   } catch (const std::bad_alloc &) {
     usage_error(fmt::format("--rotate-buffers {} x {} bytes does not fit in memory; lower one of them", buf.slots,
                             buf.slot_bytes));

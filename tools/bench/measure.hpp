@@ -14,9 +14,10 @@ namespace modeltuned::bench {
 struct Buffers {
   std::vector<char> send, recv;
   uint64_t slot_bytes = 0;
+  uint64_t recv_slot_bytes = 0;  // an allgather receives every rank's block
   int slots = 1;
   char *send_slot(uint64_t call) { return send.data() + (call % slots) * slot_bytes; }
-  char *recv_slot(uint64_t call) { return recv.data() + (call % slots) * slot_bytes; }
+  char *recv_slot(uint64_t call) { return recv.data() + (call % slots) * recv_slot_bytes; }
 };
 
 // --rotate-buffers slots of the largest size; a usage error when they do not fit in memory.

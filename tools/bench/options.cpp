@@ -65,8 +65,8 @@ std::vector<uint64_t> log_spaced(uint64_t lo, uint64_t hi, double octaves_per_st
 }
 
 std::vector<uint64_t> sizes_for(Op op, const std::vector<uint64_t> &requested) {
-  if (op == Op::bcast) return requested;
-  if (op == Op::barrier) return {0};  // no data: one size
+  if (op == Op::bcast || op == Op::allgather) return requested;  // MPI_BYTE
+  if (op == Op::barrier) return {0};                             // no data: one size
   std::set<uint64_t> s;
   for (uint64_t b : requested)
     if (b >= 4) s.insert(b / 4 * 4);
@@ -117,7 +117,8 @@ std::vector<uint64_t> requested_sizes(const Options &o) {
 
 std::optional<int> parse_options(int argc, char **argv, Options &o) {
   CLI::App app{
-      "A/B benchmark of MPI_Bcast, MPI_Reduce, MPI_Allreduce and MPI_Barrier: Open MPI's default decision,\n"
+      "A/B benchmark of MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Barrier and MPI_Allgather: Open MPI's\n"
+      "default decision,\n"
       "modeltuned, and every algorithm forced through modeltuned, in one job. Run under mpirun\n"
       "with modeltuned loaded (see docs/user-guide.md).",
       kProgram};
@@ -125,8 +126,9 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
   bool quick = false;
   app.set_version_flag("--version", PACKAGE_VERSION);
   app.add_option("--op", o.op,
-                 "bcast, reduce, both (bcast and reduce), allreduce, barrier (one size, no data) or all (the four)")
-      ->check(CLI::IsMember({"bcast", "reduce", "both", "allreduce", "barrier", "all"}));
+                 "bcast, reduce, both (bcast and reduce), allreduce, barrier (one size, no data), allgather (the "
+                 "size is one rank's block) or all (the five)")
+      ->check(CLI::IsMember({"bcast", "reduce", "both", "allreduce", "barrier", "allgather", "all"}));
   app.add_option_function<std::string>("--min-bytes", size_option("--min-bytes", 1, o.min_bytes),
                                        "smallest message size (default 1)");
   app.add_option_function<std::string>("--max-bytes", size_option("--max-bytes", 1, o.max_bytes),
@@ -185,6 +187,7 @@ Plan make_plan(const Options &o) {
   if (both || o.op == "reduce") plan.ops.push_back(Op::reduce);
   if (all || o.op == "allreduce") plan.ops.push_back(Op::allreduce);
   if (all || o.op == "barrier") plan.ops.push_back(Op::barrier);
+  if (all || o.op == "allgather") plan.ops.push_back(Op::allgather);
   plan.wanted_variants = wanted_variants(o.variants, plan.ops);
   const std::vector<uint64_t> requested = requested_sizes(o);
   for (Op op : plan.ops) {

@@ -1,5 +1,5 @@
-/* modeltuned-latency: the latency of MPI_Bcast, MPI_Reduce, MPI_Allreduce and MPI_Barrier on MPI_COMM_WORLD,
- * measured and printed the way the OSU micro-benchmarks do. Plain MPI on purpose: no MPI_T, no MCA
+/* modeltuned-latency: the latency of MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Barrier and MPI_Allgather on
+ * MPI_COMM_WORLD, measured and printed the way the OSU micro-benchmarks do. Plain MPI on purpose: no MPI_T, no MCA
  * setting, no communicator of its own, so that whatever the job's environment selects (modeltuned
  * or Open MPI's own decisions) is what runs; modeltuned ab compares two such jobs.
  *
@@ -42,6 +42,9 @@ static void collective(enum op op, const struct options *o, unsigned long long s
     case OP_REDUCE:
       MPI_Reduce(send, recv, count, o->datatype.type, MPI_SUM, root, MPI_COMM_WORLD);
       break;
+    case OP_ALLGATHER:
+      MPI_Allgather(send, (int)size, MPI_BYTE, recv, (int)size, MPI_BYTE, MPI_COMM_WORLD);
+      break;
     default:
       MPI_Allreduce(send, recv, count, o->datatype.type, MPI_SUM, MPI_COMM_WORLD);
       break;
@@ -80,6 +83,8 @@ static void print_title(enum op op, const struct options *o, int nranks) {
   char type[64], root[32] = "", iterations[80];
   if (op == OP_BCAST)
     snprintf(type, sizeof type, "MPI_BYTE");
+  else if (op == OP_ALLGATHER)
+    snprintf(type, sizeof type, "MPI_BYTE, size per rank");
   else if (op == OP_BARRIER)
     snprintf(type, sizeof type, "no data");
   else
@@ -130,17 +135,20 @@ static void run_op(enum op op, const struct options *o, int rank, int nranks, vo
 }
 
 static int run(const struct options *o, int rank, int nranks) {
-  void *send = malloc(o->max_size), *recv = malloc(o->max_size);
+  /* An allgather receives every rank's block. */
+  const size_t recv_size = (size_t)o->max_size * (o->ops[OP_ALLGATHER] ? (size_t)nranks : 1);
+  void *send = malloc(o->max_size), *recv = malloc(recv_size);
   int allocated = send != NULL && recv != NULL, everywhere = 0, op, tables = 0;
   MPI_Allreduce(&allocated, &everywhere, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   if (!everywhere) {
-    if (rank == 0) fprintf(stderr, "%s: cannot allocate two buffers of %llu bytes\n", PROGRAM, o->max_size);
+    if (rank == 0)
+      fprintf(stderr, "%s: cannot allocate buffers of %llu and %zu bytes\n", PROGRAM, o->max_size, recv_size);
     free(send);
     free(recv);
     return 1;
   }
   fill_ones(send, o->max_size, &o->datatype);
-  memset(recv, 0, o->max_size);
+  memset(recv, 0, recv_size);
   for (op = 0; op < OP_COUNT; ++op) {
     if (!o->ops[op]) continue;
     if (rank == 0 && tables++ > 0) printf("\n");

@@ -9,20 +9,22 @@
 #define LARGE_MESSAGE 8192 /* OSU's LARGE_MESSAGE_SIZE: fewer iterations above it */
 #define MAX_SIZE (1ull << 30)
 
-static const char *const op_names[OP_COUNT] = {"bcast", "reduce", "allreduce", "barrier"};
-const char *const op_titles[OP_COUNT] = {"MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Barrier"};
+static const char *const op_names[OP_COUNT] = {"bcast", "reduce", "allreduce", "barrier", "allgather"};
+const char *const op_titles[OP_COUNT] = {"MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Barrier", "MPI_Allgather"};
 
 const char *const help_text =
     "Usage: mpirun -np N " PROGRAM
     " [OPTIONS]\n"
     "\n"
-    "The latency of MPI_Bcast, MPI_Reduce, MPI_Allreduce and MPI_Barrier on MPI_COMM_WORLD, measured\n"
-    "and printed like the OSU micro-benchmarks: plain MPI, nothing that selects or avoids a collective\n"
-    "component, so that modeltuned ab can compare the same job with and without modeltuned.\n"
+    "The latency of MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Barrier and MPI_Allgather on\n"
+    "MPI_COMM_WORLD, measured and printed like the OSU micro-benchmarks: plain MPI, nothing that\n"
+    "selects or avoids a collective component, so that modeltuned ab can compare the same job with\n"
+    "and without modeltuned.\n"
     "\n"
     "Options:\n"
-    "  --op bcast|reduce|allreduce|barrier|all  the operations, one table each (default all, in that\n"
-    "                        order; the barrier's table has one row, size 0)\n"
+    "  --op bcast|reduce|allreduce|barrier|allgather|all  the operations, one table each (default\n"
+    "                        all, in that order; the barrier's table has one row, size 0; an\n"
+    "                        allgather's size is one rank's block of MPI_BYTE, as osu_allgather's)\n"
     "  --min-size BYTES      smallest message (default 1); K, M suffixes (powers of 1024)\n"
     "  --max-size BYTES      largest message (default 4M, at most 1G); the sizes are the powers of two\n"
     "                        between the two\n"
@@ -113,7 +115,7 @@ static int parse_option(const char *name, const char *value, int nranks, struct 
     return 1;
   }
   if (strcmp(name, "--op") == 0) {
-    ok = parse_ops(value, o->ops), what = "is not bcast, reduce, allreduce, barrier or all";
+    ok = parse_ops(value, o->ops), what = "is not bcast, reduce, allreduce, barrier, allgather or all";
   } else if (strcmp(name, "--min-size") == 0) {
     ok = parse_bytes(value, &o->min_size) && o->min_size >= 1, what = "is not a size in 1..1G (e.g. 1, 4K, 1M)";
   } else if (strcmp(name, "--max-size") == 0) {
@@ -178,9 +180,11 @@ int parse_options(int argc, char **argv, int nranks, struct options *o, char *er
   return 0;
 }
 
+int reduces(enum op op) { return op == OP_REDUCE || op == OP_ALLREDUCE; }
+
 unsigned long long first_size(const struct options *o, enum op op) {
   unsigned long long size = 1, lo = o->min_size;
-  if (op != OP_BCAST && lo < o->datatype.size) lo = o->datatype.size;
+  if (reduces(op) && lo < o->datatype.size) lo = o->datatype.size;
   while (size < lo) size *= 2;
   return size <= o->max_size ? size : 0;
 }
@@ -199,7 +203,7 @@ int check_sizes(const struct options *o, char *error, size_t len) {
   int op;
   for (op = 0; op < OP_COUNT; ++op) {
     if (!o->ops[op] || op == OP_BARRIER || first_size(o, (enum op)op) != 0) continue;
-    if (op != OP_BCAST && o->max_size < o->datatype.size)
+    if (reduces(op) && o->max_size < o->datatype.size)
       snprintf(error, len, "--max-size %llu: below the %zu bytes of one %s, nothing to reduce (%s)", o->max_size,
                o->datatype.size, o->datatype.name, op_titles[op]);
     else
