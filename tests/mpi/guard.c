@@ -5,7 +5,8 @@
  * and on rank 0 "collectives: PASS calls=N" or "collectives: FAIL ...".
  * Usage: guard [--calls N] [bytes ...]   (default 300 calls of 1024, 65536 and 1048576 bytes; every
  * op at root 0 of MPI_COMM_WORLD; reduce and allreduce on MPI_INT with MPI_SUM, in place on odd
- * calls of allreduce; then as many barriers).
+ * calls of allreduce; allgather a block of that many bytes per rank, in place on odd calls; then
+ * as many barriers).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -14,10 +15,11 @@
 
 #include "mpi_t.h"
 
-/* The ops this program calls, the first of the component's collectives, which its counters list. */
-enum { BCAST, REDUCE, ALLREDUCE, OPS };
-enum { COUNTED = 4 };
-static const char *op_names[COUNTED] = {"bcast", "reduce", "allreduce", "barrier"};
+/* The ops this program calls with data, and the component's collectives, which its counters list. */
+enum { BCAST, REDUCE, ALLREDUCE, ALLGATHER, OPS };
+static const char *called_names[OPS] = {"bcast", "reduce", "allreduce", "allgather"};
+enum { COUNTED = 5 };
+static const char *op_names[COUNTED] = {"bcast", "reduce", "allreduce", "barrier", "allgather"};
 
 /* Rank r's element i at call k: small enough that the sum over 64 ranks fits an int. */
 static int element(int r, long k, long i) { return (int)((r * 1000003L + k * 17 + i) % (1 << 24)); }
@@ -46,6 +48,19 @@ static int check_reduction(int op, int rank, int size, long k, long n, int *in, 
     for (int r = 0; r < size; ++r) expected += element(r, k, i);
     if (out[i] != (int)expected) return 1;
   }
+  return 0;
+}
+
+/* Every rank's block of n bytes, each rank's own in place on odd calls. */
+static int check_allgather(int rank, int size, long k, long n, char *block, char *all) {
+  const int in_place = k % 2;
+  for (int r = 0; r < size; ++r)
+    for (long i = 0; i < n; ++i) all[r * n + i] = r == rank && in_place ? (char)(r * 7 + k * 31 + i) : 0;
+  for (long i = 0; i < n; ++i) block[i] = (char)(rank * 7 + k * 31 + i);
+  MPI_Allgather(in_place ? MPI_IN_PLACE : block, (int)n, MPI_BYTE, all, (int)n, MPI_BYTE, MPI_COMM_WORLD);
+  for (int r = 0; r < size; ++r)
+    for (long i = 0; i < n; ++i)
+      if (all[r * n + i] != (char)(r * 7 + k * 31 + i)) return 1;
   return 0;
 }
 
@@ -87,16 +102,18 @@ int main(int argc, char **argv) {
   const int windows_opened = open_counter(session, "coll_modeltuned_guard_windows", &windows);
   long largest = 4;
   for (int i = 0; i < nsizes; ++i) largest = sizes[i] > largest ? sizes[i] : largest;
-  char *buf = malloc(largest);
+  char *buf = malloc(largest), *gathered = malloc((size_t)largest * (size_t)size);
   int *in = malloc(largest), *out = malloc(largest);
   int wrong = 0;
   for (int op = 0; op < OPS; ++op)
     for (int s = 0; s < nsizes; ++s)
       for (long k = 0; k < calls; ++k) {
-        const long n = op == BCAST ? sizes[s] : sizes[s] / 4;
-        const int bad = op == BCAST ? check_bcast(rank, k, n, buf) : check_reduction(op, rank, size, k, n, in, out);
+        const long n = op == BCAST || op == ALLGATHER ? sizes[s] : sizes[s] / 4;
+        const int bad = op == BCAST       ? check_bcast(rank, k, n, buf)
+                        : op == ALLGATHER ? check_allgather(rank, size, k, n, buf, gathered)
+                                          : check_reduction(op, rank, size, k, n, in, out);
         if (bad && !wrong)
-          fprintf(stderr, "rank %d: wrong %s result, %ld bytes, call %ld\n", rank, op_names[op], sizes[s], k);
+          fprintf(stderr, "rank %d: wrong %s result, %ld bytes, call %ld\n", rank, called_names[op], sizes[s], k);
         wrong |= bad;
       }
   for (long k = 0; k < calls; ++k) MPI_Barrier(MPI_COMM_WORLD); /* as many barriers: its one size class */
@@ -109,6 +126,7 @@ int main(int argc, char **argv) {
   if (rank == 0) printf("collectives: %s calls=%ld\n", any_wrong ? "FAIL wrong results" : "PASS", calls);
   MPI_T_pvar_session_free(&session);
   free(buf);
+  free(gathered);
   free(in);
   free(out);
   MPI_T_finalize();
