@@ -211,6 +211,25 @@ START_TEST(barrier_one_algorithm) {
   expect_only_algorithm(run, Op::barrier, _i, "MPI_COMM_WORLD");
 }
 END_TEST
+// On 2 + 2 ranks, where every allgather algorithm runs as itself (recursive doubling needs a power
+// of two, neighbor exchange an even size), two_proc on 1 + 1; sparbit under 5.0 only (under 4.1
+// the component has no function for it and hands every call on).
+START_TEST(allgather_one_algorithm) {
+  const modeltuned::AlgorithmSpec &spec = *registered(Op::allgather)[_i];
+  MpiRun run = without_han(spec.runs_only_on == 2 ? 2 : 4);
+  run.nodes = spec.runs_only_on == 2 ? "nodeA:1,nodeB:1" : "nodeA:2,nodeB:2";
+  if (spec.since == modeltuned::OmpiVersion::v5_0 && ompi_series() == "4.1") {
+    Scratch scratch("modeltuned-multinode");
+    run.mca.emplace_back("coll_modeltuned_allgather_algorithms", std::string(spec.name));
+    run.program_args = {"--ops=allgather", "--max-bytes=65536"};
+    RunResult r = run_mpi(run, scratch.dir);
+    expect_correct(r);
+    for (const auto &t : r.trace("allgather")) expect(t.algorithm == "fallback", r, "4.1 ran " + t.algorithm);
+    return;
+  }
+  expect_only_algorithm(run, Op::allgather, _i, "MPI_COMM_WORLD");
+}
+END_TEST
 
 // ---- tables that differ between nodes -------------------------------------------------------
 
@@ -363,7 +382,7 @@ START_TEST(calibrate_with_han_as_the_default) {
   for (const nlohmann::json &r : doc["checks"]["residuals"])
     if (r["algorithm"] == "han") han_ops.insert(r["op"].get<std::string>());
   // han runs every collective modeltuned decides there
-  const std::set<std::string> every{"allreduce", "barrier", "bcast", "reduce"};
+  const std::set<std::string> every{"allgather", "allreduce", "barrier", "bcast", "reduce"};
   ck_assert_msg(han ? han_ops == every : han_ops.empty(), "%zu ops with checks of han", han_ops.size());
 
   MpiRun run = with_modeltuned(4);
@@ -438,6 +457,8 @@ Suite *multinode_suite() {
   tcase_add_loop_test(allreduce, allreduce_one_algorithm, 0, static_cast<int>(registered(Op::allreduce).size()));
   TCase *barrier = add("barrier_one_algorithm");
   tcase_add_loop_test(barrier, barrier_one_algorithm, 0, static_cast<int>(registered(Op::barrier).size()));
+  TCase *allgather = add("allgather_one_algorithm");
+  tcase_add_loop_test(allgather, allgather_one_algorithm, 0, static_cast<int>(registered(Op::allgather).size()));
   add("tables", table_on_one_node_only, modeltuned_missing_on_one_node, different_table_per_node,
       table_without_node_channel_steps_aside);
   add("calibration", calibrate_across_nodes_merge_and_decide, calibrate_with_han_as_the_default);
