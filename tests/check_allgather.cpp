@@ -164,9 +164,7 @@ END_TEST
 
 START_TEST(explain_lists_every_algorithm_on_orfeo) {
   using namespace modeltuned::tools;
-  const CalibrationTable t = one_channel_table();
-  CalibrationTable all = t;
-  for (int c = 0; c < kChannels; ++c) all.channels[c] = t.channels[static_cast<int>(Channel::cache)];
+  const CalibrationTable all = every_channel_table();
   const Placement p = emulate_placement(orfeo_epyc(2), 256, MapBy::core);
   for (OmpiVersion v : {OmpiVersion::v4_1, OmpiVersion::v5_0}) {
     WhatIf what_if;

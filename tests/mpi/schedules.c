@@ -61,6 +61,22 @@ static int recording_isend(const void *buf, size_t count, struct ompi_datatype_t
 
 /* ---- one case ------------------------------------------------------------------------------- */
 
+/* The first of the n sends where libmpi's (the log) and the model's `expected` differ; -1: none. */
+static int first_difference(const mt_send *expected, int n) {
+  for (int i = 0; i < n; ++i)
+    if (expected[i].to != log_.sends[i].to || expected[i].count != log_.sends[i].count) return i;
+  return -1;
+}
+
+/* Ends a FAIL line with the first differing send, if the counts of sends agreed. */
+static void end_failure_line(int first, const mt_send *expected) {
+  if (first >= 0)
+    printf(" first_difference=%d libmpi=(to %d, %llu) model=(to %d, %llu)", first, log_.sends[first].to,
+           (unsigned long long)log_.sends[first].count, expected[first].to, (unsigned long long)expected[first].count);
+  printf("\n");
+  fflush(stdout);
+}
+
 static int run_allreduce(int algorithm, uint32_t segsize, int *sbuf, int *rbuf, int count, MPI_Comm comm) {
   mca_coll_base_module_t *module = comm->c_coll->coll_allreduce_module;
   switch (algorithm) {
@@ -97,24 +113,15 @@ static int check_case(int algorithm, uint32_t segsize, int count, MPI_Comm comm,
   const int n = mt_schedule_sends(MT_OP_ALLREDUCE, algorithm, size, (uint64_t)count, sizeof(int), segsize, rank,
                                   expected, MAX_SENDS);
   int differs = err != MPI_SUCCESS || bad_sum || n != log_.n || n > MAX_SENDS;
-  int first = -1;
-  for (int i = 0; !differs && i < n; ++i)
-    if (expected[i].to != log_.sends[i].to || expected[i].count != log_.sends[i].count) {
-      differs = 1;
-      first = i;
-    }
+  const int first = differs ? -1 : first_difference(expected, n);
+  differs |= first >= 0;
   if (differs && *failures_shown < 20) {
     ++*failures_shown;
     printf(
         "schedules: FAIL allreduce algorithm=%d segsize=%u P=%d count=%d rank=%d err=%d sum_wrong=%d sends=%d "
         "model=%d",
         algorithm, segsize, size, count, rank, err, bad_sum, log_.n, n);
-    if (first >= 0)
-      printf(" first_difference=%d libmpi=(to %d, %llu) model=(to %d, %llu)", first, log_.sends[first].to,
-             (unsigned long long)log_.sends[first].count, expected[first].to,
-             (unsigned long long)expected[first].count);
-    printf("\n");
-    fflush(stdout);
+    end_failure_line(first, expected);
   }
   free(sbuf);
   free(rbuf);
@@ -219,22 +226,13 @@ static int check_allgather(int algorithm, int count, MPI_Comm comm, int *failure
   const int n =
       mt_schedule_sends(MT_OP_ALLGATHER, algorithm, size, (uint64_t)count, sizeof(int), 0, rank, expected, MAX_SENDS);
   int differs = err != MPI_SUCCESS || bad_block || n != log_.n || n > MAX_SENDS;
-  int first = -1;
-  for (int i = 0; !differs && i < n; ++i)
-    if (expected[i].to != log_.sends[i].to || expected[i].count != log_.sends[i].count) {
-      differs = 1;
-      first = i;
-    }
+  const int first = differs ? -1 : first_difference(expected, n);
+  differs |= first >= 0;
   if (differs && *failures_shown < 20) {
     ++*failures_shown;
     printf("schedules: FAIL allgather algorithm=%d P=%d count=%d rank=%d err=%d blocks_wrong=%d sends=%d model=%d",
            algorithm, size, count, rank, err, bad_block, log_.n, n);
-    if (first >= 0)
-      printf(" first_difference=%d libmpi=(to %d, %llu) model=(to %d, %llu)", first, log_.sends[first].to,
-             (unsigned long long)log_.sends[first].count, expected[first].to,
-             (unsigned long long)expected[first].count);
-    printf("\n");
-    fflush(stdout);
+    end_failure_line(first, expected);
   }
   free(sbuf);
   free(rbuf);
