@@ -87,8 +87,8 @@ static inline void mca_coll_modeltuned_count_call(mca_coll_modeltuned_module_t *
         mca_coll_modeltuned_call_extras(m, kind, comm, d, bytes, root);
 }
 
-/* A call as the guard runs it: its arguments (bcast: its buffer in rbuf; allgather: its send side
- * in count and dtype, its receive side in `more`), and `run`, which counts and runs it with a
+/* A call as the guard runs it: its arguments (bcast: its buffer in rbuf; a collective with more
+ * arguments than these fields: the others in `more`), and `run`, which counts and runs it with a
  * decision (NULL: the previous component). */
 typedef struct mca_coll_modeltuned_call_t mca_coll_modeltuned_call_t;
 struct mca_coll_modeltuned_call_t {
