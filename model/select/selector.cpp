@@ -56,14 +56,12 @@ Selector::Selector(const CalibrationTable &table, Placement placement, const All
       widest_(placement_.widest_channel()) {
   // Compared per algorithm, not with kAllAlgorithms: the component passes its lists masked by
   // the functions it resolved.
-  AlgorithmMask every[kOpCount] = {}, released[kOpCount] = {};
-  for (const AlgorithmSpec &spec : algorithm_registry()) {
-    every[op_index(spec.op)] |= AlgorithmMask{1} << spec.id;
+  AlgorithmMask released[kOpCount] = {};
+  for (const AlgorithmSpec &spec : algorithm_registry())
     if (spec.since <= ompi_) released[op_index(spec.op)] |= AlgorithmMask{1} << spec.id;
-  }
   for (int op = 0; op < kOpCount; ++op) {
     allowed_[op] &= released[op];  // an algorithm of a later release has no function to run here
-    default_is_candidate_[op] = (allowed_[op] & released[op]) == released[op];
+    default_is_candidate_[op] = allowed_[op] == released[op];
   }
   for (const CheckResidual &r : table.checks)
     checks_of_[static_cast<int>(r.objective == "rank_mean" ? Metric::rank_mean : Metric::completion)] = true;
