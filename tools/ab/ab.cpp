@@ -81,15 +81,32 @@ JobRecord run_arm(const Arm &arm, const RoundPlan &plan, int order, const AbOpti
     for (const std::string &line : last_lines(log, kTailLines)) message += "\n" + line;
     throw RunError(message);
   }
-  JobRecord record{result.wall_s, {}};
+  JobRecord record{result.wall_s, {}, {}};
   if (!plan.warmup) {
     try {
       record.tables = parse_tables(result.stdout_text, o.column);
+      record.diagnostic_in_stdout = diagnostic_line(result.stdout_text);
     } catch (const RunError &e) {
       throw RunError(fmt::format("{}: {}", label(plan, arm.name), e.what()));
     }
   }
   return record;
+}
+
+// check_same_tables, with the likely cause where a job's stdout holds a process's diagnostics.
+void check_tables_of(const JobRecord &record, const std::string &job, const std::vector<SizeTable> &reference,
+                     const std::string &reference_job, const std::string &reference_diagnostic) {
+  try {
+    check_same_tables(reference, reference_job, record.tables, job);
+  } catch (const RunError &e) {
+    const std::string &line = record.diagnostic_in_stdout.empty() ? reference_diagnostic : record.diagnostic_in_stdout;
+    if (line.empty()) throw;
+    throw RunError(
+        fmt::format("{}; a job's stdout holds diagnostic output, which can break a row (Open MPI 5.0's "
+                    "mpirun splices ranks' stderr into stdout): keep verbose output off in measured "
+                    "jobs (coll_modeltuned_decision_file records decisions). The line: {}",
+                    e.what(), line.substr(0, 160)));
+  }
 }
 
 // The warm-up pairs, then the counted rounds; the baseline runs first in odd rounds (1, 3, ...).
@@ -98,7 +115,7 @@ std::vector<Round> run_rounds(const Arms &arms, const AbOptions &o, const Worksp
   RunsCsv runs(work.dir() / "runs.csv");
   std::vector<Round> rounds;
   std::vector<SizeTable> reference;
-  std::string reference_job;
+  std::string reference_job, reference_diagnostic;
   for (int i = 0; i < o.warmup + o.rounds; ++i) {
     const bool warmup = i < o.warmup;
     const RoundPlan plan{warmup, warmup ? i + 1 : i - o.warmup + 1, warmup ? o.warmup : o.rounds};
@@ -109,9 +126,10 @@ std::vector<Round> run_rounds(const Arms &arms, const AbOptions &o, const Worksp
       JobRecord record = run_arm(arm, plan, order, o, work, progress, runs);
       if (warmup) continue;
       if (reference_job.empty())
-        reference = record.tables, reference_job = label(plan, arm.name);
+        reference = record.tables, reference_job = label(plan, arm.name),
+        reference_diagnostic = record.diagnostic_in_stdout;
       else
-        check_same_tables(reference, reference_job, record.tables, label(plan, arm.name));
+        check_tables_of(record, label(plan, arm.name), reference, reference_job, reference_diagnostic);
       (&arm == &arms.baseline ? round.baseline : round.modeltuned) = std::move(record);
     }
     if (!warmup) rounds.push_back(std::move(round));

@@ -15,6 +15,7 @@ namespace modeltuned::ab {
 struct JobRecord {
   double wall_s = 0;
   std::vector<SizeTable> tables;
+  std::string diagnostic_in_stdout;  // the first stdout line holding a process's diagnostic output
 };
 
 struct Round {

@@ -25,7 +25,9 @@ Each job runs without a shell, its stdout and stderr kept in one file, its wall 
 Its stdout is read for size tables (OSU, IMB, modeltuned-latency): runs of lines whose first
 field is a whole number of bytes followed by numbers. The time is column 2 (OSU's average
 latency), IMB's t_avg column under an IMB header, or --column. The k-th table of every job is
-compared with the k-th of every other; they must list the same sizes.
+compared with the k-th of every other; they must list the same sizes. Keep verbose output off in
+the jobs: Open MPI 5.0's mpirun can splice ranks' stderr into stdout mid-line, breaking a row
+(coll_modeltuned_decision_file=dir/decisions-%p.jsonl records the decisions instead).
 
 Report (stdout): ratio = modeltuned / baseline, per round paired; for the wall time, each table
 (per round, the geometric mean over its sizes) and each size: the geometric mean over rounds

@@ -154,6 +154,14 @@ void check_same_tables(const std::vector<SizeTable> &reference, const std::strin
   }
 }
 
+std::string diagnostic_line(const std::string &text) {
+  static const std::regex prefix(R"(\[[^\]\s:]+:\d+\] )");
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (std::regex_search(line, prefix)) return line;
+  return "";
+}
+
 std::string size_label(uint64_t bytes) {
   if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0) return fmt::format("{}G", bytes >> 30);
   if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0) return fmt::format("{}M", bytes >> 20);

@@ -29,6 +29,10 @@ std::vector<SizeTable> parse_tables(const std::string &text, int column = 0);
 void check_same_tables(const std::vector<SizeTable> &reference, const std::string &reference_job,
                        const std::vector<SizeTable> &other, const std::string &other_job);
 
+// The first line of `text` that holds Open MPI's diagnostic prefix ("[host:pid] "), anywhere in
+// it, or "". Open MPI 5.0's mpirun can splice a rank's stderr into its stdout, even mid-line.
+std::string diagnostic_line(const std::string &text);
+
 // 4096 -> "4K", 4194304 -> "4M", 1536 -> "1536".
 std::string size_label(uint64_t bytes);
 

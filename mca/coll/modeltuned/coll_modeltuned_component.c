@@ -378,9 +378,9 @@ static int modeltuned_register(void)
         v, "decision_file",
         "Append every decision (communicator, size class, root, pick, every candidate's prediction "
         "and Open MPI's default) as a JSON line to this file; \"%r\" in the name is replaced by "
-        "the "
-        "rank in MPI_COMM_WORLD to get one file per rank, otherwise rank 0 of each communicator "
-        "writes. Read it with: modeltuned explain --decisions FILE",
+        "the rank in MPI_COMM_WORLD and \"%p\" by the process id, and then every rank writes its "
+        "own file, otherwise rank 0 of each communicator writes. Read it with: modeltuned explain "
+        "--decisions FILE",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
         &c->decision_file);
 

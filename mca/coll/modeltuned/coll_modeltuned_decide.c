@@ -15,11 +15,36 @@
 #include MCA_COLL_MODELTUNED_RTE_H
 #include "opal/util/printf.h"
 
+/* "%r" (the rank in MPI_COMM_WORLD) or "%p" (the process id) in the name: a file per process. */
+static bool per_process(const char *file)
+{
+    return NULL != strstr(file, "%r") || NULL != strstr(file, "%p");
+}
+
 bool mca_coll_modeltuned_records(struct ompi_communicator_t *comm)
 {
     const char *file = mca_coll_modeltuned_component.decision_file;
-    return NULL != file && '\0' != file[0] &&
-           (NULL != strstr(file, "%r") || 0 == ompi_comm_rank(comm));
+    return NULL != file && '\0' != file[0] && (per_process(file) || 0 == ompi_comm_rank(comm));
+}
+
+/* The decision file's name with every "%r" and "%p" replaced. */
+static void decision_path(const char *file, char *path, size_t len)
+{
+    size_t k = 0;
+    for (const char *p = file; *p && k + 1 < len; ++p) {
+        if ('%' == p[0] && ('r' == p[1] || 'p' == p[1])) {
+            const unsigned long value = 'r' == p[1] ? (unsigned long) OMPI_PROC_MY_NAME->vpid
+                                                    : (unsigned long) getpid();
+            const int n = snprintf(path + k, len - k, "%lu", value);
+            if (n < 0 || (size_t) n >= len - k)
+                break;
+            k += (size_t) n;
+            ++p;
+        } else {
+            path[k++] = *p;
+        }
+    }
+    path[k] = '\0';
 }
 
 /* One JSON line per record: `object`'s fields after the communicator's and the rank's. Appended
@@ -29,13 +54,7 @@ void mca_coll_modeltuned_record(mca_coll_modeltuned_module_t *m, struct ompi_com
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     char path[4096], *line = NULL;
-    const char *file = c->decision_file;
-    const char *mark = strstr(file, "%r");
-    if (NULL != mark)
-        snprintf(path, sizeof path, "%.*s%u%s", (int) (mark - file), file,
-                 (unsigned) OMPI_PROC_MY_NAME->vpid, mark + 2);
-    else
-        snprintf(path, sizeof path, "%s", file);
+    decision_path(c->decision_file, path, sizeof path);
     char channels[64];
     mt_comm_model_channels(m->model, channels, sizeof channels);
     char name[2 * MPI_MAX_OBJECT_NAME]; /* the communicator's name, JSON-escaped */
