@@ -39,6 +39,8 @@ expect_error "--seed: '-1' is not a whole number >= 0" --seed -1
 expect_error "--budget: 'soon' is not a number >= 5" --budget soon
 expect_error "--output needs a value" --idle poll -o
 expect_error "--bogus" --bogus
+# The system table's place is fixed: no other output with it (tests/package_install.sh writes it).
+expect_error "--output excludes --install-system" --install-system -o table.json
 
 out=$(timeout 60 "$mpirun" $root_flag --oversubscribe -np 2 --mca coll ^modeltuned "$program" --help 2>/dev/null); status=$?
 if [ "$status" -eq 0 ] && [ "$(printf '%s\n' "$out" | grep -c '^Usage:')" -eq 1 ]; then passed=$((passed + 1)); else

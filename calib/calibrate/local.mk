@@ -11,6 +11,7 @@ calib_modeltuned_calibrate_SOURCES = \
 	calib/calibrate/progress.hpp calib/calibrate/progress.cpp \
 	calib/calibrate/checks.hpp calib/calibrate/checks.cpp
 calib_modeltuned_calibrate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DOMPI_SKIP_MPICXX=1 \
+	-DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"' \
 	$(OMPI_CPPFLAGS) $(HWLOC_CFLAGS) $(EIGEN_CFLAGS) $(FMT_CFLAGS)
 calib_modeltuned_calibrate_LDADD = calib/libmodeltuned_calib.la model/libmodeltuned_model.la common/libmodeltuned_common.la \
 	$(OMPI_LIBS) $(HWLOC_LIBS) $(FMT_LIBS) -lpthread

@@ -248,7 +248,12 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
       "  mpirun -np 16 --bind-to core modeltuned-calibrate -o calibration.json",
       kProgram};
   app.set_version_flag("--version", PACKAGE_VERSION);
-  app.add_option("-o,--output", options.output, "calibration table to write")->capture_default_str();
+  auto *output = app.add_option("-o,--output", options.output, "calibration table to write")->capture_default_str();
+  bool install_system = false;
+  app.add_flag("--install-system", install_system,
+               "write the table where every user's job finds it when they have none of their own: "
+               "" MODELTUNED_SYSCONFDIR "/modeltuned/calibration.json (raw samples: calibration.samples.csv here)")
+      ->excludes(output);
   app.add_option("--samples", options.samples, "raw samples CSV (default: <output>.samples.csv)");
   app.add_option("--plot", options.plot_dir,
                  "also draw the samples and fits into this directory (gnuplot PNGs, as modeltuned fit --plot)");
@@ -275,6 +280,10 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
     return modeltuned::cli::handle(app, e, kProgram, rank == 0);
   }
   options.seed_given = seed->count() > 0;
+  if (install_system) {
+    options.output = MODELTUNED_SYSCONFDIR "/modeltuned/calibration.json";
+    if (options.samples.empty()) options.samples = "calibration.samples.csv";  // raw data stays out of /etc
+  }
   mc::set_idle_mode(options.idle == "sleep" ? mc::IdleMode::sleep : mc::IdleMode::poll);
   if (options.samples.empty()) options.samples = options.output + ".samples.csv";
   return std::nullopt;
