@@ -13,11 +13,20 @@ tests_mpi_collectives_LDADD = $(OMPI_LIBS)
 # fixed_rule: the model's copy of tuned's fixed rules against tuned's own choices. It defines the
 # ompi_coll_base_* functions tuned calls, exported from the executable so they come first.
 check_PROGRAMS += tests/mpi/fixed_rule
-tests_mpi_fixed_rule_SOURCES = tests/mpi/fixed_rule.c
+tests_mpi_fixed_rule_SOURCES = tests/mpi/fixed_rule.c tests/mpi/interpose.c tests/mpi/interpose.h
 nodist_EXTRA_tests_mpi_fixed_rule_SOURCES = tests/force_cxx_link.cxx
 tests_mpi_fixed_rule_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
 tests_mpi_fixed_rule_LDFLAGS = -export-dynamic
 tests_mpi_fixed_rule_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIBS) -ldl
+
+# rule_runs: which ompi_coll_base_* function, with which segment size and fan-out, each call of
+# a sweep runs (interposed as for fixed_rule), with modeltuned loaded or under a tuned rules file
+# that modeltuned export-rules wrote.
+check_PROGRAMS += tests/mpi/rule_runs
+tests_mpi_rule_runs_SOURCES = tests/mpi/rule_runs.c tests/mpi/interpose.c tests/mpi/interpose.h
+tests_mpi_rule_runs_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
+tests_mpi_rule_runs_LDFLAGS = -export-dynamic
+tests_mpi_rule_runs_LDADD = $(OMPI_LIBS) -ldl
 
 # schedules: the model's allreduce and barrier schedules against the messages libmpi's base
 # algorithms send (it wraps the PML's send and isend).
@@ -45,6 +54,7 @@ tests_mpi_check_mpi_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DMODELTUNED_TEST_
 tests_mpi_check_mpi_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_mpi_check_mpi_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
 EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe tests/mpi/fixed_rule tests/mpi/heap_state \
+	tests/mpi/rule_runs \
 	tests/mpi/schedules tools/modeltuned \
 	mca-components/mca_coll_modeltuned.so
 

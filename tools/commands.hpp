@@ -17,6 +17,10 @@ void add_validate_command(CLI::App &app);
 // (tools/modeltuned_explain.cpp).
 void add_explain_command(CLI::App &app);
 
+// `modeltuned export-rules`: the decisions for an emulated job as tuned's rules file
+// (tools/modeltuned_export_rules.cpp).
+void add_export_rules_command(CLI::App &app);
+
 // `modeltuned ab`: the user's command as a baseline job and a modeltuned job, alternated, and
 // their ratio (tools/ab/). `command`: the words after `--`, which the main program takes off
 // before CLI11 parses the rest (nullopt when there was no `--`).

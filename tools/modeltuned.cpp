@@ -19,11 +19,12 @@ namespace {
 
 // CLI11 answers "A subcommand is required" to an unknown command or option too: say which.
 std::string no_command(int argc, char **argv) {
-  if (argc < 2) return "give a command: fit, explain, validate or ab";
+  if (argc < 2) return "give a command: fit, explain, export-rules, validate or ab";
   const std::string first = argv[1];
   if (!first.empty() && first[0] == '-')
-    return "unknown option " + first + ": give a command first (fit, explain, validate or ab), then its options";
-  return "unknown command '" + first + "': the commands are fit, explain, validate and ab";
+    return "unknown option " + first +
+           ": give a command first (fit, explain, export-rules, validate or ab), then its options";
+  return "unknown command '" + first + "': the commands are fit, explain, export-rules, validate and ab";
 }
 
 // CLI11's "The following arguments were not expected: ./app 4 --np mpirun": a word that is not
@@ -63,6 +64,7 @@ int main(int argc, char **argv) {
   modeltuned::tools::add_fit_command(app);
   modeltuned::tools::add_validate_command(app);
   modeltuned::tools::add_explain_command(app);
+  modeltuned::tools::add_export_rules_command(app);
   std::vector<std::string> args(argv + 1, argv + argc);
   const auto ab_command = take_command(args);
   modeltuned::tools::add_ab_command(app, ab_command);

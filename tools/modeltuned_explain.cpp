@@ -14,7 +14,6 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <hwloc.h>
 #include <nlohmann/json.hpp>
 
 #include "common/cli.hpp"
@@ -22,21 +21,14 @@
 #include "tools/commands.hpp"
 #include "tools/lib/emulate.hpp"
 #include "tools/lib/explain.hpp"
+#include "tools/lib/job.hpp"
 #include "tools/lib/stage_sum.hpp"
 
 namespace modeltuned::tools {
 namespace {
 
 struct ExplainOptions {
-  std::string machine;    // "orfeo-epyc"
-  std::string synthetic;  // "node:2 pack:2 ..."
-  std::string topology;   // hwloc XML of one node
-  int nodes = 0;          // with --topology / to override --machine
-  std::string hosts;      // "nodeA:2,nodeB:2" or "8x4": nodes and their slots, as a hostfile
-  std::string map_by = "core";
-  std::string bind_to = "auto";
-  int np = 0;
-  std::string table;
+  JobOptions job;
   std::string op = "bcast";
   std::string sizes = "1,1K,64K,1M";
   size_t type_size = 1;
@@ -50,26 +42,6 @@ struct ExplainOptions {
   std::string ompi = "4.1";  // the Open MPI line whose default is shown
   bool without_han = false;  // as under --mca coll ^han
 };
-
-// "64K" -> 65536; K, M, G are powers of 1024 (message sizes).
-size_t parse_size(const std::string &text) {
-  size_t pos = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &pos);
-  } catch (const std::exception &) {
-    throw std::invalid_argument(fmt::format("--sizes: '{}' is not a size (e.g. 1, 64K, 1M)", text));
-  }
-  std::string suffix = text.substr(pos);
-  double scale = suffix.empty() || suffix == "B"                     ? 1
-                 : suffix == "K" || suffix == "KiB" || suffix == "k" ? 1024.0
-                 : suffix == "M" || suffix == "MiB"                  ? 1024.0 * 1024
-                 : suffix == "G" || suffix == "GiB"                  ? 1024.0 * 1024 * 1024
-                                                                     : -1;
-  if (scale < 0 || value < 0 || std::floor(value * scale) != value * scale)
-    throw std::invalid_argument(fmt::format("--sizes: '{}' is not a whole number of bytes (suffixes K, M, G)", text));
-  return static_cast<size_t>(value * scale);
-}
 
 // --algorithms' help: every collective's algorithms, as the component's parameters take them.
 std::string algorithms_help() {
@@ -87,82 +59,12 @@ std::vector<size_t> parse_sizes(const std::string &list) {
   while (start <= list.size()) {
     size_t comma = list.find(',', start);
     std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) out.push_back(parse_size(item));
+    if (!item.empty()) out.push_back(parse_size(item, "--sizes"));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
   if (out.empty()) throw std::invalid_argument("--sizes: give at least one size, e.g. 1,64K,1M");
   return out;
-}
-
-// One node's shape from an hwloc XML (lstopo --of xml), assuming a regular hierarchy.
-MachineShape machine_from_xml(const std::string &path, int nodes) {
-  hwloc_topology_t topo;
-  hwloc_topology_init(&topo);
-  if (hwloc_topology_set_xml(topo, path.c_str()) != 0 || hwloc_topology_load(topo) != 0) {
-    hwloc_topology_destroy(topo);
-    throw std::invalid_argument(
-        fmt::format("--topology {}: not a readable hwloc XML (make one with lstopo --of xml)", path));
-  }
-  auto count = [&](hwloc_obj_type_t type) { return std::max(1, hwloc_get_nbobjs_by_type(topo, type)); };
-  const int packages = count(HWLOC_OBJ_PACKAGE), numa = count(HWLOC_OBJ_NUMANODE), l3 = count(HWLOC_OBJ_L3CACHE),
-            cores = count(HWLOC_OBJ_CORE);
-  hwloc_topology_destroy(topo);
-  MachineShape m{nodes > 0 ? nodes : 1,
-                 packages,
-                 std::max(1, numa / packages),
-                 std::max(1, l3 / std::max(numa, packages)),
-                 std::max(1, cores / std::max(l3, 1)),
-                 {}};
-  if (m.cores_per_node() != cores)
-    throw std::invalid_argument(
-        fmt::format("--topology {}: {} cores do not split evenly into {} packages, {} NUMA nodes, {} L3 caches; "
-                    "describe the node with --synthetic instead",
-                    path, cores, packages, numa, l3));
-  return m;
-}
-
-MachineShape node_shape(const ExplainOptions &o) {
-  int given = !o.machine.empty() + !o.synthetic.empty() + !o.topology.empty();
-  if (given != 1)
-    throw std::invalid_argument(
-        "give exactly one of --machine orfeo-epyc, --synthetic \"node:2 pack:2 ...\" or --topology FILE.xml");
-  if (!o.machine.empty()) {
-    if (o.machine != "orfeo-epyc")
-      throw std::invalid_argument(fmt::format("--machine '{}': known machines: orfeo-epyc", o.machine));
-    return orfeo_epyc(o.nodes > 0 ? o.nodes : 2);
-  }
-  if (!o.synthetic.empty()) {
-    MachineShape m = parse_machine(o.synthetic);
-    if (o.nodes > 0) m.nodes = o.nodes;
-    return m;
-  }
-  return machine_from_xml(o.topology, o.nodes);
-}
-
-MachineShape machine_of(const ExplainOptions &o) {
-  MachineShape m = node_shape(o);
-  if (!o.hosts.empty()) apply_hosts(m, o.hosts);
-  return m;
-}
-
-std::string default_table(const ExplainOptions &o) {
-  if (!o.table.empty()) return o.table;
-  if (o.machine == "orfeo-epyc") {  // installed, or else the source tree's
-    const char *installed = MODELTUNED_PKGDATADIR "/orfeo-epyc.json";
-    return std::ifstream(installed).good() ? installed : MODELTUNED_SRCDIR "/calib/tables/orfeo-epyc.json";
-  }
-  // The component's search order: $XDG_CONFIG_HOME (~/.config), then the system directory.
-  const char *xdg = std::getenv("XDG_CONFIG_HOME");
-  const char *home = std::getenv("HOME");
-  const std::string user = xdg && *xdg ? std::string(xdg) + "/modeltuned/calibration.json"
-                           : home      ? std::string(home) + "/.config/modeltuned/calibration.json"
-                                       : "";
-  for (const std::string &candidate : {user, std::string(MODELTUNED_SYSCONFDIR "/modeltuned/calibration.json")})
-    if (!candidate.empty() && std::ifstream(candidate).good()) return candidate;
-  throw std::invalid_argument(
-      "--table FILE: no table given and none in ~/.config/modeltuned/calibration.json or " MODELTUNED_SYSCONFDIR
-      "/modeltuned/calibration.json (calibrate with modeltuned-calibrate)");
 }
 
 // A guard's record of the decision file: a pick it took back.
@@ -222,29 +124,20 @@ int print_decision_file(const std::string &path, int top, bool json) {
 
 int run_explain(const ExplainOptions &o) {
   if (!o.decisions.empty()) return print_decision_file(o.decisions, o.top, o.json);
-  const MachineShape machine = machine_of(o);
-  if (o.np < 2) throw std::invalid_argument("-n/--np: give the number of ranks (at least 2)");
-  const Placement placement = emulate_placement(machine, o.np, o.map_by, parse_bind_to(o.bind_to));
-  const std::string table_path = default_table(o);
-  const CalibrationTable table = load_calibration(table_path);
+  const Placement placement = job_placement(o.job);
+  const CalibrationTable table = load_job_table(job_table_path(o.job), placement);
   const std::optional<Op> collective = find_collective(o.op);
   if (!collective) throw std::invalid_argument(fmt::format("--op '{}': use {}", o.op, collective_names(", ", " or ")));
   const Op op = *collective;
   if (o.type_size < 1) throw std::invalid_argument("--type-size must be at least 1");
-  if (o.root < 0 || o.root >= o.np)
-    throw std::invalid_argument(fmt::format("--root {}: must be in 0..{}", o.root, o.np - 1));
+  if (o.root < 0 || o.root >= o.job.np)
+    throw std::invalid_argument(fmt::format("--root {}: must be in 0..{}", o.root, o.job.np - 1));
   const TreeSchedule schedule =
       o.variant == "schedule" ? TreeSchedule{nullptr}
       : o.variant == "stage_sum"
           ? stage_sum_us
           : throw std::invalid_argument(fmt::format("--variant '{}': use schedule or stage_sum", o.variant));
   const AlgorithmMask allowed = parse_algorithm_list(op, o.algorithms);
-  for (int c = 0; c < kChannels; ++c)
-    if ((placement.channels_used() & (1u << c)) && !table.channels[c].present)
-      throw std::invalid_argument(
-          fmt::format("{}: the placement uses the '{}' channel, which this table does not calibrate "
-                      "(the component would step aside)",
-                      table_path, kChannelNames[c]));
 
   // A collective that moves no data has one call to explain, whatever --sizes says.
   const std::vector<size_t> sizes = collective_family(op).moves_data ? parse_sizes(o.sizes) : std::vector<size_t>{0};
@@ -274,30 +167,9 @@ void add_explain_command(CLI::App &app) {
       "  modeltuned explain --machine orfeo-epyc --map-by core -n 256 --op bcast --sizes 1,64K,1M\n"
       "  modeltuned explain --machine orfeo-epyc --nodes 8 -n 1024 --op reduce    (8 full nodes of 128 cores)\n"
       "  modeltuned explain --machine orfeo-epyc --hosts 8x4 --map-by node -n 32  (4 ranks on each of 8 nodes)");
-  auto machine = cmd->add_option("--machine", o->machine, "a known machine: orfeo-epyc (2 x AMD EPYC 7H12 per node)");
-  auto synthetic = cmd->add_option("--synthetic", o->synthetic, "machine as \"node:2 pack:2 numa:4 l3:4 core:4\"");
-  auto topology = cmd->add_option("--topology", o->topology, "one node's hwloc XML (lstopo --of xml); see --nodes")
-                      ->check(CLI::ExistingFile);
-  machine->excludes(synthetic)->excludes(topology);
-  synthetic->excludes(topology);
-  cmd->add_option("--nodes", o->nodes, "number of identical nodes (default: 2 for orfeo-epyc, 1 for --topology)")
-      ->check(cli::whole_number(1));
-  cmd->add_option("--hosts", o->hosts,
-                  "the job's nodes as a hostfile lists them: NAME:SLOTS,... (e.g. nodeA:2,nodeB:2,nodeC:1, as "
-                  "modeltuned-emulate-nodes takes them) or COUNTxSLOTS (8x4: 8 nodes, 4 ranks each); each node is "
-                  "one --machine/--synthetic/--topology node")
-      ->excludes("--nodes");
-  cmd->add_option("--map-by", o->map_by, "mpirun --map-by: core (slot), l3cache, numa, socket, node, or ppr:N:OBJ")
-      ->capture_default_str();
-  cmd->add_option("--bind-to", o->bind_to,
-                  "mpirun --bind-to: auto (Open MPI 4.1's default), core, l3cache, numa, socket, none")
-      ->capture_default_str();
-  cmd->add_option("-n,--np", o->np, "number of ranks")->check(cli::whole_number(2));
+  add_job_options(*cmd, o->job);
   cmd->add_option("--decisions", o->decisions,
                   "print a real run's decisions (the file coll_modeltuned_decision_file wrote) instead");
-  cmd->add_option("--table", o->table,
-                  "calibration table (default: the shipped one for --machine orfeo-epyc, else the one the "
-                  "component would use: $XDG_CONFIG_HOME/modeltuned/calibration.json, then SYSCONFDIR's)");
   cmd->add_option("--op", o->op, collective_names(", ", " or "))->capture_default_str();
   cmd->add_option("--sizes", o->sizes, "message sizes in bytes, comma-separated; K, M, G suffixes")
       ->capture_default_str();

@@ -55,6 +55,10 @@ struct Parameters {
   // defaults of its chain fan-out and k-nomial radix parameters).
   int tuned_fixed_fanout = 0;
   int tuned_forced_fanout = 0;
+  // What tuned passes under a rules file (coll_tuned_dynamic_rules_filename): the rule's fan-in/out,
+  // or, where this is not 0, this value instead (k-nomial's radix parameter's default), so a rule
+  // expresses only that fan-out.
+  int tuned_rule_fanout = 0;
 };
 
 // The size-independent part of the prediction for a placement, fan-out and root.

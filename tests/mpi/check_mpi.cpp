@@ -33,6 +33,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/capi/modeltuned_model.h"
+#include "model/collectives/family.hpp"
 #include "model/registry/registry.hpp"
 #include "tests/support/mpi_checks.hpp"
 
@@ -456,6 +457,80 @@ START_TEST(explain_matches_the_component) {
           "'");
   expect(compared >= 9, r, "only " + std::to_string(compared) + " decisions of MPI_COMM_WORLD to compare");
   std::fprintf(stderr, "explain reproduced %d component decisions exactly\n", compared);
+}
+END_TEST
+
+// The rules file `modeltuned export-rules` writes makes plain Open MPI run what modeltuned decides:
+// on 8 ranks of the emulated 2-socket node (one package, core by core) and on the communicators of
+// their first 2..7, for every size class up to 256 KiB of bcast, reduce, allreduce and allgather,
+// and barrier, the same ompi_coll_base_* function with the same segment size, fan-out and request
+// limit (tests/mpi/rule_runs.c interposes them). Tuned reads the file silently, and falls back to
+// its fixed rules on one it cannot read, so the test also requires calls that the fixed rules
+// would have run differently.
+START_TEST(rules_file_runs_the_decisions) {
+  Scratch scratch("modeltuned-mpi");
+  const fs::path rules = scratch.dir / "rules.conf";
+  const std::string export_cmd =
+      builddir() + "/tools/modeltuned export-rules --ompi " + ompi_series() +
+      " --synthetic 'pack:2 numa:4 l3:2 core:4' --map-by core --bind-to core -np 8 --table '" + table_path() +
+      "' --commutative-only --max-bytes 256K -o '" + rules.string() + "' && echo written";
+  ck_assert_msg(command_output(export_cmd).find("written") != std::string::npos, "export-rules failed: %s",
+                export_cmd.c_str());
+
+  auto sweep = [&](bool with_modeltuned_loaded) {
+    MpiRun run = with_modeltuned(8, 0);
+    run.program = "rule_runs";
+    run.program_args = {"--max-bytes=262144"};
+    run.emulate_two_sockets = true;
+    if (with_modeltuned_loaded) {
+      run.mca.emplace_back("coll_modeltuned_guard", "0");  // every call of a class runs the pick
+    } else {
+      run.modeltuned = false;
+      run.calibration_file.clear();
+      run.mca.emplace_back("coll_tuned_use_dynamic_rules", "1");
+      run.mca.emplace_back("coll_tuned_dynamic_rules_filename", rules.string());
+    }
+    return run_mpi(run, scratch.dir);
+  };
+  const RunResult decided = sweep(true), ruled = sweep(false);
+  for (const RunResult *r : {&decided, &ruled})
+    expect(r->exit_status == 0 && !r->lines_containing("rule_runs: done").empty(), *r, "the sweep failed");
+  const auto runs = [](const RunResult &r) {
+    std::map<std::string, std::string> by_call;  // "op ranks bytes" -> what ran
+    for (const std::string &line : r.lines_containing("rule_runs: op="))
+      by_call[field(line, "op") + " " + field(line, "ranks") + " " + field(line, "bytes")] =
+          "algorithm=" + field(line, "algorithm") + " segsize=" + field(line, "segsize") +
+          " fanout=" + field(line, "fanout") + " max_requests=" + field(line, "max_requests") +
+          " calls=" + field(line, "calls");
+    return by_call;
+  };
+  const auto want = runs(decided), got = runs(ruled);
+  expect(want.size() == got.size() && want.size() == 7 * (1 + 19 + 16 + 16 + 19), ruled,
+         "the two sweeps made " + std::to_string(want.size()) + " and " + std::to_string(got.size()) + " calls");
+  int differs_from_fixed = 0;
+  for (const auto &[call, ran] : want) {
+    const auto other = got.find(call);
+    expect(other != got.end() && other->second == ran, ruled,
+           call + ": modeltuned ran " + ran + ", tuned under the rules " +
+               (other == got.end() ? std::string("nothing") : other->second));
+    std::istringstream words(call);
+    std::string op;
+    long ranks = 0, bytes = 0;
+    words >> op >> ranks >> bytes;
+    const auto family = modeltuned::find_collective(op);
+    const int mt_op = family ? static_cast<int>(*family) : -1;
+    const long tuned_bytes = op == "allgather" ? bytes * ranks : bytes;
+    if (other != got.end() &&
+        field(" " + other->second, "algorithm") != std::to_string(mt_fixed_rule(mt_op, tuned_bytes, ranks, 1, nullptr)))
+      ++differs_from_fixed;
+  }
+  expect(differs_from_fixed > 0, ruled, "every call ran tuned's fixed rule: the rules file was not applied");
+  for (const std::string &line : ruled.all_lines())
+    expect(line.find("rule_runs:") != std::string::npos ||
+               (line.find("rule") == std::string::npos && line.find("tuned") == std::string::npos),
+           ruled, "Open MPI said something of the rules file: " + line);
+  std::fprintf(stderr, "rules file: %zu calls ran as modeltuned decided, %d of them not as tuned's fixed rule\n",
+               want.size(), differs_from_fixed);
 }
 END_TEST
 
@@ -988,6 +1063,7 @@ Suite *mpi_suite() {
   add("np4", np4);
   add("np8", np8);
   add("np16_emulated_two_sockets", np16_emulated_two_sockets);
+  add("rules_file", rules_file_runs_the_decisions);
   add("observing", counters_and_decision_file_match_what_ran, explain_matches_the_component, unwritable_decision_file,
       mismatched_algorithm_lists_fall_back_together, mismatched_objectives_fall_back_together,
       mismatched_guard_settings_fall_back_together, unknown_objective_is_named_and_default_kept,

@@ -22,7 +22,8 @@ constexpr Parameters kKnomial{.segmented = true,
                               .fanout_name = "radix",
                               .fanouts = kKnomialRadices,
                               .tuned_fixed_fanout = kTunedKnomialRadix,
-                              .tuned_forced_fanout = kTunedKnomialRadix};
+                              .tuned_forced_fanout = kTunedKnomialRadix,
+                              .tuned_rule_fanout = kTunedKnomialRadix};
 
 Plan plan_binomial(const Placement &p, int, int root) { return plan_for_tree(build_bmtree(p.size(), root), p); }
 Plan plan_knomial(const Placement &p, int radix, int root) {
