@@ -54,3 +54,11 @@ tests_check_registry_SOURCES = tests/check_registry.cpp
 tests_check_registry_CPPFLAGS = $(AM_CPPFLAGS) -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"'
 tests_check_registry_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_check_registry_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+
+# modeltuned export-rules: its files read back as tuned reads them hold the selector's decisions.
+check_PROGRAMS += tests/check_rules
+TESTS += tests/check_rules
+tests_check_rules_SOURCES = tests/check_rules.cpp
+tests_check_rules_CPPFLAGS = $(AM_CPPFLAGS) -DMODELTUNED_SRCDIR='"$(abs_top_srcdir)"'
+tests_check_rules_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
+tests_check_rules_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)

@@ -128,8 +128,9 @@ void add_export_rules_command(CLI::App &app) {
                   "classic (coll_tuned_dynamic_rules_filename's format of 4.1 and 5.0) or json (Open MPI 6.0's)")
       ->check(CLI::IsMember({"classic", "json"}))
       ->capture_default_str();
-  cmd->add_option("--ops", o->ops, fmt::format("the collectives to write rules for, comma-separated (default: all: {})",
-                                               collective_names(", ", ", ")));
+  cmd->add_option("--ops", o->ops,
+                  fmt::format("the collectives to write rules for, comma-separated (default: all: {})",
+                              collective_names(", ", ", ")));
   cmd->add_option("--type-size", o->type_size,
                   "bytes of the reductions' element (8: MPI_DOUBLE); bcast and allgather decide on bytes")
       ->check(cli::whole_number<size_t>(1))

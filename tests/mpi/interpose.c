@@ -36,14 +36,13 @@ static bool note(int algorithm, uint32_t segsize, int fanout, int max_requests) 
 
 #define B BCAST_BASE_ARG_NAMES, module
 #define R REDUCE_BASE_ARG_NAMES, module
-#define FORWARD(name, type, ...)                         \
-  do {                                                   \
-    interposed.depth++;                                  \
-    const int rc = ((type)real(#name))(__VA_ARGS__);     \
-    interposed.depth--;                                  \
-    return rc;                                           \
+#define FORWARD(name, type, ...)                     \
+  do {                                               \
+    interposed.depth++;                              \
+    const int rc = ((type)real(#name))(__VA_ARGS__); \
+    interposed.depth--;                              \
+    return rc;                                       \
   } while (0)
-
 
 typedef int (*bcast_t)(BCAST_ARGS);
 typedef int (*bcast_seg_t)(BCAST_ARGS, uint32_t);

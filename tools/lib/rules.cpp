@@ -17,11 +17,16 @@ namespace {
 // tuned's collective numbers (COLLTYPE_T in coll_base_functions.h), the same in 4.1 and 5.0.
 int tuned_collective_id(Op op) {
   switch (op) {
-    case Op::allgather: return 0;
-    case Op::allreduce: return 2;
-    case Op::barrier: return 6;
-    case Op::bcast: return 7;
-    case Op::reduce: return 11;
+    case Op::allgather:
+      return 0;
+    case Op::allreduce:
+      return 2;
+    case Op::barrier:
+      return 6;
+    case Op::bcast:
+      return 7;
+    case Op::reduce:
+      return 11;
   }
   return -1;
 }
@@ -57,44 +62,51 @@ ClassDecision expressed(const Candidate &pick, Op op, const RuleOptions &o) {
   const AlgorithmSpec *spec = find_algorithm(op, pick.algorithm);
   const int rule_fanout = spec ? spec->parameters.tuned_rule_fanout : 0;
   if (rule_fanout != 0 && pick.fanout != rule_fanout)
-    return {{}, describe(pick),
+    return {{},
+            describe(pick),
             fmt::format("under a rule tuned runs {} with its {} parameter's default, {}", spec->name,
                         spec->parameters.fanout_name, rule_fanout)};
   if (is_reduction(op) && !o.commutative_only && spec && !spec->order_preserving)
-    return {{}, std::string(spec->name),
+    return {{},
+            std::string(spec->name),
             "not order-preserving, and tuned applies its rules to non-commutative operations too "
             "(--commutative-only writes them)"};
   return {{0, pick.algorithm, pick.fanout, pick.segsize}, "", ""};
 }
 
 // The rules of one collective on the communicator of `selector`'s placement (its first ranks).
-std::vector<MessageRule> communicator_rules(Selector &selector, Op op, size_t max_bytes, const RuleOptions &o,
-                                            std::vector<Omission> &omitted) {
+std::vector<MessageRule> communicator_rules(Selector &selector, CollectiveRules &c, const RuleOptions &o) {
+  const Op op = c.op;
   const int ranks = selector.placement().size();
   const CollectiveFamily &family = collective_family(op);
   std::vector<MessageRule> rules{MessageRule{}};
   const bool rooted = family.rooted && family.moves_data;
-  if (!selector.may_leave_default(op) || (rooted && o.root >= ranks)) return rules;
-  if (selector.han_default(op)) {
-    omitted.push_back({ranks, 0, 0, "han's hierarchical algorithm", "Open MPI 5.0's han runs it, not tuned"});
-    return rules;
-  }
   const size_t scale = op == Op::allgather ? static_cast<size_t>(ranks) : 1;  // tuned counts every block
   const size_t type_size = is_reduction(op) ? o.type_size : 1;
-  const int classes = family.moves_data ? std::bit_width(max_bytes) : 1;
-  for (int k = family.moves_data ? 1 : 0; k <= (family.moves_data ? classes : 0); ++k) {
-    const size_t bytes = k == 0 ? 0 : size_t{1} << (k - 1);
-    if (k > 0 && bytes < type_size) continue;  // no call of whole elements has this size
+  const int classes = family.moves_data ? std::bit_width(c.max_bytes) : 1;
+  std::vector<size_t> sizes;  // each class's smallest: what the component decides at
+  for (int k = family.moves_data ? 1 : 0; k <= (family.moves_data ? classes : 0); ++k)
+    if (const size_t bytes = k == 0 ? 0 : size_t{1} << (k - 1); k == 0 || bytes >= type_size) sizes.push_back(bytes);
+  c.decided_classes += static_cast<int>(sizes.size());
+  // No check covers this communicator: the component leaves the op to Open MPI.
+  if (!selector.may_leave_default(op) || (rooted && o.root >= ranks)) return rules;
+  if (selector.han_default(op)) {
+    c.omitted.push_back({ranks, 0, 0, "han's hierarchical algorithm", "Open MPI 5.0's han runs it, not tuned"});
+    return rules;
+  }
+  for (const size_t bytes : sizes) {
     CallShape call{op, bytes / type_size, type_size, rooted ? o.root : 0, true};
     const std::optional<Decision> d = selector.decide(call);
-    ClassDecision c = d && !d->kept_default ? expressed(d->pick, op, o) : ClassDecision{};
-    c.rule.from_bytes = bytes * scale;
-    if (!c.why.empty()) omitted.push_back({ranks, bytes * scale, 2 * bytes * scale, c.omitted_pick, c.why});
-    if (c.rule.from_bytes == 0)
-      rules.front() = c.rule;
-    else if (!(MessageRule{rules.back().from_bytes, c.rule.algorithm, c.rule.fanout, c.rule.segsize} ==
-               rules.back()))
-      rules.push_back(c.rule);
+    ClassDecision decided = d && !d->kept_default ? expressed(d->pick, op, o) : ClassDecision{};
+    MessageRule &rule = decided.rule;
+    rule.from_bytes = bytes * scale;
+    c.picked_classes += rule.algorithm != 0;
+    if (!decided.why.empty())
+      c.omitted.push_back({ranks, bytes * scale, 2 * bytes * scale, decided.omitted_pick, decided.why});
+    if (rule.from_bytes == 0)
+      rules.front() = rule;
+    else if (!(MessageRule{rules.back().from_bytes, rule.algorithm, rule.fanout, rule.segsize} == rules.back()))
+      rules.push_back(rule);
   }
   if (family.moves_data && rules.back().algorithm != 0)
     rules.push_back({(size_t{1} << classes) * scale, 0, 0, 0});  // beyond the sizes decided
@@ -160,8 +172,7 @@ RuleSet export_rules(const CalibrationTable &table, const Placement &placement, 
     for (const CollectiveFamily *family : collective_families()) selector.set_han_default(family->op, han);
     const std::string distribution = decided ? distribution_of(selector.placement()) : "any";
     for (CollectiveRules &c : set.collectives) {
-      std::vector<MessageRule> rules =
-          decided ? communicator_rules(selector, c.op, c.max_bytes, options, c.omitted) : std::vector{MessageRule{}};
+      std::vector<MessageRule> rules = decided ? communicator_rules(selector, c, options) : std::vector{MessageRule{}};
       if (c.communicators.empty() || c.communicators.back().rules != rules ||
           c.communicators.back().distribution != distribution)
         c.communicators.push_back({ranks, distribution, std::move(rules)});
@@ -190,9 +201,13 @@ std::vector<std::string> rules_caveats(const RuleSet &rules) {
   };
   for (const CollectiveRules &c : rules.collectives) {
     const size_t beyond = (size_t{1} << std::bit_width(c.max_bytes));
-    lines.push_back(fmt::format("{}: sizes decided up to {} B{}; beyond, and where no rule names an algorithm, "
-                                "Open MPI's fixed rule decides.",
-                                op_name(c.op), beyond - 1, c.op == Op::allgather ? " per rank" : ""));
+    const std::string sizes = collective_family(c.op).moves_data ? fmt::format("size classes up to {} B{}", beyond - 1,
+                                                                               c.op == Op::allgather ? " per rank" : "")
+                                                                 : "communicator sizes";
+    lines.push_back(
+        fmt::format("{}: {} of {} {} on 2-{} ranks leave Open MPI's default; elsewhere its fixed rule "
+                    "decides.",
+                    op_name(c.op), c.picked_classes, c.decided_classes, sizes, rules.job_ranks));
     for (const std::string &line : omission_summary(c.omitted)) lines.push_back("  " + line);
   }
   return lines;

@@ -16,13 +16,13 @@
 namespace modeltuned::tools {
 
 struct RuleOptions {
-  std::vector<Op> ops;       // the collectives to write rules for
-  size_t type_size = 8;      // the reductions' element (MPI_DOUBLE); bcast and allgather decide on bytes
-  int root = 0;              // of bcast and reduce
+  std::vector<Op> ops;            // the collectives to write rules for
+  size_t type_size = 8;           // the reductions' element (MPI_DOUBLE); bcast and allgather decide on bytes
+  int root = 0;                   // of bcast and reduce
   bool commutative_only = false;  // the application reduces with commutative operations only
-  size_t max_bytes = 0;      // the largest size decided; 0: the largest the table's checks measured
+  size_t max_bytes = 0;           // the largest size decided; 0: the largest the table's checks measured
   OmpiVersion ompi = OmpiVersion::v4_1;
-  bool han_enabled = true;   // as explain --without-han
+  bool han_enabled = true;  // as explain --without-han
 };
 
 // Without checks, the sizes decided reach this far (0: RuleOptions::max_bytes decides).
@@ -58,7 +58,8 @@ struct CollectiveRules {
   size_t max_bytes = 0;
   std::vector<CommunicatorRules> communicators;  // by from_ranks; the last one holds defaults only
   std::vector<Omission> omitted;
-  bool any_pick() const;  // false: every size keeps Open MPI's default (no rules to write)
+  int decided_classes = 0, picked_classes = 0;  // size classes (x communicator sizes) decided, and leaving the default
+  bool any_pick() const;                        // false: every size keeps Open MPI's default (no rules to write)
 };
 
 struct RuleSet {
