@@ -1,5 +1,5 @@
 #!/bin/sh
-# modeltuned's command line (explain, and the usage errors of every subcommand): a what-if
+# modeltuned's command line (explain, export-rules, and the usage errors of every subcommand): a what-if
 # answers; every bad command, flag or value gets exactly one line on stderr naming it, with exit
 # status 2 (not CLI11's 105-109 and its usage hint), and --help exits 0.
 tool="${MODELTUNED_TOOL:-./tools/modeltuned}"
@@ -161,6 +161,30 @@ if command -v lstopo-no-graphics >/dev/null 2>&1; then
   expect_error "not a readable hwloc XML" --topology "$0" -np 4 --table "$table"
   rm -f "$xml"
 fi
+
+# export-rules: one line naming each bad value; a 4.1 file begins with its comment, a 5.0 file with
+# its version line, a JSON file is 6.0's (tests/check_rules and check_mpi's rules_file test what
+# the rules say).
+expect_usage "--ops 'scan'" export-rules --machine orfeo-epyc -np 4 --ops bcast,scan
+expect_usage "--ompi '6.0'" export-rules --machine orfeo-epyc -np 4 --ompi 6.0
+expect_usage "--root 9: must be in 0..3" export-rules --machine orfeo-epyc -np 4 --root 9
+expect_usage "--max-bytes: '12Q'" export-rules --machine orfeo-epyc -np 4 --max-bytes 12Q
+expect_usage "--format" export-rules --machine orfeo-epyc -np 4 --format yaml
+expect_usage "-o /nonexistent/rules.conf: cannot write it" export-rules --machine orfeo-epyc -np 4 -o /nonexistent/rules.conf
+expect_help export-rules --help
+rules=$(mktemp)
+for case in "4.1 classic # Open MPI 4.1 tuned rules" "5.0 classic rule-file-version-2" "5.0 json {"; do
+  set -- $case
+  ompi=$1 format=$2; shift 2
+  want="$*"
+  if "$tool" export-rules --machine orfeo-epyc --nodes 1 -np 16 --ompi "$ompi" --format "$format" -o "$rules" &&
+     [ "$(head -n 1 "$rules" | cut -c1-${#want})" = "$want" ] && grep -q "cannot say" "$rules"; then
+    passed=$((passed + 1)); else
+    echo "FAIL: export-rules --ompi $ompi --format $format: the file does not begin with '$want' or lacks its header:"
+    head -n 3 "$rules"; failures=$((failures + 1)); fi
+done
+grep -q '"rule_file_version": 3' "$rules" || { echo "FAIL: the JSON file has no rule_file_version 3"; failures=$((failures + 1)); }
+rm -f "$rules"
 
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]
