@@ -130,8 +130,7 @@ Rule expected(const std::optional<Decision> &d, Op op, bool commutative_only) {
   const AlgorithmSpec *spec = find_algorithm(op, d->pick.algorithm);
   const int rule_fanout = spec->parameters.tuned_rule_fanout;
   if (rule_fanout != 0 && d->pick.fanout != rule_fanout) return {0, 0, 0, 0, 0};
-  if ((op == Op::reduce || op == Op::allreduce) && !commutative_only && !spec->order_preserving)
-    return {0, 0, 0, 0, 0};
+  if ((op == Op::reduce || op == Op::allreduce) && !commutative_only && !spec->order_preserving) return {0, 0, 0, 0, 0};
   return {0, d->pick.algorithm, d->pick.fanout, d->pick.segsize, 0};
 }
 
@@ -172,9 +171,9 @@ Counts expect_rules_hold(OmpiVersion ompi, bool commutative_only) {
         // The class's smallest and largest sizes, as tuned counts them.
         const long tuned_bytes = static_cast<long>(bytes * scale);
         const long class_end = static_cast<long>((bytes ? 2 * bytes - 1 : 0) * scale);
-        for (const Rule &got : {lookup(classic, tuned_id(op), ranks, tuned_bytes),
-                                lookup(classic, tuned_id(op), ranks, class_end),
-                                lookup_json(json, std::string(op_name(op)), ranks, tuned_bytes)})
+        for (const Rule &got :
+             {lookup(classic, tuned_id(op), ranks, tuned_bytes), lookup(classic, tuned_id(op), ranks, class_end),
+              lookup_json(json, std::string(op_name(op)), ranks, tuned_bytes)})
           ck_assert_msg(got.algorithm == want.algorithm && got.fanout == want.fanout && got.segsize == want.segsize &&
                             got.max_requests == 0,
                         "%s on %d ranks, %zu B: the rules say %ld (fan-out %ld, segsize %ld), the selector %ld "
@@ -218,8 +217,7 @@ START_TEST(header_says_what_rules_cannot_carry) {
   std::string header;
   for (const std::string &line : rules_caveats(set)) header += line + "\n";
   for (const char *says : {"placement", "root", "guard", "non-commutative", "size classes"})
-    ck_assert_msg(header.find(says) != std::string::npos, "the header does not mention %s:\n%s", says,
-                  header.c_str());
+    ck_assert_msg(header.find(says) != std::string::npos, "the header does not mention %s:\n%s", says, header.c_str());
   ck_assert_msg(header.find("not order-preserving") != std::string::npos, "%s", header.c_str());
   const std::string text = format_classic(set, 1, rules_caveats(set));
   ck_assert_msg(text.rfind("# ", 0) == 0, "a version 1 file starts with its comment, not a version line");
