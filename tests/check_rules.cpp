@@ -153,7 +153,8 @@ Counts expect_rules_hold(OmpiVersion ompi, bool commutative_only) {
   const ClassicRules classic = read_classic(format_classic(set, version, rules_caveats(set)), version);
   const nlohmann::json json = nlohmann::json::parse(format_json(set, rules_caveats(set)));
   ck_assert_int_eq(json["rule_file_version"].get<int>(), 3);
-  ck_assert_str_eq(json["module"].get<std::string>().c_str(), "tuned");
+  const std::string module = json["module"].get<std::string>();
+  ck_assert_str_eq(module.c_str(), "tuned");
   Counts counts;
   for (int ranks = 1; ranks <= job.size() + 1; ++ranks) {
     const bool decided = ranks >= 2 && ranks <= job.size();

@@ -2,6 +2,7 @@
 // for an Open MPI that cannot load the component (tools/lib/rules.hpp says what a rule can carry).
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -60,8 +61,9 @@ std::vector<std::string> header(const ExportOptions &o, const std::string &table
   std::vector<std::string> lines = {
       fmt::format("Open MPI {} tuned rules written by modeltuned export-rules {} from the calibration table", o.ompi,
                   PACKAGE_VERSION),
-      fmt::format("{}, for a job of {} ranks on {} (--map-by {} --bind-to {}).", table, rules.job_ranks,
-                  describe(machine_of(o.job)), o.job.map_by, o.job.bind_to),
+      fmt::format("{}, for a job of {} ranks on {} (--map-by {} --bind-to {}).",
+                  std::filesystem::weakly_canonical(table).string(), rules.job_ranks, describe(machine_of(o.job)),
+                  o.job.map_by, o.job.bind_to),
       "Use it with plain Open MPI (modeltuned not loaded):",
       "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE ...",
       "Message sizes are tuned's: bytes of the message (allgather: of all ranks' blocks together).",
