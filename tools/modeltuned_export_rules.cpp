@@ -29,7 +29,7 @@ struct ExportOptions {
   JobOptions job;
   std::string ompi = "4.1";
   std::string format = "classic";
-  std::string ops;
+  std::vector<std::string> ops;
   size_t type_size = 8;
   int root = 0;
   bool commutative_only = false;
@@ -38,21 +38,16 @@ struct ExportOptions {
   std::string output;
 };
 
-std::vector<Op> parse_ops(const std::string &list) {
+// --ops as CLI11 split it at commas; none given: every collective.
+std::vector<Op> parse_ops(const std::vector<std::string> &names) {
   std::vector<Op> ops;
-  if (list.empty()) {
-    for (const CollectiveFamily *family : collective_families()) ops.push_back(family->op);
-    return ops;
-  }
-  size_t start = 0;
-  while (start <= list.size()) {
-    const size_t comma = std::min(list.find(',', start), list.size());
-    const std::string name = list.substr(start, comma - start);
+  for (const std::string &name : names) {
     const std::optional<Op> op = find_collective(name);
     if (!op) throw std::invalid_argument(fmt::format("--ops '{}': use {}", name, collective_names(", ", " or ")));
     ops.push_back(*op);
-    start = comma + 1;
   }
+  if (names.empty())
+    for (const CollectiveFamily *family : collective_families()) ops.push_back(family->op);
   return ops;
 }
 
@@ -132,7 +127,8 @@ void add_export_rules_command(CLI::App &app) {
       ->capture_default_str();
   cmd->add_option("--ops", o->ops,
                   fmt::format("the collectives to write rules for, comma-separated (default: all: {})",
-                              collective_names(", ", ", ")));
+                              collective_names(", ", ", ")))
+      ->delimiter(',');
   cmd->add_option("--type-size", o->type_size,
                   "bytes of the reductions' element (8: MPI_DOUBLE); bcast and allgather decide on bytes")
       ->check(cli::whole_number<size_t>(1))

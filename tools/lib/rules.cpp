@@ -91,7 +91,7 @@ std::vector<MessageRule> communicator_rules(Selector &selector, CollectiveRules 
   // No check covers this communicator: the component leaves the op to Open MPI.
   if (!selector.may_leave_default(op) || (rooted && o.root >= ranks)) return rules;
   if (selector.han_default(op)) {
-    c.omitted.push_back({ranks, 0, 0, "han's hierarchical algorithm", "Open MPI 5.0's han runs it, not tuned"});
+    c.omitted.push_back({ranks, 0, "han's hierarchical algorithm", "Open MPI 5.0's han runs it, not tuned"});
     return rules;
   }
   for (const size_t bytes : sizes) {
@@ -101,28 +101,16 @@ std::vector<MessageRule> communicator_rules(Selector &selector, CollectiveRules 
     MessageRule &rule = decided.rule;
     rule.from_bytes = bytes * scale;
     c.picked_classes += rule.algorithm != 0;
-    if (!decided.why.empty())
-      c.omitted.push_back({ranks, bytes * scale, 2 * bytes * scale, decided.omitted_pick, decided.why});
+    if (!decided.why.empty()) c.omitted.push_back({ranks, 1, decided.omitted_pick, decided.why});
+    const MessageRule &last = rules.back();
     if (rule.from_bytes == 0)
       rules.front() = rule;
-    else if (!(MessageRule{rules.back().from_bytes, rule.algorithm, rule.fanout, rule.segsize} == rules.back()))
-      rules.push_back(rule);
+    else if (last.algorithm != rule.algorithm || last.fanout != rule.fanout || last.segsize != rule.segsize)
+      rules.push_back(rule);  // a class that runs what the one below runs extends its rule
   }
   if (family.moves_data && rules.back().algorithm != 0)
     rules.push_back({(size_t{1} << classes) * scale, 0, 0, 0});  // beyond the sizes decided
   return rules;
-}
-
-// Omissions of neighbouring classes with the same pick and reason, as one range.
-void merge_omissions(std::vector<Omission> &omitted) {
-  std::vector<Omission> merged;
-  for (const Omission &o : omitted)
-    if (!merged.empty() && merged.back().ranks == o.ranks && merged.back().below_bytes == o.from_bytes &&
-        merged.back().pick == o.pick && merged.back().why == o.why)
-      merged.back().below_bytes = o.below_bytes;
-    else
-      merged.push_back(o);
-  omitted = std::move(merged);
 }
 
 // One line per reason a decision was left out: which picks, on how many size classes, on which sizes.
@@ -136,7 +124,7 @@ std::vector<std::string> omission_summary(const std::vector<Omission> &omitted) 
     for (const Omission &o : omitted) {
       if (o.why != why) continue;
       if (std::find(picks.begin(), picks.end(), o.pick) == picks.end()) picks.push_back(o.pick);
-      for (size_t b = std::max<size_t>(o.from_bytes, 1); b < o.below_bytes; b *= 2) ++classes;
+      classes += o.classes;
       fewest = fewest == 0 ? o.ranks : std::min(fewest, o.ranks);
       most = std::max(most, o.ranks);
     }
@@ -178,7 +166,6 @@ RuleSet export_rules(const CalibrationTable &table, const Placement &placement, 
         c.communicators.push_back({ranks, distribution, std::move(rules)});
     }
   }
-  for (CollectiveRules &c : set.collectives) merge_omissions(c.omitted);
   return set;
 }
 

@@ -48,7 +48,7 @@ struct CommunicatorRules {
 // A decision no rule can express: the rule keeps Open MPI's default there, and the header says so.
 struct Omission {
   int ranks = 0;
-  size_t from_bytes = 0, below_bytes = 0;  // tuned's message sizes
+  int classes = 0;  // size classes (0: the whole communicator)
   std::string pick, why;
 };
 
