@@ -67,19 +67,26 @@ std::vector<size_t> parse_sizes(const std::string &list) {
   return out;
 }
 
-// A guard's record of the decision file: a pick it took back.
+// A guard's record of the decision file: a window it concluded, or a pick it took back.
 std::string format_guard_event(const nlohmann::json &e) {
-  return fmt::format(
-      "communicator {} (cid {}), world rank {}: the guard took back {} {} of {}-{} B at root {} at call {}: it "
-      "took {:.3f} us against Open MPI's default's {:.3f} us ({}) in {} windows; the default runs from then on\n",
-      e.value("comm", std::string("?")), e.value("cid", -1), e.value("world_rank", -1), e.value("op", std::string("?")),
-      e.value("pick", std::string("?")), e.value("bytes_from", 0ull), e.value("bytes_below", 1ull) - 1,
-      e.value("root", -1), e.value("call", 0ull), e.value("pick_us", 0.0), e.value("default_us", 0.0),
-      e.value("default", std::string("?")), e.value("windows", 0));
+  const std::string where =
+      fmt::format("communicator {} (cid {}), world rank {}: the guard", e.value("comm", std::string("?")),
+                  e.value("cid", -1), e.value("world_rank", -1));
+  const std::string what =
+      fmt::format("{} {} of {}-{} B at root {}", e.value("op", std::string("?")), e.value("pick", std::string("?")),
+                  e.value("bytes_from", 0ull), e.value("bytes_below", 1ull) - 1, e.value("root", -1));
+  const std::string times =
+      fmt::format("{:.3f} us against Open MPI's default's {:.3f} us ({})", e.value("pick_us", 0.0),
+                  e.value("default_us", 0.0), e.value("default", std::string("?")));
+  if (e.value("event", std::string()) == "window")
+    return fmt::format("{} compared {} in window {} ending at call {}: {}; the pick {} the window\n", where, what,
+                       e.value("windows", 0), e.value("call", 0ull), times, e.value("verdict", std::string("?")));
+  return fmt::format("{} took back {} at call {}: it took {} in {} windows; the default runs from then on\n", where,
+                     what, e.value("call", 0ull), times, e.value("windows", 0));
 }
 
 // `--decisions FILE`: a real run's decisions (coll_modeltuned_decision_file), printed like a what-if,
-// and what the guard took back.
+// and what the guard compared and took back.
 int print_decision_file(const std::string &path, int top, bool json) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument(fmt::format("--decisions {}: cannot read it", path));
@@ -169,7 +176,8 @@ void add_explain_command(CLI::App &app) {
       "  modeltuned explain --machine orfeo-epyc --hosts 8x4 --map-by node -n 32  (4 ranks on each of 8 nodes)");
   add_job_options(*cmd, o->job);
   cmd->add_option("--decisions", o->decisions,
-                  "print a real run's decisions (the file coll_modeltuned_decision_file wrote) instead");
+                  "print a real run's decisions and the guard's windows and take-backs (the file "
+                  "coll_modeltuned_decision_file wrote) instead");
   cmd->add_option("--op", o->op, collective_names(", ", " or "))->capture_default_str();
   cmd->add_option("--sizes", o->sizes, "message sizes in bytes, comma-separated; K, M, G suffixes")
       ->capture_default_str();

@@ -3,10 +3,13 @@
  * result checked exactly; then what the guard's MPI_T counters say, per rank:
  *   "pvar takebacks <op> <n>" and "pvar guard_windows <op> <n>" (op: each the component decides),
  * and on rank 0 "collectives: PASS calls=N" or "collectives: FAIL ...".
- * Usage: guard [--calls N] [bytes ...]   (default 300 calls of 1024, 65536 and 1048576 bytes; every
- * op at root 0 of MPI_COMM_WORLD; reduce and allreduce on MPI_INT with MPI_SUM, in place on odd
- * calls of allreduce; allgather a block of that many bytes per rank, in place on odd calls; then
- * as many barriers).
+ * Usage: guard [--calls N] [--until-taken-back MAX] [bytes ...]   (default 300 calls of 1024, 65536
+ * and 1048576 bytes; every op at root 0 of MPI_COMM_WORLD; reduce and allreduce on MPI_INT with
+ * MPI_SUM, in place on odd calls of allreduce; allgather a block of that many bytes per rank, in
+ * place on odd calls; then as many barriers). With --until-taken-back, a size whose calls the guard
+ * compared in a window but did not take back goes on, up to MAX calls, until it is taken back: a
+ * window that noise let the slowed pick win postpones the next by a longer gap. The counters are
+ * the same on every rank, so every rank makes the same calls.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -18,8 +21,10 @@
 /* The ops this program calls with data, and the component's collectives, which its counters list. */
 enum { BCAST, REDUCE, ALLREDUCE, ALLGATHER, OPS };
 static const char *called_names[OPS] = {"bcast", "reduce", "allreduce", "allgather"};
-enum { COUNTED = 5 };
+enum { COUNTED = 5, BARRIER_COUNTED = 3 };
 static const char *op_names[COUNTED] = {"bcast", "reduce", "allreduce", "barrier", "allgather"};
+/* Each called op's place in the counters. */
+static const int counted_index[OPS] = {0, 1, 2, 4};
 
 /* Rank r's element i at call k: small enough that the sum over 64 ranks fits an int. */
 static int element(int r, long k, long i) { return (int)((r * 1000003L + k * 17 + i) % (1 << 24)); }
@@ -79,9 +84,24 @@ static void print_counter(MPI_T_pvar_session session, MPI_T_pvar_handle handle, 
   for (int op = 0; op < COUNTED; ++op) printf("pvar %s %s %llu\n", label, op_names[op], values[op]);
 }
 
+/* One call of `op` (OPS: a barrier) with `n` elements; nonzero if its result is wrong. */
+static int check_call(int op, int rank, int size, long k, long n, char *buf, char *gathered, int *in, int *out) {
+  if (op == OPS) return MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS;
+  return op == BCAST       ? check_bcast(rank, k, n, buf)
+         : op == ALLGATHER ? check_allgather(rank, size, k, n, buf, gathered)
+                           : check_reduction(op, rank, size, k, n, in, out);
+}
+
+/* Counter `index` of an opened counter; 0 if it is not. */
+static unsigned long long counter_value(MPI_T_pvar_session session, MPI_T_pvar_handle handle, int opened, int index) {
+  unsigned long long values[COUNTED] = {0};
+  if (opened == 0) MPI_T_pvar_read(session, handle, values);
+  return values[index];
+}
+
 int main(int argc, char **argv) {
   int provided, rank, size, first = 1;
-  long calls = 300, sizes[16] = {1024, 65536, 1048576};
+  long calls = 300, until_taken_back = 0, sizes[16] = {1024, 65536, 1048576};
   int nsizes = 3;
   MPI_Init(&argc, &argv);
   MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
@@ -89,6 +109,10 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc > first + 1 && 0 == strcmp(argv[first], "--calls")) {
     calls = atol(argv[first + 1]);
+    first += 2;
+  }
+  if (argc > first + 1 && 0 == strcmp(argv[first], "--until-taken-back")) {
+    until_taken_back = atol(argv[first + 1]);
     first += 2;
   }
   if (argc > first) {
@@ -105,18 +129,25 @@ int main(int argc, char **argv) {
   char *buf = malloc(largest), *gathered = malloc((size_t)largest * (size_t)size);
   int *in = malloc(largest), *out = malloc(largest);
   int wrong = 0;
-  for (int op = 0; op < OPS; ++op)
-    for (int s = 0; s < nsizes; ++s)
-      for (long k = 0; k < calls; ++k) {
-        const long n = op == BCAST || op == ALLGATHER ? sizes[s] : sizes[s] / 4;
-        const int bad = op == BCAST       ? check_bcast(rank, k, n, buf)
-                        : op == ALLGATHER ? check_allgather(rank, size, k, n, buf, gathered)
-                                          : check_reduction(op, rank, size, k, n, in, out);
+  for (int op = 0; op <= OPS; ++op) /* OPS: the barriers, one size class */
+    for (int s = 0; s < (op == OPS ? 1 : nsizes); ++s) {
+      const int index = op == OPS ? BARRIER_COUNTED : counted_index[op];
+      const unsigned long long windows_before = counter_value(session, windows, windows_opened, index);
+      const unsigned long long takebacks_before = counter_value(session, takebacks, takebacks_opened, index);
+      const long n = op == OPS ? 0 : op == BCAST || op == ALLGATHER ? sizes[s] : sizes[s] / 4;
+      for (long k = 0;; ++k) {
+        if (k >= calls) {
+          const int compared = counter_value(session, windows, windows_opened, index) > windows_before;
+          const int taken_back = counter_value(session, takebacks, takebacks_opened, index) > takebacks_before;
+          if (k >= until_taken_back || !compared || taken_back) break;
+        }
+        const int bad = check_call(op, rank, size, k, n, buf, gathered, in, out);
         if (bad && !wrong)
-          fprintf(stderr, "rank %d: wrong %s result, %ld bytes, call %ld\n", rank, called_names[op], sizes[s], k);
+          fprintf(stderr, "rank %d: wrong %s result, %ld bytes, call %ld\n", rank,
+                  op == OPS ? "barrier" : called_names[op], op == OPS ? 0 : sizes[s], k);
         wrong |= bad;
       }
-  for (long k = 0; k < calls; ++k) MPI_Barrier(MPI_COMM_WORLD); /* as many barriers: its one size class */
+    }
   int any_wrong = 0;
   MPI_Allreduce(&wrong, &any_wrong, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
 

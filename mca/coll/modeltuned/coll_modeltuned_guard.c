@@ -161,35 +161,39 @@ static void describe_arms(const mca_coll_modeltuned_guard_t *g,
                  mca_coll_modeltuned_component.algorithms[op][g->instead.algorithm].name);
 }
 
-/* A take-back as the decision file records it (a JSON object). */
 /* The first byte count of a size class ([2^(k-1), 2^k); class 0 the empty call, a barrier's). */
 static unsigned long long class_from(int size_class)
 {
     return 0 == size_class ? 0 : 1ULL << (size_class - 1);
 }
 
-static void record_take_back(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                             const mca_coll_modeltuned_guard_t *g, const char *pick,
-                             const char *instead, double pick_us, double default_us)
+/* A window as the decision file records it (a JSON object): "takeback", or "window" with the
+ * verdict of one that did not take the pick back. */
+static void record_window(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                          const mca_coll_modeltuned_guard_t *g, const char *event, const char *pick,
+                          const char *instead, double pick_us, double default_us)
 {
     const int op = mca_coll_modeltuned_kind_op(g->kind);
     char *object = NULL;
     if (0 > opal_asprintf(&object,
-                          "{\"event\":\"takeback\",\"op\":\"%s\",\"size_class\":%d,"
+                          "{\"event\":\"%s\",\"op\":\"%s\",\"size_class\":%d,"
                           "\"bytes_from\":%llu,\"bytes_below\":%llu,\"root\":%d,\"pick\":\"%s\","
                           "\"default\":\"%s\",\"call\":%llu,\"windows\":%u,\"pick_us\":%.4f,"
-                          "\"default_us\":%.4f,\"tolerance\":%g}",
-                          mca_coll_modeltuned_op_name(op), g->size_class, class_from(g->size_class),
-                          1ULL << g->size_class, g->root, pick, instead,
+                          "\"default_us\":%.4f,\"tolerance\":%g%s}",
+                          event, mca_coll_modeltuned_op_name(op), g->size_class,
+                          class_from(g->size_class), 1ULL << g->size_class, g->root, pick, instead,
                           (unsigned long long) g->calls, g->window, pick_us, default_us,
-                          mca_coll_modeltuned_component.guard_tolerance))
+                          mca_coll_modeltuned_component.guard_tolerance,
+                          0 == strcmp(event, "window")
+                              ? (g->losses ? ",\"verdict\":\"lost\"" : ",\"verdict\":\"won\"")
+                              : ""))
         return;
     mca_coll_modeltuned_record(m, comm, op, object);
     free(object);
 }
 
-/* The window's verdict in the lines: each window at verbose 10, a take-back at verbose 1 and in
- * the decision file. Times are the mean over ranks of each rank's median. */
+/* The window's verdict in the lines: each window at verbose 10, a take-back at verbose 1; every
+ * window in the decision file. Times are the mean over ranks of each rank's median. */
 static void announce_window(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
                             const mca_coll_modeltuned_guard_t *g,
                             const mca_coll_modeltuned_decision_t *pick, const int64_t sum[2],
@@ -198,7 +202,8 @@ static void announce_window(mca_coll_modeltuned_module_t *m, struct ompi_communi
     const mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const bool speaks = 0 == ompi_comm_rank(comm) &&
                         (c->verbose >= 10 || (taken_back && c->verbose >= 1));
-    if (!speaks && !(taken_back && mca_coll_modeltuned_records(comm)))
+    const bool records = mca_coll_modeltuned_records(comm);
+    if (!speaks && !records)
         return;
     char pick_text[96], default_text[96];
     describe_arms(g, pick, pick_text, default_text, sizeof pick_text);
@@ -216,8 +221,9 @@ static void announce_window(mca_coll_modeltuned_module_t *m, struct ompi_communi
                     : g->losses ? "lost (compared again at once)"
                                 : "kept",
                     taken_back || g->losses ? "" : " (next window after twice as many calls)");
-    if (taken_back && mca_coll_modeltuned_records(comm))
-        record_take_back(m, comm, g, pick_text, default_text, pick_us, default_us);
+    if (records)
+        record_window(m, comm, g, taken_back ? "takeback" : "window", pick_text, default_text,
+                      pick_us, default_us);
 }
 
 static void take_back(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
