@@ -29,6 +29,9 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/collectives/allgather/allgather.cpp \
 	model/collectives/allgather/schedule.hpp model/collectives/allgather/schedule.cpp \
 	model/collectives/allgather/simulate.hpp model/collectives/allgather/simulate.cpp \
+	model/collectives/alltoall/alltoall.cpp \
+	model/collectives/alltoall/schedule.hpp model/collectives/alltoall/schedule.cpp \
+	model/collectives/alltoall/simulate.hpp model/collectives/alltoall/simulate.cpp \
 	model/registry/registry.hpp model/registry/registry.cpp \
 	model/registry/predict.hpp model/registry/predict.cpp \
 	model/select/selector.hpp model/select/selector.cpp \

@@ -4,7 +4,7 @@
 # report shows the constructed ratios and marks, --fail-above sets the status, the --out files
 # agree with each other, the command line's and the environment's coll lists are rewritten for the
 # baseline only, a failing, hanging or inconsistent job stops the tool with status 1. (b) A real
-# np 2 run of modeltuned-latency, the component found: five tables, modeltuned deciding in the
+# np 2 run of modeltuned-latency, the component found: six tables, modeltuned deciding in the
 # modeltuned jobs only. (c) Usage errors: one line, status 2. Nothing here depends on the
 # machine's speed but (b)'s running at all.
 tool="${MODELTUNED_TOOL:-./tools/modeltuned}"
@@ -177,13 +177,14 @@ else
     --warmup 2 > "$real.report" 2> "$real.err"
   status=$?
   check "the real run: status $status, wanted 0; stderr: $(tail -n 25 "$real.err")" '[ "$status" -eq 0 ]'
-  check "the real run reports five tables: $(grep -c '^  time column 2, ' "$real.report")" \
+  check "the real run reports six tables: $(grep -c '^  time column 2, ' "$real.report")" \
     'grep -q "^modeltuned-latency: MPI_Bcast on 2 ranks (MPI_BYTE), average of 20 iterations$" "$real.report" &&
      grep -q "^modeltuned-latency: MPI_Reduce on 2 ranks (MPI_INT, MPI_SUM)" "$real.report" &&
      grep -q "^modeltuned-latency: MPI_Allreduce on 2 ranks (MPI_INT, MPI_SUM)" "$real.report" &&
      grep -q "^modeltuned-latency: MPI_Barrier on 2 ranks (no data)" "$real.report" &&
      grep -q "^modeltuned-latency: MPI_Allgather on 2 ranks (MPI_BYTE, size per rank)" "$real.report" &&
-     [ "$(grep -c "^  time column 2, geometric mean over" "$real.report")" -eq 5 ]'
+     grep -q "^modeltuned-latency: MPI_Alltoall on 2 ranks (MPI_BYTE, size per peer)" "$real.report" &&
+     [ "$(grep -c "^  time column 2, geometric mean over" "$real.report")" -eq 6 ]'
   if [ -z "$preflight" ]; then
     check "the preflight found the component (no warning): $(grep warning "$real.err")" '! grep -q "warning" "$real.err"'
   fi
@@ -200,7 +201,7 @@ if [ -x "$build/tools/latency/modeltuned-latency" ]; then
   status=$?
   check "modeltuned-latency --op scan: status $status (124: it hung), wanted 2; said: $(cat "$scratch/latency.err")" \
     '[ "$status" -eq 2 ] && [ "$(grep -c "^modeltuned-latency: " "$scratch/latency.err")" -eq 1 ] &&
-     grep -q "^modeltuned-latency: --op: .scan. is not bcast, reduce, allreduce, barrier, allgather or all (see modeltuned-latency --help)$" "$scratch/latency.err"'
+     grep -q "^modeltuned-latency: --op: .scan. is not bcast, reduce, allreduce, barrier, allgather, alltoall or all (see modeltuned-latency --help)$" "$scratch/latency.err"'
 else
   fail "modeltuned-latency was not built"
 fi

@@ -317,10 +317,10 @@ START_TEST(malformed_inputs_are_rejected) {
       {"missing format", [] { return edited([](json &d) { d.erase("format"); }); }, {"format", "missing"}},
       {"missing version",
        [] { return edited([](json &d) { d.erase("version"); }); },
-       {"version", "supported versions: 1 to 8"}},
+       {"version", "supported versions: 1 to 9"}},
       {"unsupported version",
-       [] { return edited([](json &d) { d["version"] = 9; }); },
-       {"version", "9", "supported versions: 1 to 8"}},
+       [] { return edited([](json &d) { d["version"] = 10; }); },
+       {"version", "10", "supported versions: 1 to 9"}},
       {"relay in a version 3 table",
        [] {
          return edited([](json &d) {
@@ -1257,15 +1257,17 @@ START_TEST(calibrate_measures_contention_and_refits) {
   const CalibrationTable table = load_calibration(table_path.string());
   // Contention lists: version 2; checks, which carry their groups' sizes: 3; relay points: 4;
   // allreduce checks: 5; where fresh memory starts costing: 6; barrier checks: 7; allgather checks: 8.
-  bool relay = false, allreduce = false, barrier = false, allgather = false;
+  bool relay = false, allreduce = false, barrier = false, allgather = false, alltoall = false;
   const bool fresh_from = table.fresh_memory_from_bytes > 0;
   for (const ChannelTable &ch : table.channels) relay |= !ch.relay.empty();
   for (const CheckResidual &r : table.checks) {
     allreduce |= r.op == "allreduce";
     barrier |= r.op == "barrier";
     allgather |= r.op == "allgather";
+    alltoall |= r.op == "alltoall";
   }
-  ck_assert_int_eq(doc["version"].get<int>(), allgather              ? 8
+  ck_assert_int_eq(doc["version"].get<int>(), alltoall               ? 9
+                                              : allgather            ? 8
                                               : barrier              ? 7
                                               : fresh_from           ? 6
                                               : allreduce            ? 5
@@ -1436,9 +1438,9 @@ START_TEST(calibrator_measures_checks) {
                     r.algorithm.c_str());
   }
   // Open MPI's default at every band (bcast from 1 B, reduce and allreduce from 4 B, the barrier's
-  // one, allgather's blocks from 1 B while the two ranks' fit in the largest size) for both
-  // objectives.
-  ck_assert_int_eq(defaults.size(), 2 * (7 + 6 + 6 + 1 + 6));
+  // one, allgather's and alltoall's blocks from 1 B while the two ranks' fit in the largest size)
+  // for both objectives.
+  ck_assert_int_eq(defaults.size(), 2 * (7 + 6 + 6 + 1 + 6 + 6));
   for (const json &row : checks["measured"])
     for (const char *objective : {"completion", "rank_mean"}) {
       const json &m = row[objective];

@@ -119,7 +119,12 @@ Rule lookup_json(const nlohmann::json &file, const std::string &op, long ranks, 
 }
 
 int tuned_id(Op op) {
-  return op == Op::allgather ? 0 : op == Op::allreduce ? 2 : op == Op::barrier ? 6 : op == Op::bcast ? 7 : 11;
+  return op == Op::allgather   ? 0
+         : op == Op::allreduce ? 2
+         : op == Op::alltoall  ? 3
+         : op == Op::barrier   ? 6
+         : op == Op::bcast     ? 7
+                               : 11;
 }
 
 // What a rule must run for this decision: the pick, or the default (0) where tuned would run the
@@ -162,7 +167,8 @@ Counts expect_rules_hold(OmpiVersion ompi, bool commutative_only) {
                       allowed_everywhere(), nullptr, ompi);
     for (Op op : o.ops) {
       const bool reduction = op == Op::reduce || op == Op::allreduce;
-      const size_t type_size = reduction ? o.type_size : 1, scale = op == Op::allgather ? ranks : 1;
+      const size_t type_size = reduction ? o.type_size : 1,
+                   scale = op == Op::allgather || op == Op::alltoall ? ranks : 1;
       const bool moves = collective_family(op).moves_data;
       for (size_t bytes = moves ? 1 : 0; bytes <= (moves ? size_t{1} << 18 : 0); bytes = bytes ? 2 * bytes : 1) {
         if (bytes != 0 && bytes < type_size) continue;

@@ -28,6 +28,13 @@ tests_check_allgather_SOURCES = tests/check_allgather.cpp
 tests_check_allgather_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_check_allgather_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
 
+# The alltoall family: registry entries, tuned's rule, schedules, costs by hand, explain's listing.
+check_PROGRAMS += tests/check_alltoall
+TESTS += tests/check_alltoall
+tests_check_alltoall_SOURCES = tests/check_alltoall.cpp
+tests_check_alltoall_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
+tests_check_alltoall_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+
 # The explain command line: answers and bad flags.
 TESTS += tests/explain_cli.sh
 EXTRA_DIST += tests/explain_cli.sh

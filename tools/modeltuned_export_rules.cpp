@@ -61,7 +61,8 @@ std::vector<std::string> header(const ExportOptions &o, const std::string &table
                   o.job.map_by, o.job.bind_to),
       "Use it with plain Open MPI (modeltuned not loaded):",
       "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE ...",
-      "Message sizes are tuned's: bytes of the message (allgather: of all ranks' blocks together).",
+      "Message sizes are tuned's: bytes of the message (allgather: of all ranks' blocks together; alltoall: of all "
+      "the blocks one rank sends).",
       ""};
   for (std::string &line : rules_caveats(rules)) lines.push_back(std::move(line));
   return lines;
@@ -130,7 +131,7 @@ void add_export_rules_command(CLI::App &app) {
                               collective_names(", ", ", ")))
       ->delimiter(',');
   cmd->add_option("--type-size", o->type_size,
-                  "bytes of the reductions' element (8: MPI_DOUBLE); bcast and allgather decide on bytes")
+                  "bytes of the reductions' element (8: MPI_DOUBLE); bcast, allgather and alltoall decide on bytes")
       ->check(cli::whole_number<size_t>(1))
       ->capture_default_str();
   cmd->add_option("--root", o->root, "the root bcast and reduce are decided at")

@@ -158,8 +158,9 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
   for (const CollectiveFamily *family : collective_families())
     for (uint64_t bytes : check_sizes(family->op, max_bytes)) {
       const Op op = family->op;
-      // An allgather's size is one rank's block: what it gathers must fit in max_bytes.
-      if (op == Op::allgather && bytes * static_cast<uint64_t>(placement.size()) > max_bytes) continue;
+      // An allgather's or alltoall's size is one block: what a rank receives must fit in max_bytes.
+      if ((op == Op::allgather || op == Op::alltoall) && bytes * static_cast<uint64_t>(placement.size()) > max_bytes)
+        continue;
       CallShape call;
       call.op = op;
       call.type_size = checked_element_bytes(op);  // MPI_BYTE; MPI_INT with MPI_SUM
@@ -350,17 +351,28 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
     }
     MPI_Barrier(comms.forced[e.config]);
     const double t0 = now_s();
-    if (c.op == Op::bcast)
-      MPI_Bcast(send.data(), static_cast<int>(e.bytes), MPI_BYTE, 0, comms.forced[e.config]);
-    else if (c.op == Op::reduce)
-      MPI_Reduce(send.data(), recv.data(), static_cast<int>(e.bytes / 4), MPI_INT, MPI_SUM, 0, comms.forced[e.config]);
-    else if (c.op == Op::allreduce)
-      MPI_Allreduce(send.data(), recv.data(), static_cast<int>(e.bytes / 4), MPI_INT, MPI_SUM, comms.forced[e.config]);
-    else if (c.op == Op::allgather)
-      MPI_Allgather(send.data(), static_cast<int>(e.bytes), MPI_BYTE, recv.data(), static_cast<int>(e.bytes), MPI_BYTE,
-                    comms.forced[e.config]);
-    else
-      MPI_Barrier(comms.forced[e.config]);
+    const MPI_Comm comm = comms.forced[e.config];
+    const int bytes = static_cast<int>(e.bytes);
+    switch (c.op) {  // no default: a collective added to Op must be measured here
+      case Op::bcast:
+        MPI_Bcast(send.data(), bytes, MPI_BYTE, 0, comm);
+        break;
+      case Op::reduce:
+        MPI_Reduce(send.data(), recv.data(), bytes / 4, MPI_INT, MPI_SUM, 0, comm);
+        break;
+      case Op::allreduce:
+        MPI_Allreduce(send.data(), recv.data(), bytes / 4, MPI_INT, MPI_SUM, comm);
+        break;
+      case Op::barrier:
+        MPI_Barrier(comm);
+        break;
+      case Op::allgather:
+        MPI_Allgather(send.data(), bytes, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
+        break;
+      case Op::alltoall:
+        MPI_Alltoall(send.data(), bytes, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
+        break;
+    }
     return std::pair(t0, now_s());
   };
   const size_t n = entries.size();

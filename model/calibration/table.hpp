@@ -18,10 +18,10 @@ namespace modeltuned {
 // Version 2 adds the optional per-channel "concurrent" and "exchange" curves and the optional
 // "checks" (CheckResidual); version 3 sized checks; version 4 the optional per-channel "relay";
 // version 5 allreduce checks; version 6 the optional "memory.from_bytes"; version 7 barrier
-// checks; version 8 allgather checks.
+// checks; version 8 allgather checks; version 9 alltoall checks.
 // A table is written as the oldest version that holds what it has, so old tables load, checksum
 // and predict as before.
-inline constexpr int kCalibrationVersion = 8;
+inline constexpr int kCalibrationVersion = 9;
 inline constexpr int kOldestCalibrationVersion = 1;
 inline constexpr std::string_view kCalibrationFormatName = "modeltuned-calibration";
 

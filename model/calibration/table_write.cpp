@@ -58,7 +58,7 @@ json to_json(const CalibrationTable &table) {
   // The oldest version that holds what the table has, so a table without the newer fields is the
   // same file, with the same checksum, as before them.
   bool contention = !table.checks.empty(), ranks = false, relay = false, allreduce = false, barrier = false,
-       allgather = false;
+       allgather = false, alltoall = false;
   const bool fresh_from = !table.fresh_memory_source.empty() && table.fresh_memory_from_bytes > 0;
   for (const ChannelTable &ch : table.channels) {
     contention |= !ch.concurrent.empty() || !ch.exchange.empty();
@@ -69,9 +69,11 @@ json to_json(const CalibrationTable &table) {
     allreduce |= r.op == "allreduce";
     barrier |= r.op == "barrier";
     allgather |= r.op == "allgather";
+    alltoall |= r.op == "alltoall";
   }
   json doc = {{"format", kCalibrationFormatName},
-              {"version", allgather    ? 8
+              {"version", alltoall     ? 9
+                          : allgather  ? 8
                           : barrier    ? 7
                           : fresh_from ? 6
                           : allreduce  ? 5

@@ -31,7 +31,10 @@ static_assert(static_cast<int>(CallingConvention::bcast) == MT_CALL_BCAST &&
               static_cast<int>(CallingConvention::allreduce_segsize) == MT_CALL_ALLREDUCE_SEGSIZE &&
               static_cast<int>(CallingConvention::barrier) == MT_CALL_BARRIER &&
               static_cast<int>(CallingConvention::allgather) == MT_CALL_ALLGATHER &&
-              static_cast<int>(CallingConvention::allgather_in_place) == MT_CALL_ALLGATHER_IN_PLACE);
+              static_cast<int>(CallingConvention::allgather_in_place) == MT_CALL_ALLGATHER_IN_PLACE &&
+              static_cast<int>(CallingConvention::alltoall) == MT_CALL_ALLTOALL &&
+              static_cast<int>(CallingConvention::alltoall_requests) == MT_CALL_ALLTOALL_REQUESTS &&
+              static_cast<int>(CallingConvention::alltoall_one_layout) == MT_CALL_ALLTOALL_ONE_LAYOUT);
 
 namespace {
 
@@ -102,7 +105,7 @@ static void set_error(char *err, size_t len, const char *msg) {
 // The C API numbers collectives as Op does (MT_OP_* in the order of collectives/family.hpp).
 static_assert(MT_OPS == kOpCount && MT_OP_BCAST == op_index(Op::bcast) && MT_OP_REDUCE == op_index(Op::reduce) &&
               MT_OP_ALLREDUCE == op_index(Op::allreduce) && MT_OP_BARRIER == op_index(Op::barrier) &&
-              MT_OP_ALLGATHER == op_index(Op::allgather));
+              MT_OP_ALLGATHER == op_index(Op::allgather) && MT_OP_ALLTOALL == op_index(Op::alltoall));
 static Op to_op(int op) { return op >= 0 && op < MT_OPS ? static_cast<Op>(op) : Op::bcast; }
 
 extern "C" {

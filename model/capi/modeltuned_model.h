@@ -13,7 +13,15 @@ extern "C" {
 typedef struct mt_table mt_table;
 typedef struct mt_comm_model mt_comm_model;
 
-enum { MT_OP_BCAST = 0, MT_OP_REDUCE = 1, MT_OP_ALLREDUCE = 2, MT_OP_BARRIER = 3, MT_OP_ALLGATHER = 4, MT_OPS = 5 };
+enum {
+  MT_OP_BCAST = 0,
+  MT_OP_REDUCE = 1,
+  MT_OP_ALLREDUCE = 2,
+  MT_OP_BARRIER = 3,
+  MT_OP_ALLGATHER = 4,
+  MT_OP_ALLTOALL = 5,
+  MT_OPS = 6
+};
 enum { MT_CHANNELS = 4 };
 
 /* hwloc logical indices of the objects the rank is bound inside; -1 = spans several/unknown. */
@@ -66,8 +74,11 @@ enum {
   MT_CALL_ALLREDUCE = 6,                      /* nothing more (sbuf, rbuf, count, dtype, op, comm, module) */
   MT_CALL_ALLREDUCE_SEGSIZE = 7,              /* uint32_t segsize */
   MT_CALL_BARRIER = 8,                        /* nothing (comm, module) */
-  MT_CALL_ALLGATHER = 9,          /* nothing more (sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module) */
-  MT_CALL_ALLGATHER_IN_PLACE = 10 /* the same, called in place with the receive side's count and type */
+  MT_CALL_ALLGATHER = 9,           /* nothing more (sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module) */
+  MT_CALL_ALLGATHER_IN_PLACE = 10, /* the same, called in place with the receive side's count and type */
+  MT_CALL_ALLTOALL = 11,           /* nothing more (sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module) */
+  MT_CALL_ALLTOALL_REQUESTS = 12,  /* int max_outstanding_reqs (0: every request at once) */
+  MT_CALL_ALLTOALL_ONE_LAYOUT = 13 /* the same as ALLTOALL, with the receive side's type on both sides */
 };
 
 /* One algorithm of the registry (model/registry), for the component's dispatch table and

@@ -5,8 +5,9 @@
 namespace modeltuned {
 
 std::span<const CollectiveFamily *const> collective_families() {
-  static const std::array<const CollectiveFamily *, kOpCount> families = {
-      &bcast_family(), &reduce_family(), &allreduce_family(), &barrier_family(), &allgather_family()};
+  static const std::array<const CollectiveFamily *, kOpCount> families = {&bcast_family(),     &reduce_family(),
+                                                                          &allreduce_family(), &barrier_family(),
+                                                                          &allgather_family(), &alltoall_family()};
   return families;
 }
 

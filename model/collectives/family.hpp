@@ -46,6 +46,7 @@ const CollectiveFamily &reduce_family();
 const CollectiveFamily &allreduce_family();
 const CollectiveFamily &barrier_family();
 const CollectiveFamily &allgather_family();
+const CollectiveFamily &alltoall_family();
 
 // Specs name only the fields that differ from their defaults; GCC would warn about the others.
 #pragma GCC diagnostic push

@@ -6,6 +6,7 @@
 
 #include "model/collectives/allgather/simulate.hpp"
 #include "model/collectives/allreduce/simulate.hpp"
+#include "model/collectives/alltoall/simulate.hpp"
 #include "model/collectives/barrier/simulate.hpp"
 #include "model/collectives/bcast/scatter_allgather.hpp"
 #include "model/collectives/bcast/split_bintree.hpp"
@@ -14,8 +15,9 @@
 
 namespace modeltuned {
 
-using Plan = std::variant<TreePlan, SplitBintreePlan, ScatterAllgatherPlan, ScatterAllgatherRingPlan, RabenseifnerPlan,
-                          LinearAllreducePlan, RecursiveDoublingPlan, RingPlan, BarrierPlan, AllgatherPlan>;
+using Plan =
+    std::variant<TreePlan, SplitBintreePlan, ScatterAllgatherPlan, ScatterAllgatherRingPlan, RabenseifnerPlan,
+                 LinearAllreducePlan, RecursiveDoublingPlan, RingPlan, BarrierPlan, AllgatherPlan, AlltoallPlan>;
 
 inline int plan_size(const Plan &plan) {
   return std::visit([](const auto &family) { return family.size; }, plan);

@@ -35,6 +35,12 @@ enum class CallingConvention : int {
   // The same function called in place with the receive side's count and type, the own block
   // copied into place first: sparbit sends `scount` elements of `rdtype`, so it is exact only so.
   allgather_in_place = 10,
+  alltoall = 11,           // nothing more (after sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module)
+  alltoall_requests = 12,  // max outstanding requests (0: every request at once)
+  // The same function called with the receive side's type on both sides, the send blocks copied
+  // into that layout first where a rank's two types differ: 4.1's Bruck describes the blocks it
+  // receives with the send type, so it is exact only so.
+  alltoall_one_layout = 13,
 };
 
 // An algorithm that runs other collectives of the communicator (whatever decides them there:

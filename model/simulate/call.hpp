@@ -8,11 +8,11 @@
 namespace modeltuned {
 
 // The collectives, in the order of their families (collectives/families.cpp).
-enum class Op : uint8_t { bcast = 0, reduce = 1, allreduce = 2, barrier = 3, allgather = 4 };
-inline constexpr int kOpCount = 5;
+enum class Op : uint8_t { bcast = 0, reduce = 1, allreduce = 2, barrier = 3, allgather = 4, alltoall = 5 };
+inline constexpr int kOpCount = 6;
 inline constexpr int op_index(Op op) { return static_cast<int>(op); }
 inline constexpr std::string_view op_name(Op op) {
-  constexpr std::string_view names[kOpCount] = {"bcast", "reduce", "allreduce", "barrier", "allgather"};
+  constexpr std::string_view names[kOpCount] = {"bcast", "reduce", "allreduce", "barrier", "allgather", "alltoall"};
   return names[op_index(op)];
 }
 // A reduction: operands are combined, so a non-commutative operation limits the algorithms.

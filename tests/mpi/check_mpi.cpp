@@ -77,7 +77,7 @@ RunResult full_suite(int np, std::vector<std::string> args, bool emulate = false
   Scratch scratch("modeltuned-mpi");
   MpiRun run = with_modeltuned(np);
   run.program_args = std::move(args);
-  run.program_args.push_back("--ops=bcast,reduce,noncommutative,allreduce,barrier,allgather");
+  run.program_args.push_back("--ops=bcast,reduce,noncommutative,allreduce,barrier,allgather,alltoall");
   run.emulate_two_sockets = emulate;
   RunResult r = run_mpi(run, scratch.dir);
   expect_correct(r);
@@ -87,9 +87,11 @@ RunResult full_suite(int np, std::vector<std::string> args, bool emulate = false
                contains(r.rank_stderr[rank], "coll:modeltuned:reduce ") &&
                contains(r.rank_stderr[rank], "coll:modeltuned:allreduce ") &&
                contains(r.rank_stderr[rank], "coll:modeltuned:barrier ") &&
-               contains(r.rank_stderr[rank], "coll:modeltuned:allgather "),
+               contains(r.rank_stderr[rank], "coll:modeltuned:allgather ") &&
+               contains(r.rank_stderr[rank], "coll:modeltuned:alltoall "),
            r,
-           "world rank " + std::to_string(rank) + " has no bcast, reduce, allreduce, barrier or allgather trace line");
+           "world rank " + std::to_string(rank) +
+               " has no bcast, reduce, allreduce, barrier, allgather or alltoall trace line");
   // Rank 0 of each communicator explains its decisions at verbose >= 10.
   const auto decided = r.lines_containing("coll:modeltuned:decide ");
   expect(!decided.empty(), r, "no decide lines at verbose 20");
@@ -396,9 +398,9 @@ START_TEST(tuned_rules_file_leaves_every_op_to_tuned) {
   RunResult r = run_mpi(run, scratch.dir);
   expect_correct(r);
   expect_no_modeltuned_calls(r);
-  expect(!r.lines_containing(
-               "declining: tuned runs what the user told it for bcast, reduce, allreduce, barrier and allgather: "
-               "coll_tuned_use_dynamic_rules is set with the rules file")
+  expect(!r.lines_containing("declining: tuned runs what the user told it for bcast, reduce, allreduce, barrier, "
+                             "allgather and alltoall: "
+                             "coll_tuned_use_dynamic_rules is set with the rules file")
               .empty(),
          r, "no line saying modeltuned declines because of tuned's rules file");
 }
@@ -573,6 +575,13 @@ START_TEST(allgather_one_algorithm) {
     if (np == 0 && (!spec.runs_instead || !spec.runs_instead({Op::allgather, spec.id}, {Op::allgather, 1000}, size)))
       np = size;
   expect_only_algorithm(with_modeltuned(np), Op::allgather, _i);
+}
+END_TEST
+
+// On 5 ranks, where every alltoall algorithm but two_proc runs as itself; two_proc on 2.
+START_TEST(alltoall_one_algorithm) {
+  const int only_on = registered(Op::alltoall)[_i]->runs_only_on;
+  expect_only_algorithm(with_modeltuned(only_on != 0 ? only_on : 5), Op::alltoall, _i);
 }
 END_TEST
 
@@ -1002,7 +1011,7 @@ START_TEST(fixed_rule_is_tuneds) {
 }
 END_TEST
 
-// The model's allreduce, barrier and allgather schedules, from which their plans are built, against the
+// The model's allreduce, barrier, allgather and alltoall schedules, from which their plans are built, against the
 // messages libmpi's own base algorithms send, with their silent fallbacks, on every communicator
 // of 2 to 8 ranks (tests/mpi/schedules.c).
 START_TEST(schedules_are_libmpis) {
@@ -1021,6 +1030,10 @@ START_TEST(schedules_are_libmpis) {
   const long allgather_cases = 7 * 3 * (ompi_series() == "4.1" ? 4 : 5) + 3;
   expect(number_field(pass.front(), "allgather_cases") == allgather_cases, r,
          "the allgather sweep compared the wrong cases");
+  // linear, pairwise, modified Bruck and linear_sync at 3 block sizes on each of 2..8 ranks, and
+  // two_proc on 2.
+  expect(number_field(pass.front(), "alltoall_cases") == 7 * 3 * 4 + 3, r,
+         "the alltoall sweep compared the wrong cases");
 }
 END_TEST
 
@@ -1080,6 +1093,8 @@ Suite *mpi_suite() {
   tcase_add_loop_test(barrier, barrier_one_algorithm, 0, static_cast<int>(registered(Op::barrier).size()));
   TCase *allgather = add("allgather_one_algorithm");
   tcase_add_loop_test(allgather, allgather_one_algorithm, 0, static_cast<int>(registered(Op::allgather).size()));
+  TCase *alltoall = add("alltoall_one_algorithm");
+  tcase_add_loop_test(alltoall, alltoall_one_algorithm, 0, static_cast<int>(registered(Op::alltoall).size()));
   add("algorithm_list_by_number", algorithm_list_by_number);
   add("default", fixed_rule_is_tuneds, kept_default_runs_directly);
   add("schedules", schedules_are_libmpis);

@@ -230,6 +230,14 @@ START_TEST(allgather_one_algorithm) {
   expect_only_algorithm(run, Op::allgather, _i, "MPI_COMM_WORLD");
 }
 END_TEST
+// On 2 + 1 ranks (every alltoall algorithm runs as itself on any size), two_proc on 1 + 1.
+START_TEST(alltoall_one_algorithm) {
+  const modeltuned::AlgorithmSpec &spec = *registered(Op::alltoall)[_i];
+  MpiRun run = without_han(spec.runs_only_on == 2 ? 2 : 3);
+  run.nodes = spec.runs_only_on == 2 ? "nodeA:1,nodeB:1" : "nodeA:2,nodeB:1";
+  expect_only_algorithm(run, Op::alltoall, _i, "MPI_COMM_WORLD");
+}
+END_TEST
 
 // ---- tables that differ between nodes -------------------------------------------------------
 
@@ -459,6 +467,8 @@ Suite *multinode_suite() {
   tcase_add_loop_test(barrier, barrier_one_algorithm, 0, static_cast<int>(registered(Op::barrier).size()));
   TCase *allgather = add("allgather_one_algorithm");
   tcase_add_loop_test(allgather, allgather_one_algorithm, 0, static_cast<int>(registered(Op::allgather).size()));
+  TCase *alltoall = add("alltoall_one_algorithm");
+  tcase_add_loop_test(alltoall, alltoall_one_algorithm, 0, static_cast<int>(registered(Op::alltoall).size()));
   add("tables", table_on_one_node_only, modeltuned_missing_on_one_node, different_table_per_node,
       table_without_node_channel_steps_aside);
   add("calibration", calibrate_across_nodes_merge_and_decide, calibrate_with_han_as_the_default);

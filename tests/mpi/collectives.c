@@ -1,4 +1,4 @@
-/* Exact-result checker for MPI_Bcast, MPI_Reduce, MPI_Allreduce and MPI_Allgather, and a
+/* Exact-result checker for MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Allgather and MPI_Alltoall, and a
  * synchronisation checker for MPI_Barrier, run under mpirun by check_mpi.
  *
  * Every value is an integer, a multiple of 1/8 far below 2^53, or an element of the ring of
@@ -9,21 +9,22 @@
  * the collectives under test.
  *
  * Options:
- *   --ops=LIST             bcast,reduce,noncommutative,allreduce,barrier,allgather (default the
- *                          first three; allreduce: its commutative and non-commutative cases,
- *                          MPI_IN_PLACE alternating; barrier: no rank leaves before the last one
- *                          entered, on the machine's one clock, with a late rank in turn;
- *                          allgather: every kind and count, MPI_IN_PLACE alternating, and ranks
- *                          describing the same blocks with other datatypes)
+ *   --ops=LIST             bcast,reduce,noncommutative,allreduce,barrier,allgather,alltoall
+ *                          (default the first three; allreduce: its commutative and
+ *                          non-commutative cases, MPI_IN_PLACE alternating; barrier: no rank
+ *                          leaves before the last one entered, on the machine's one clock, with a
+ *                          late rank in turn; allgather and alltoall: every kind and count,
+ *                          MPI_IN_PLACE alternating, and ranks describing the same blocks with
+ *                          other datatypes)
  *   --comms=LIST           world,dup,split,inter (default world,dup,split; split = odd/even,
  *                          reversed order; inter = an intercommunicator between the even and odd
  *                          ranks, with bcast, reduce, scatter, allreduce and barrier from each side)
  *   --max-bytes=N          skip cases whose payload exceeds N bytes (default 4 MiB)
  *   --all-roots-bytes=N    payloads above N bytes use roots 0, P/2, P-1 only (default 64 KiB)
  * Output: one summary line on rank 0 ("collectives: PASS|FAIL ranks= checks= failures=
- * bcast_calls= reduce_calls= allreduce_calls= barrier_calls= allgather_calls=", the call counts summed over ranks and
- * limited to non-empty calls, and barriers, on communicators of two or more ranks), and "collectives: MISMATCH ..."
- * lines on stderr for the first failures of each rank. Exit status 1 on any mismatch. */
+ * bcast_calls= reduce_calls= allreduce_calls= barrier_calls= allgather_calls= alltoall_calls=", the call counts summed
+ * over ranks and limited to non-empty calls, and barriers, on communicators of two or more ranks), and "collectives:
+ * MISMATCH ..." lines on stderr for the first failures of each rank. Exit status 1 on any mismatch. */
 #include <mpi.h>
 #include <stdarg.h>
 #include <time.h>
@@ -58,16 +59,16 @@ static MPI_Datatype vec_type, mat_type;
 static MPI_Op vec_sum_op, mat_product_op;
 
 static struct {
-  int ops_bcast, ops_reduce, ops_noncommutative, ops_allreduce, ops_barrier, ops_allgather;
+  int ops_bcast, ops_reduce, ops_noncommutative, ops_allreduce, ops_barrier, ops_allgather, ops_alltoall;
   int comm_world, comm_dup, comm_split, comm_inter;
   long max_bytes, all_roots_bytes;
-} opt = {1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 4L << 20, 64L << 10};
+} opt = {1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 4L << 20, 64L << 10};
 
 static int world_rank;
 static long checks, failures, op_misuse;
 /* Calls with a non-empty payload on communicators of two or more ranks: the calls a coll
  * component can be expected to take (check_mpi compares them with modeltuned's trace lines). */
-static long bcast_calls, reduce_calls, allreduce_calls, barrier_calls, allgather_calls;
+static long bcast_calls, reduce_calls, allreduce_calls, barrier_calls, allgather_calls, alltoall_calls;
 
 static void count_call(MPI_Comm comm, long count, long *counter) {
   int size;
@@ -554,6 +555,97 @@ static void test_allgather(MPI_Comm comm, const char *name, const long *counts, 
     }
 }
 
+/* The odd ranks' send side of an alltoall of ints, as vector elements: two ints 8 bytes apart,
+ * 16 bytes each, a hole after each int; `ints` holds `blocks` blocks of `count` ints. */
+static unsigned char *strided_copy(const unsigned char *ints, int blocks, long count) {
+  const size_t elements = (size_t)blocks * (size_t)count / 2;
+  unsigned char *out = alloc_filled(elements * kinds[K_VEC].extent);
+  for (size_t j = 0; j < elements; j++) {
+    memcpy(out + j * kinds[K_VEC].extent, ints + 2 * j * sizeof(int), sizeof(int));
+    memcpy(out + j * kinds[K_VEC].extent + 2 * sizeof(int), ints + (2 * j + 1) * sizeof(int), sizeof(int));
+  }
+  return out;
+}
+
+/* Alltoall: rank q's block for rank d holds the values seeded by (q, d); rank r's receive buffer,
+ * holes included, must hold every rank's block for r in rank order. In place, the blocks a rank
+ * sends are in its receive buffer beforehand (and its send count 0, which MPI ignores). With
+ * `pairs`, the odd ranks describe the same ints as half as many two-int elements, on both sides;
+ * with `strided`, they send them as vector elements (a rank whose two sides differ in layout) and
+ * receive them as ints. */
+static void run_alltoall(MPI_Comm comm, const char *comm_name, enum kind k, long count, int in_place, int pairs,
+                         int strided) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const size_t block = (size_t)count * kinds[k].extent, n = block * (size_t)size;
+  const uint32_t seed = case_seed(comm_name, 7 + pairs, k, count, 0);
+  unsigned char *expected = alloc_filled(n), *rbuf = alloc_filled(n), *sbuf = alloc_filled(n);
+  for (int q = 0; q < size; q++)
+    for (long i = 0; i < count; i++) {
+      put_value(k, expected + (size_t)q * block, i, seed + 7919u * (uint32_t)rank, q);
+      put_value(k, (in_place ? rbuf : sbuf) + (size_t)q * block, i, seed + 7919u * (uint32_t)q, rank);
+    }
+  MPI_Datatype type = mpi_type(k), pair = MPI_DATATYPE_NULL;
+  int elements = (int)count;
+  if (pairs && rank % 2) {
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    type = pair;
+    elements = (int)count / 2;
+  }
+  unsigned char *send = sbuf;
+  MPI_Datatype send_type = type;
+  int send_elements = elements;
+  if (strided && rank % 2) {
+    send = strided_copy(sbuf, size, count);
+    send_type = vec_type;
+    send_elements = (int)count / 2;
+  }
+  MPI_Alltoall(in_place ? MPI_IN_PLACE : send, in_place ? 0 : send_elements, send_type, rbuf, elements, type, comm);
+  count_call(comm, count, &alltoall_calls);
+  struct ctx c = {comm_name,
+                  pairs     ? "alltoall(two-int elements on odd ranks)"
+                  : strided ? "alltoall(odd ranks send vector elements)"
+                            : "alltoall",
+                  k,
+                  count,
+                  -1,
+                  in_place};
+  compare_bytes(&c, "exchanged data", rbuf, expected, n);
+  if (pair != MPI_DATATYPE_NULL) MPI_Type_free(&pair);
+  if (send != sbuf) free(send);
+  free(expected);
+  free(rbuf);
+  free(sbuf);
+}
+
+/* As allgather's cases: every kind at every count, in place on every other call, the mixed
+ * datatypes at even counts (not in place: the strided send side), and a few large blocks, as far
+ * as the buffers fit in --max-bytes. */
+static void test_alltoall(MPI_Comm comm, const char *name, const long *counts, int ncounts) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  static const long large_blocks[] = {(64L << 10) + 4, 256L << 10};
+  for (enum kind k = K_BYTE; k <= K_MAT; k++)
+    for (int j = 0; j < ncounts; j++)
+      if (counts[j] * (long)kinds[k].payload * size <= opt.max_bytes)
+        run_alltoall(comm, name, k, counts[j], (int)(k + j) % 2, 0, 0);
+  for (int j = 0; j < ncounts; j++)
+    if (counts[j] % 2 == 0 && counts[j] * (long)sizeof(int) * size <= opt.max_bytes) {
+      run_alltoall(comm, name, K_INT, counts[j], j % 2, 1, 0);
+      run_alltoall(comm, name, K_INT, counts[j], 0, 0, 1);
+    }
+  for (size_t j = 0; j < sizeof large_blocks / sizeof *large_blocks; j++)
+    if (large_blocks[j] * size <= opt.max_bytes) {
+      run_alltoall(comm, name, K_INT, large_blocks[j] / (long)sizeof(int), (int)j % 2, 0, 0);
+      if (large_blocks[j] / (long)sizeof(int) % 2 == 0) {
+        run_alltoall(comm, name, K_INT, large_blocks[j] / (long)sizeof(int), (int)(j + 1) % 2, 1, 0);
+        run_alltoall(comm, name, K_INT, large_blocks[j] / (long)sizeof(int), 0, 0, 1);
+      }
+    }
+}
+
 static void test_comm(MPI_Comm comm, const char *name) {
   int size;
   MPI_Comm_size(comm, &size);
@@ -592,6 +684,7 @@ static void test_comm(MPI_Comm comm, const char *name) {
   if (opt.ops_allreduce) test_allreduce(comm, name, counts, ncounts);
   if (opt.ops_barrier) test_barrier(comm, name);
   if (opt.ops_allgather) test_allgather(comm, name, counts, ncounts);
+  if (opt.ops_alltoall) test_alltoall(comm, name, counts, ncounts);
 }
 
 /* ---- intercommunicator -------------------------------------------------------------------- */
@@ -679,10 +772,11 @@ static void test_intercomm(int world_size) {
 
 static void usage_error(const char *arg) {
   if (world_rank == 0)
-    fprintf(stderr,
-            "collectives: bad argument '%s'; use --ops=bcast,reduce,noncommutative,allreduce,barrier,allgather "
-            "--comms=world,dup,split,inter --max-bytes=N --all-roots-bytes=N\n",
-            arg);
+    fprintf(
+        stderr,
+        "collectives: bad argument '%s'; use --ops=bcast,reduce,noncommutative,allreduce,barrier,allgather,alltoall "
+        "--comms=world,dup,split,inter --max-bytes=N --all-roots-bytes=N\n",
+        arg);
   MPI_Finalize();
   exit(2);
 }
@@ -711,13 +805,14 @@ static int parse_size(const char *text, long *out) {
 static void parse_options(int argc, char **argv) {
   for (int a = 1; a < argc; a++) {
     const char *arg = argv[a];
-    static const char *const op_names[] = {"bcast", "reduce", "noncommutative", "allreduce", "barrier", "allgather"};
+    static const char *const op_names[] = {"bcast",   "reduce",    "noncommutative", "allreduce",
+                                           "barrier", "allgather", "alltoall"};
     static const char *const comm_names[] = {"world", "dup", "split", "inter"};
-    int *const op_flags[] = {&opt.ops_bcast,     &opt.ops_reduce,  &opt.ops_noncommutative,
-                             &opt.ops_allreduce, &opt.ops_barrier, &opt.ops_allgather};
+    int *const op_flags[] = {&opt.ops_bcast,   &opt.ops_reduce,    &opt.ops_noncommutative, &opt.ops_allreduce,
+                             &opt.ops_barrier, &opt.ops_allgather, &opt.ops_alltoall};
     int *const comm_flags[] = {&opt.comm_world, &opt.comm_dup, &opt.comm_split, &opt.comm_inter};
     if (strncmp(arg, "--ops=", 6) == 0) {
-      if (!parse_list(arg + 6, op_names, op_flags, 6)) usage_error(arg);
+      if (!parse_list(arg + 6, op_names, op_flags, 7)) usage_error(arg);
     } else if (strncmp(arg, "--comms=", 8) == 0) {
       if (!parse_list(arg + 8, comm_names, comm_flags, 4)) usage_error(arg);
     } else if (strncmp(arg, "--max-bytes=", 12) == 0) {
@@ -776,8 +871,9 @@ int main(int argc, char **argv) {
     mismatch(&c, "user operation called %ld times with a datatype other than the one reduced", op_misuse);
   }
 
-  enum { N = 7 };
-  long mine[N] = {checks, failures, bcast_calls, reduce_calls, allreduce_calls, barrier_calls, allgather_calls},
+  enum { N = 8 };
+  long mine[N] = {checks,          failures,      bcast_calls,     reduce_calls,
+                  allreduce_calls, barrier_calls, allgather_calls, alltoall_calls},
        total[N] = {0};
   long *all = malloc(sizeof mine * (size_t)world_size);
   collect_at_zero(mine, N, MPI_LONG, sizeof(long), all, MPI_COMM_WORLD);
@@ -788,9 +884,9 @@ int main(int argc, char **argv) {
   if (world_rank == 0)
     printf(
         "collectives: %s ranks=%d checks=%ld failures=%ld bcast_calls=%ld reduce_calls=%ld allreduce_calls=%ld "
-        "barrier_calls=%ld allgather_calls=%ld\n",
+        "barrier_calls=%ld allgather_calls=%ld alltoall_calls=%ld\n",
         total_failures ? "FAIL" : "PASS", world_size, total[0], total_failures, total[2], total[3], total[4], total[5],
-        total[6]);
+        total[6], total[7]);
   fflush(stdout);
 
   MPI_Op_free(&vec_sum_op);

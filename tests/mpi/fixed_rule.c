@@ -1,8 +1,9 @@
 /* The model's copy of tuned's fixed rules (mt_fixed_rule, model/select/ompi_fixed.cpp) against tuned
  * itself: what coll_tuned_decision_fixed.c runs, and with which arguments, for every communicator
  * size up to 300 and around each of the rule's thresholds beyond, at message sizes around every
- * power of two up to 8 MiB, for bcast, commutative and non-commutative reduce, allreduce and
- * allgather (by one rank's block), and barrier, whose rule looks at the communicator's size only. Where
+ * power of two up to 8 MiB, for bcast, commutative and non-commutative reduce, allreduce,
+ * allgather (by one rank's block) and alltoall (by one peer's block, with tuned's request limit,
+ * 0 by default), and barrier, whose rule looks at the communicator's size only. Where
  * modeltuned keeps Open MPI's default it runs that rule's algorithm directly (coll_modeltuned_default_direct), so a
  * difference here would run another algorithm than Open MPI's default.
  *
@@ -124,6 +125,25 @@ static void compare_allgather(ompi_communicator_t *world, ompi_communicator_t *c
            interposed.calls ? interposed.algorithm : 0, interposed.calls, algorithm);
 }
 
+static void compare_alltoall(ompi_communicator_t *world, ompi_communicator_t *comm, size_t bytes) {
+  const int p = ompi_comm_size(comm);
+  char byte = 0;
+  memset(&interposed, 0, sizeof interposed);
+  interposed.record_only = true;
+  interposed.on = true;
+  world->c_coll->coll_alltoall(&byte, (int)bytes, MPI_BYTE, &byte, (int)bytes, MPI_BYTE, comm,
+                               world->c_coll->coll_alltoall_module);
+  interposed.on = false;
+  const int algorithm = mt_fixed_rule(MT_OP_ALLTOALL, bytes, p, 1, NULL);
+  ++cases;
+  if (1 == interposed.calls && interposed.algorithm == algorithm && 0 == interposed.max_requests) return;
+  if (++failures <= 20)
+    printf(
+        "fixed_rule: FAIL alltoall P=%d bytes=%zu: tuned ran %d (calls %d, max requests %d), the model's rule says "
+        "%d\n",
+        p, bytes, interposed.calls ? interposed.algorithm : 0, interposed.calls, interposed.max_requests, algorithm);
+}
+
 static void sweep_size(ompi_communicator_t *world, ompi_communicator_t *comm, struct ompi_op_t *ordered) {
   compare_barrier(world, comm);
   for (size_t power = 1; power <= ((size_t)8 << 20); power *= 2)
@@ -136,6 +156,7 @@ static void sweep_size(ompi_communicator_t *world, ompi_communicator_t *comm, st
       compare_allreduce(world, comm, (struct ompi_op_t *)MPI_SUM, bytes);
       compare_allreduce(world, comm, ordered, bytes);
       compare_allgather(world, comm, bytes);
+      compare_alltoall(world, comm, bytes);
     }
 }
 

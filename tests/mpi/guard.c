@@ -21,8 +21,8 @@
 /* The ops this program calls with data, and the component's collectives, which its counters list. */
 enum { BCAST, REDUCE, ALLREDUCE, ALLGATHER, OPS };
 static const char *called_names[OPS] = {"bcast", "reduce", "allreduce", "allgather"};
-enum { COUNTED = 5, BARRIER_COUNTED = 3 };
-static const char *op_names[COUNTED] = {"bcast", "reduce", "allreduce", "barrier", "allgather"};
+enum { COUNTED = 6, BARRIER_COUNTED = 3 };
+static const char *op_names[COUNTED] = {"bcast", "reduce", "allreduce", "barrier", "allgather", "alltoall"};
 /* Each called op's place in the counters. */
 static const int counted_index[OPS] = {0, 1, 2, 4};
 

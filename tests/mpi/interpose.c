@@ -1,4 +1,4 @@
-/* Every ompi_coll_base_* bcast, reduce, allreduce, barrier and allgather function, defined in the
+/* Every ompi_coll_base_* bcast, reduce, allreduce, barrier, allgather and alltoall function, defined in the
  * test program itself and exported (-export-dynamic), so that tuned and modeltuned, which call
  * them through the PLT or dlsym(RTLD_DEFAULT), run these first. Each notes which algorithm ran
  * (tuned's number) with its segment size, fan-out and request limit; then, unless the program only
@@ -177,3 +177,22 @@ ALLGATHER(6, ompi_coll_base_allgather_intra_two_procs)
 #if OMPI_MAJOR_VERSION >= 5
 ALLGATHER(7, ompi_coll_base_allgather_intra_sparbit)
 #endif
+
+/* alltoall: 1 linear ... 5 two_proc (coll_tuned_alltoall_decision.c); linear_sync takes a request
+ * limit */
+typedef int (*alltoall_t)(ALLTOALL_ARGS);
+typedef int (*alltoall_requests_t)(ALLTOALL_ARGS, int);
+#define ALLTOALL(number, name)                                                                           \
+  int name(ALLTOALL_ARGS) {                                                                              \
+    if (note(number, 0, 0, 0)) return MPI_SUCCESS;                                                       \
+    FORWARD(name, alltoall_t, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, module); \
+  }
+ALLTOALL(1, ompi_coll_base_alltoall_intra_basic_linear)
+ALLTOALL(2, ompi_coll_base_alltoall_intra_pairwise)
+ALLTOALL(3, ompi_coll_base_alltoall_intra_bruck)
+ALLTOALL(5, ompi_coll_base_alltoall_intra_two_procs)
+int ompi_coll_base_alltoall_intra_linear_sync(ALLTOALL_ARGS, int max_requests) {
+  if (note(4, 0, 0, max_requests)) return MPI_SUCCESS;
+  FORWARD(ompi_coll_base_alltoall_intra_linear_sync, alltoall_requests_t, sendbuf, sendcount, sendtype, recvbuf,
+          recvcount, recvtype, comm, module, max_requests);
+}

@@ -23,19 +23,29 @@ double now() {
 }
 
 // Reduce and allreduce use MPI_INT with MPI_SUM (sizes are multiples of 4 bytes); bcast MPI_BYTE,
-// allgather a block of MPI_BYTE per rank; the barrier moves nothing.
+// allgather a block of MPI_BYTE per rank, alltoall one per peer; the barrier moves nothing.
 void run_collective(Op op, MPI_Comm comm, Buffers &buf, uint64_t call, uint64_t bytes, int root) {
-  if (op == Op::bcast)
-    MPI_Bcast(buf.send_slot(call), static_cast<int>(bytes), MPI_BYTE, root, comm);
-  else if (op == Op::reduce)
-    MPI_Reduce(buf.send_slot(call), buf.recv_slot(call), static_cast<int>(bytes / 4), MPI_INT, MPI_SUM, root, comm);
-  else if (op == Op::allreduce)
-    MPI_Allreduce(buf.send_slot(call), buf.recv_slot(call), static_cast<int>(bytes / 4), MPI_INT, MPI_SUM, comm);
-  else if (op == Op::allgather)
-    MPI_Allgather(buf.send_slot(call), static_cast<int>(bytes), MPI_BYTE, buf.recv_slot(call), static_cast<int>(bytes),
-                  MPI_BYTE, comm);
-  else
-    MPI_Barrier(comm);
+  const int n = static_cast<int>(bytes);
+  switch (op) {  // no default: a collective added to Op must be run here
+    case Op::bcast:
+      MPI_Bcast(buf.send_slot(call), n, MPI_BYTE, root, comm);
+      break;
+    case Op::reduce:
+      MPI_Reduce(buf.send_slot(call), buf.recv_slot(call), n / 4, MPI_INT, MPI_SUM, root, comm);
+      break;
+    case Op::allreduce:
+      MPI_Allreduce(buf.send_slot(call), buf.recv_slot(call), n / 4, MPI_INT, MPI_SUM, comm);
+      break;
+    case Op::barrier:
+      MPI_Barrier(comm);
+      break;
+    case Op::allgather:
+      MPI_Allgather(buf.send_slot(call), n, MPI_BYTE, buf.recv_slot(call), n, MPI_BYTE, comm);
+      break;
+    case Op::alltoall:
+      MPI_Alltoall(buf.send_slot(call), n, MPI_BYTE, buf.recv_slot(call), n, MPI_BYTE, comm);
+      break;
+  }
 }
 
 std::vector<Pair> make_pairs(const std::vector<Variant> &variants, const Plan &plan) {
@@ -79,11 +89,17 @@ void drop_declined(const std::vector<uint64_t> &taken, Setup &setup) {
 Buffers make_buffers(const Options &o, const Plan &plan) {
   Buffers buf;
   buf.slots = o.rotate_buffers;
-  for (Op op : plan.ops) buf.slot_bytes = std::max(buf.slot_bytes, plan.sizes.at(op).back());
-  const bool gathers = std::find(plan.ops.begin(), plan.ops.end(), Op::allgather) != plan.ops.end();
   int world_size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-  buf.recv_slot_bytes = buf.slot_bytes * (gathers ? static_cast<uint64_t>(world_size) : 1);
+  const auto has = [&](Op op) { return std::find(plan.ops.begin(), plan.ops.end(), op) != plan.ops.end(); };
+  const bool gathers = has(Op::allgather) || has(Op::alltoall);
+  // An allgather receives a block from every rank; an alltoall sends one to every rank too.
+  for (Op op : plan.ops) {
+    const uint64_t largest = plan.sizes.at(op).back(), blocks = static_cast<uint64_t>(world_size);
+    buf.slot_bytes = std::max(buf.slot_bytes, largest * (op == Op::alltoall ? blocks : 1));
+    buf.recv_slot_bytes =
+        std::max(buf.recv_slot_bytes, largest * (op == Op::allgather || op == Op::alltoall ? blocks : 1));
+  }
   try {
     buf.send.assign(buf.slot_bytes * buf.slots, 1);  // reduce sums ints of value 0x01010101: no overflow across ranks
     if (gathers || std::any_of(plan.ops.begin(), plan.ops.end(), reduces))

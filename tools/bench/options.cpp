@@ -65,8 +65,8 @@ std::vector<uint64_t> log_spaced(uint64_t lo, uint64_t hi, double octaves_per_st
 }
 
 std::vector<uint64_t> sizes_for(Op op, const std::vector<uint64_t> &requested) {
-  if (op == Op::bcast || op == Op::allgather) return requested;  // MPI_BYTE
-  if (op == Op::barrier) return {0};                             // no data: one size
+  if (op == Op::bcast || op == Op::allgather || op == Op::alltoall) return requested;  // MPI_BYTE
+  if (op == Op::barrier) return {0};                                                   // no data: one size
   std::set<uint64_t> s;
   for (uint64_t b : requested)
     if (b >= 4) s.insert(b / 4 * 4);
@@ -127,8 +127,8 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
   app.set_version_flag("--version", PACKAGE_VERSION);
   app.add_option("--op", o.op,
                  "bcast, reduce, both (bcast and reduce), allreduce, barrier (one size, no data), allgather (the "
-                 "size is one rank's block) or all (the five)")
-      ->check(CLI::IsMember({"bcast", "reduce", "both", "allreduce", "barrier", "allgather", "all"}));
+                 "size is one rank's block), alltoall (the size is one peer's block) or all (the six)")
+      ->check(CLI::IsMember({"bcast", "reduce", "both", "allreduce", "barrier", "allgather", "alltoall", "all"}));
   app.add_option_function<std::string>("--min-bytes", size_option("--min-bytes", 1, o.min_bytes),
                                        "smallest message size (default 1)");
   app.add_option_function<std::string>("--max-bytes", size_option("--max-bytes", 1, o.max_bytes),
@@ -188,6 +188,7 @@ Plan make_plan(const Options &o) {
   if (all || o.op == "allreduce") plan.ops.push_back(Op::allreduce);
   if (all || o.op == "barrier") plan.ops.push_back(Op::barrier);
   if (all || o.op == "allgather") plan.ops.push_back(Op::allgather);
+  if (all || o.op == "alltoall") plan.ops.push_back(Op::alltoall);
   plan.wanted_variants = wanted_variants(o.variants, plan.ops);
   const std::vector<uint64_t> requested = requested_sizes(o);
   for (Op op : plan.ops) {

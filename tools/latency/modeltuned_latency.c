@@ -45,6 +45,9 @@ static void collective(enum op op, const struct options *o, unsigned long long s
     case OP_ALLGATHER:
       MPI_Allgather(send, (int)size, MPI_BYTE, recv, (int)size, MPI_BYTE, MPI_COMM_WORLD);
       break;
+    case OP_ALLTOALL:
+      MPI_Alltoall(send, (int)size, MPI_BYTE, recv, (int)size, MPI_BYTE, MPI_COMM_WORLD);
+      break;
     default:
       MPI_Allreduce(send, recv, count, o->datatype.type, MPI_SUM, MPI_COMM_WORLD);
       break;
@@ -85,6 +88,8 @@ static void print_title(enum op op, const struct options *o, int nranks) {
     snprintf(type, sizeof type, "MPI_BYTE");
   else if (op == OP_ALLGATHER)
     snprintf(type, sizeof type, "MPI_BYTE, size per rank");
+  else if (op == OP_ALLTOALL)
+    snprintf(type, sizeof type, "MPI_BYTE, size per peer");
   else if (op == OP_BARRIER)
     snprintf(type, sizeof type, "no data");
   else
@@ -135,19 +140,20 @@ static void run_op(enum op op, const struct options *o, int rank, int nranks, vo
 }
 
 static int run(const struct options *o, int rank, int nranks) {
-  /* An allgather receives every rank's block. */
-  const size_t recv_size = (size_t)o->max_size * (o->ops[OP_ALLGATHER] ? (size_t)nranks : 1);
-  void *send = malloc(o->max_size), *recv = malloc(recv_size);
+  /* An allgather receives every rank's block; an alltoall sends a block to every rank too. */
+  const size_t blocks = o->ops[OP_ALLGATHER] || o->ops[OP_ALLTOALL] ? (size_t)nranks : 1;
+  const size_t send_size = (size_t)o->max_size * (o->ops[OP_ALLTOALL] ? (size_t)nranks : 1);
+  const size_t recv_size = (size_t)o->max_size * blocks;
+  void *send = malloc(send_size), *recv = malloc(recv_size);
   int allocated = send != NULL && recv != NULL, everywhere = 0, op, tables = 0;
   MPI_Allreduce(&allocated, &everywhere, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   if (!everywhere) {
-    if (rank == 0)
-      fprintf(stderr, "%s: cannot allocate buffers of %llu and %zu bytes\n", PROGRAM, o->max_size, recv_size);
+    if (rank == 0) fprintf(stderr, "%s: cannot allocate buffers of %zu and %zu bytes\n", PROGRAM, send_size, recv_size);
     free(send);
     free(recv);
     return 1;
   }
-  fill_ones(send, o->max_size, &o->datatype);
+  fill_ones(send, send_size, &o->datatype);
   memset(recv, 0, recv_size);
   for (op = 0; op < OP_COUNT; ++op) {
     if (!o->ops[op]) continue;

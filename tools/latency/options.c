@@ -9,8 +9,9 @@
 #define LARGE_MESSAGE 8192 /* OSU's LARGE_MESSAGE_SIZE: fewer iterations above it */
 #define MAX_SIZE (1ull << 30)
 
-static const char *const op_names[OP_COUNT] = {"bcast", "reduce", "allreduce", "barrier", "allgather"};
-const char *const op_titles[OP_COUNT] = {"MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Barrier", "MPI_Allgather"};
+static const char *const op_names[OP_COUNT] = {"bcast", "reduce", "allreduce", "barrier", "allgather", "alltoall"};
+const char *const op_titles[OP_COUNT] = {"MPI_Bcast",   "MPI_Reduce",    "MPI_Allreduce",
+                                         "MPI_Barrier", "MPI_Allgather", "MPI_Alltoall"};
 
 const char *const help_text =
     "Usage: mpirun -np N " PROGRAM
@@ -22,9 +23,10 @@ const char *const help_text =
     "and without modeltuned.\n"
     "\n"
     "Options:\n"
-    "  --op bcast|reduce|allreduce|barrier|allgather|all  the operations, one table each (default\n"
-    "                        all, in that order; the barrier's table has one row, size 0; an\n"
-    "                        allgather's size is one rank's block of MPI_BYTE, as osu_allgather's)\n"
+    "  --op bcast|reduce|allreduce|barrier|allgather|alltoall|all  the operations, one table each\n"
+    "                        (default all, in that order; the barrier's table has one row, size 0;\n"
+    "                        an allgather's size is one rank's block of MPI_BYTE, as\n"
+    "                        osu_allgather's, an alltoall's one peer's, as osu_alltoall's)\n"
     "  --min-size BYTES      smallest message (default 1); K, M suffixes (powers of 1024)\n"
     "  --max-size BYTES      largest message (default 4M, at most 1G); the sizes are the powers of two\n"
     "                        between the two\n"
@@ -115,7 +117,7 @@ static int parse_option(const char *name, const char *value, int nranks, struct 
     return 1;
   }
   if (strcmp(name, "--op") == 0) {
-    ok = parse_ops(value, o->ops), what = "is not bcast, reduce, allreduce, barrier, allgather or all";
+    ok = parse_ops(value, o->ops), what = "is not bcast, reduce, allreduce, barrier, allgather, alltoall or all";
   } else if (strcmp(name, "--min-size") == 0) {
     ok = parse_bytes(value, &o->min_size) && o->min_size >= 1, what = "is not a size in 1..1G (e.g. 1, 4K, 1M)";
   } else if (strcmp(name, "--max-size") == 0) {

@@ -9,7 +9,7 @@
 
 #define PROGRAM "modeltuned-latency"
 
-enum op { OP_BCAST, OP_REDUCE, OP_ALLREDUCE, OP_BARRIER, OP_ALLGATHER, OP_COUNT };
+enum op { OP_BCAST, OP_REDUCE, OP_ALLREDUCE, OP_BARRIER, OP_ALLGATHER, OP_ALLTOALL, OP_COUNT };
 extern const char *const op_titles[OP_COUNT]; /* "MPI_Bcast", ... */
 
 struct datatype {
@@ -36,7 +36,7 @@ int parse_options(int argc, char **argv, int nranks, struct options *o, char *er
 int check_sizes(const struct options *o, char *error, size_t len);
 /* The first size of an operation: the smallest power of two >= --min-size and, for a reduction,
  * >= the datatype's size (0 when none is <= --max-size); the next are its doublings. The barrier
- * has no size: its one row is size 0. An allgather's size is one rank's block, as OSU's. */
+ * has no size: its one row is size 0. An allgather's size is one rank's block, an alltoall's one peer's, as OSU's. */
 unsigned long long first_size(const struct options *o, enum op op);
 /* A reduction: its sizes are whole elements of --datatype. */
 int reduces(enum op op);

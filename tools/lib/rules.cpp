@@ -21,6 +21,8 @@ int tuned_collective_id(Op op) {
       return 0;
     case Op::allreduce:
       return 2;
+    case Op::alltoall:
+      return 3;
     case Op::barrier:
       return 6;
     case Op::bcast:
@@ -33,8 +35,8 @@ int tuned_collective_id(Op op) {
 
 bool is_reduction(Op op) { return op == Op::reduce || op == Op::allreduce; }
 
-// The largest message (bytes, one rank's block for allgather) the table's checks measured for `op`;
-// kUncheckedMaxBytes when it has none of it.
+// The largest message (bytes, one rank's block for allgather, one peer's for alltoall) the table's checks measured for
+// `op`; kUncheckedMaxBytes when it has none of it.
 size_t checked_max_bytes(const CalibrationTable &table, Op op) {
   double largest = 0;
   for (const CheckResidual &c : table.checks)
@@ -81,7 +83,8 @@ std::vector<MessageRule> communicator_rules(Selector &selector, CollectiveRules 
   const CollectiveFamily &family = collective_family(op);
   std::vector<MessageRule> rules{MessageRule{}};
   const bool rooted = family.rooted && family.moves_data;
-  const size_t scale = op == Op::allgather ? static_cast<size_t>(ranks) : 1;  // tuned counts every block
+  // tuned counts every block of an allgather, and every block a rank sends in an alltoall
+  const size_t scale = op == Op::allgather || op == Op::alltoall ? static_cast<size_t>(ranks) : 1;
   const size_t type_size = is_reduction(op) ? o.type_size : 1;
   const int classes = family.moves_data ? std::bit_width(c.max_bytes) : 1;
   std::vector<size_t> sizes;  // each class's smallest: what the component decides at
@@ -191,7 +194,9 @@ std::vector<std::string> rules_caveats(const RuleSet &rules) {
   for (const CollectiveRules &c : rules.collectives) {
     const size_t beyond = (size_t{1} << std::bit_width(c.max_bytes));
     const std::string sizes = collective_family(c.op).moves_data ? fmt::format("size classes up to {} B{}", beyond - 1,
-                                                                               c.op == Op::allgather ? " per rank" : "")
+                                                                               c.op == Op::allgather  ? " per rank"
+                                                                               : c.op == Op::alltoall ? " per peer"
+                                                                                                      : "")
                                                                  : "communicator sizes";
     lines.push_back(
         fmt::format("{}: {} of {} {} on 2-{} ranks leave Open MPI's default; elsewhere its fixed rule "

@@ -17,7 +17,7 @@ namespace modeltuned::tools {
 
 struct RuleOptions {
   std::vector<Op> ops;            // the collectives to write rules for
-  size_t type_size = 8;           // the reductions' element (MPI_DOUBLE); bcast and allgather decide on bytes
+  size_t type_size = 8;           // the reductions' element (MPI_DOUBLE); bcast, allgather and alltoall decide on bytes
   int root = 0;                   // of bcast and reduce
   bool commutative_only = false;  // the application reduces with commutative operations only
   size_t max_bytes = 0;           // the largest size decided; 0: the largest the table's checks measured

@@ -21,7 +21,8 @@
     X(reduce, REDUCE, REDUCTION)           \
     X(allreduce, ALLREDUCE, REDUCTION)     \
     X(barrier, BARRIER, PLAIN)             \
-    X(allgather, ALLGATHER, PLAIN)
+    X(allgather, ALLGATHER, PLAIN)         \
+    X(alltoall, ALLTOALL, PLAIN)
 
 #define MCA_COLL_MODELTUNED_KINDS_PLAIN     1
 #define MCA_COLL_MODELTUNED_KINDS_REDUCTION 3

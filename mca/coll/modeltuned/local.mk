@@ -19,6 +19,7 @@ MODELTUNED_COMPONENT_SOURCES = \
 	mca/coll/modeltuned/coll_modeltuned_allreduce.c \
 	mca/coll/modeltuned/coll_modeltuned_barrier.c \
 	mca/coll/modeltuned/coll_modeltuned_allgather.c \
+	mca/coll/modeltuned/coll_modeltuned_alltoall.c \
 	mca/coll/modeltuned/coll_modeltuned_view.c
 mca_coll_modeltuned_mca_coll_modeltuned_la_SOURCES = $(MODELTUNED_COMPONENT_SOURCES)
 # A C++ file forces libtool to link with g++ (the model library needs libstdc++).
