@@ -435,7 +435,7 @@ void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> 
   for (size_t k = 0; k < n; ++k) {
     const Entry &e = entries[k];
     Config c = configs[e.config];
-    if (c.algorithm == 0 && run.han_default) c.algorithm = kHanDefault;
+    if (c.algorithm == 0 && run.han_default && collective_family(c.op).han) c.algorithm = kHanDefault;
     std::vector<double> us[kMetrics];
     for (int r = 0; r < rounds; ++r) {
       us[0].push_back(o.completion_us[r * n + k]);

@@ -18,18 +18,21 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
   allowed[op_index(what_if.op)] = what_if.allowed;
   Selector selector(table, placement, allowed, what_if.tree_schedule, what_if.ompi);
   // As the component finds at enable: the fallback, and whether it runs tuned's fixed rule or han's
-  // hierarchical algorithm, which only the table's checks of han can weigh a pick against.
-  const Fallback fallback = ompi_fallback(what_if.ompi, placement, what_if.han_enabled);
+  // hierarchical algorithm, which only the table's checks of han can weigh a pick against; han
+  // takes only the collectives it has.
+  const bool han_below = ompi_fallback(what_if.ompi, placement, what_if.han_enabled) == Fallback::han &&
+                         collective_family(what_if.op).han;
   const bool han = !fallback_runs_tuned_rule(what_if.ompi, placement, what_if.han_enabled);
-  for (const CollectiveFamily *family : collective_families()) selector.set_han_default(family->op, han);
+  for (const CollectiveFamily *family : collective_families())
+    selector.set_han_default(family->op, han && family->han);
   nlohmann::json out = nlohmann::json::array();
   for (size_t bytes : what_if.sizes) {
     CallShape call{what_if.op, bytes / what_if.type_size, what_if.type_size, what_if.root, what_if.commutative};
     nlohmann::json d =
         decision_json(table, placement, call, selector.decide(call), what_if.tree_schedule, what_if.ompi);
     // As the component at enable: an op the model can never take from the default is not taken.
-    d["fallback"] = fallback == Fallback::han ? "han" : "tuned";
-    d["default_runs"] = han ? "han" : "tuned_rule";
+    d["fallback"] = han_below ? "han" : "tuned";
+    d["default_runs"] = han && collective_family(what_if.op).han ? "han" : "tuned_rule";
     d["left_to_ompi"] = !selector.may_leave_default(what_if.op);
     out.push_back(std::move(d));
   }

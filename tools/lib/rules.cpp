@@ -160,7 +160,8 @@ RuleSet export_rules(const CalibrationTable &table, const Placement &placement, 
                                        placement.ranks().begin() + std::min(ranks, placement.size()));
     Selector selector(table, Placement(first), allowed_everywhere(), nullptr, options.ompi);
     const bool han = decided && !fallback_runs_tuned_rule(options.ompi, selector.placement(), options.han_enabled);
-    for (const CollectiveFamily *family : collective_families()) selector.set_han_default(family->op, han);
+    for (const CollectiveFamily *family : collective_families())
+      selector.set_han_default(family->op, han && family->han);
     const std::string distribution = decided ? distribution_of(selector.placement()) : "any";
     for (CollectiveRules &c : set.collectives) {
       std::vector<MessageRule> rules = decided ? communicator_rules(selector, c, options) : std::vector{MessageRule{}};

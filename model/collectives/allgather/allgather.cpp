@@ -122,7 +122,8 @@ const CollectiveFamily &allgather_family() {
                                        .rooted = false,
                                        .algorithms = kAllgather,
                                        .fixed_rule = allgather_fixed_rule,
-                                       .rounds = allgather_rounds};
+                                       .rounds = allgather_rounds,
+                                       .han = true};
   return family;
 }
 

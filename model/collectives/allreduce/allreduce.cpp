@@ -141,7 +141,8 @@ const CollectiveFamily &allreduce_family() {
                                        .rooted = false,
                                        .algorithms = kAllreduce,
                                        .fixed_rule = allreduce_fixed_rule,
-                                       .rounds = allreduce_rounds};
+                                       .rounds = allreduce_rounds,
+                                       .han = true};
   return family;
 }
 

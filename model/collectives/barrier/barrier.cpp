@@ -92,7 +92,8 @@ const CollectiveFamily &barrier_family() {
                                        .moves_data = false,
                                        .algorithms = kBarrier,
                                        .fixed_rule = barrier_fixed_rule,
-                                       .rounds = barrier_rounds};
+                                       .rounds = barrier_rounds,
+                                       .han = true};
   return family;
 }
 

@@ -179,7 +179,7 @@ const AlgorithmSpec kBcast[] = {
 
 const CollectiveFamily &bcast_family() {
   static const CollectiveFamily family{
-      .op = Op::bcast, .rooted = true, .algorithms = kBcast, .fixed_rule = bcast_fixed_rule};
+      .op = Op::bcast, .rooted = true, .algorithms = kBcast, .fixed_rule = bcast_fixed_rule, .han = true};
   return family;
 }
 

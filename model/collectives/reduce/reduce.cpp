@@ -137,7 +137,7 @@ const AlgorithmSpec kReduce[] = {
 
 const CollectiveFamily &reduce_family() {
   static const CollectiveFamily family{
-      .op = Op::reduce, .rooted = true, .algorithms = kReduce, .fixed_rule = reduce_fixed_rule};
+      .op = Op::reduce, .rooted = true, .algorithms = kReduce, .fixed_rule = reduce_fixed_rule, .han = true};
   return family;
 }
 
