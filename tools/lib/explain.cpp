@@ -20,11 +20,10 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
   // As the component finds at enable: the fallback, and whether it runs tuned's fixed rule or han's
   // hierarchical algorithm, which only the table's checks of han can weigh a pick against; han
   // takes only the collectives it has.
-  const bool han_below = ompi_fallback(what_if.ompi, placement, what_if.han_enabled) == Fallback::han &&
-                         collective_family(what_if.op).han;
+  const bool han_below =
+      ompi_fallback(what_if.ompi, placement, what_if.han_enabled) == Fallback::han && collective_family(what_if.op).han;
   const bool han = !fallback_runs_tuned_rule(what_if.ompi, placement, what_if.han_enabled);
-  for (const CollectiveFamily *family : collective_families())
-    selector.set_han_default(family->op, han && family->han);
+  for (const CollectiveFamily *family : collective_families()) selector.set_han_default(family->op, han && family->han);
   nlohmann::json out = nlohmann::json::array();
   for (size_t bytes : what_if.sizes) {
     CallShape call{what_if.op, bytes / what_if.type_size, what_if.type_size, what_if.root, what_if.commutative};

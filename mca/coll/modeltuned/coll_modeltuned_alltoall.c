@@ -98,11 +98,11 @@ static int alltoall(const void *sbuf, int scount, struct ompi_datatype_t *sdtype
 
     ompi_datatype_type_size(rdtype, &type_size);
     const size_t bytes = (size_t) rcount * type_size;
-    mca_coll_modeltuned_decision_t *d = 0 == bytes || MPI_IN_PLACE == sbuf
-                                            ? NULL
-                                            : mca_coll_modeltuned_lookup(
-                                                  m, comm, MCA_COLL_MODELTUNED_KIND_ALLTOALL,
-                                                  bytes, 1, 0);
+    mca_coll_modeltuned_decision_t
+        *d = 0 == bytes || MPI_IN_PLACE == sbuf
+                 ? NULL
+                 : mca_coll_modeltuned_lookup(m, comm, MCA_COLL_MODELTUNED_KIND_ALLTOALL, bytes, 1,
+                                              0);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
         const receive_side_t receive = {rcount, rdtype};
         const mca_coll_modeltuned_call_t call = {.module = m,

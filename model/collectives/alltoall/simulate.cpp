@@ -23,7 +23,8 @@ AlltoallPlan alltoall_plan(const Placement &placement, int algorithm) {
       if (std::find(plan.at_once.begin(), plan.at_once.end(), peers) == plan.at_once.end())
         plan.at_once.push_back(peers);
     }
-    for (const Round &round : alltoall_rounds(2, plan.size, 1, 1, 0)) plan.volume.push_back(round_mask(placement, round));
+    for (const Round &round : alltoall_rounds(2, plan.size, 1, 1, 0))
+      plan.volume.push_back(round_mask(placement, round));
     return plan;
   }
   for (const Round &round : alltoall_rounds(algorithm, plan.size, 1, 1, 0)) {
