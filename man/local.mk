@@ -24,7 +24,7 @@ man/modeltuned-bench.1: tools/bench/modeltuned-bench$(EXEEXT)
 	  -o $@ tools/bench/modeltuned-bench$(EXEEXT)
 man/modeltuned-latency.1: tools/latency/modeltuned-latency$(EXEEXT)
 	@$(MKDIR_P) man
-	$(AM_V_GEN)$(HELP2MAN_RUN) --name='latency of MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Barrier and MPI_Allgather, for the A/B across jobs' \
+	$(AM_V_GEN)$(HELP2MAN_RUN) --name='latency of MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Barrier, MPI_Allgather and MPI_Alltoall, for the A/B across jobs' \
 	  -o $@ tools/latency/modeltuned-latency$(EXEEXT)
 man/modeltuned-emulate-nodes.1: $(srcdir)/tools/modeltuned-emulate-nodes
 	@$(MKDIR_P) man

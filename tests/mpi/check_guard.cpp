@@ -24,22 +24,37 @@ namespace {
 
 using namespace modeltuned::test;
 
-constexpr int kRanks = 4;
 constexpr int kSamples = 4;                           // coll_modeltuned_guard_samples' default
 constexpr int kWindowCalls = 4 * (kSamples / 2 + 1);  // coll_modeltuned_guard.c: four blocks
 constexpr int kLossesToTakeBack = 2;                  // coll_modeltuned_guard.c
+
+// Where the guard is tested: on 4 ranks of this machine the model leaves the default of bcast,
+// reduce, allreduce and barrier; on 6 of the emulated two-socket node, allgather's (neighbor
+// exchange over tuned's rule). On no placement tried (2-16 ranks of the emulated node) does it leave
+// alltoall's, whose calls run the same guarded path as allgather's (mca_coll_modeltuned_exchange)
+// and are checked for exact results.
+struct GuardJob {
+  int ranks;
+  std::string ops;                   // tests/mpi/guard --ops
+  std::vector<std::string> watched;  // the ops the model must leave the default of
+  bool emulate_two_sockets;
+};
+const GuardJob kRootedJob{
+    4, "bcast,reduce,allreduce,allgather,alltoall,barrier", {"bcast", "reduce", "allreduce", "barrier"}, false};
+const GuardJob kExchangeJob{6, "allgather,alltoall", {"allgather"}, true};
 
 // A run of tests/mpi/guard with every rank's decision file, picks slowed by `delay_us` on
 // `delay_rank` (-1: every rank). The slowed tests sleep 20 ms per pick call: beyond what a default
 // call takes with more ranks than cores, though a pause of the machine can still make the slowed
 // pick win a window; such a size goes on calling until the pick is taken back.
-RunResult run_guard(const Scratch &scratch, int delay_us, int delay_rank, bool guard = true) {
-  MpiRun run = with_modeltuned(kRanks, 1);
+RunResult run_guard(const Scratch &scratch, const GuardJob &job, int delay_us, int delay_rank, bool guard = true) {
+  MpiRun run = with_modeltuned(job.ranks, 1);
   run.program = "guard";
+  run.emulate_two_sockets = job.emulate_two_sockets;
   // 200 calls: beyond the take-back bound of a pick predicted up to 15x faster, when every window
   // shows the slowdown; up to 2000 where a window did not. A budget of 0.5 keeps the gap after a
   // won window at twice the last (the default's 0.01 makes it 600 calls per unit of gain).
-  run.program_args = {"--calls", "200", "--until-taken-back", "2000"};
+  run.program_args = {"--calls", "200", "--until-taken-back", "2000", "--ops", job.ops};
   run.mca.emplace_back("coll_modeltuned_guard_budget", "0.5");
   run.mca.emplace_back("coll_modeltuned_decision_file", (scratch.dir / "decisions-%r.jsonl").string());
   run.mca.emplace_back("coll_modeltuned_guard_test_delay_us", std::to_string(delay_us));
@@ -126,10 +141,10 @@ void expect_guard_rule(const RunResult &r, const std::string &key, long first, c
 // Every decision the guard watched on MPI_COMM_WORLD was taken back on every rank, at the same
 // call, as the guard's rule says; the ranks saw the same windows; the counters agree. Returns the
 // take-backs.
-int expect_every_watched_pick_taken_back(const RunResult &r, const Scratch &scratch) {
+int expect_every_watched_pick_taken_back(const RunResult &r, const Scratch &scratch, const GuardJob &job) {
   std::map<std::string, long> watched;                         // key -> first window
   std::map<std::string, std::map<int, Windows>> windows_seen;  // key -> rank -> windows
-  for (int rank = 0; rank < kRanks; ++rank) {
+  for (int rank = 0; rank < job.ranks; ++rank) {
     const fs::path file = scratch.dir / ("decisions-" + std::to_string(rank) + ".jsonl");
     for (const auto &d : read_decisions(file)) {
       if (d["comm"] != "MPI_COMM_WORLD" || !d.contains("guard_first_window")) continue;
@@ -155,15 +170,13 @@ int expect_every_watched_pick_taken_back(const RunResult &r, const Scratch &scra
            "world rank " + std::to_string(rank) + ": MPI_T counts " + std::to_string(counted) +
                " take-backs, its decision file " + std::to_string(taken_back));
   }
-  // Allgather's calls are made and checked too, but on 4 ranks the model keeps its default
-  // (recursive doubling: no candidate has fewer rounds), so no allgather pick is watched here.
-  for (const std::string op : {"bcast ", "reduce ", "allreduce ", "barrier "})
-    expect(std::any_of(watched.begin(), watched.end(), [&](const auto &w) { return w.first.rfind(op, 0) == 0; }), r,
-           "the guard watched no " + op + "decision on MPI_COMM_WORLD: that op was not tested");
+  for (const std::string &op : job.watched)
+    expect(std::any_of(watched.begin(), watched.end(), [&](const auto &w) { return w.first.rfind(op + " ", 0) == 0; }),
+           r, "the guard watched no " + op + " decision on MPI_COMM_WORLD: that op was not tested");
   int noisy = 0;
   for (const auto &[key, first] : watched) {
     const auto it = windows_seen.find(key);
-    expect(it != windows_seen.end() && static_cast<int>(it->second.size()) == kRanks, r,
+    expect(it != windows_seen.end() && static_cast<int>(it->second.size()) == job.ranks, r,
            key + ": the guard's windows are not in every rank's decision file");
     const Windows &rank0 = it->second.begin()->second;
     for (const auto &[rank, w] : it->second)
@@ -177,7 +190,7 @@ int expect_every_watched_pick_taken_back(const RunResult &r, const Scratch &scra
   std::fprintf(stderr,
                "%zu watched picks on MPI_COMM_WORLD, all taken back as the rule says on %d ranks (%d after a window "
                "the slowed pick won)\n",
-               watched.size(), kRanks, noisy);
+               watched.size(), job.ranks, noisy);
   return static_cast<int>(watched.size());
 }
 
@@ -201,23 +214,30 @@ void expect_explain_prints_guard(const RunResult &r, const Scratch &scratch, int
 
 START_TEST(slowed_picks_taken_back_on_every_rank) {
   Scratch scratch("modeltuned-guard");
-  const RunResult r = run_guard(scratch, 20000, -1);
-  expect_explain_prints_guard(r, scratch, expect_every_watched_pick_taken_back(r, scratch));
+  const RunResult r = run_guard(scratch, kRootedJob, 20000, -1);
+  expect_explain_prints_guard(r, scratch, expect_every_watched_pick_taken_back(r, scratch, kRootedJob));
 }
 END_TEST
 
 START_TEST(pick_slowed_on_one_rank_taken_back_on_every_rank) {
   Scratch scratch("modeltuned-guard");
-  const RunResult r = run_guard(scratch, 20000, 1);
-  expect_every_watched_pick_taken_back(r, scratch);
+  const RunResult r = run_guard(scratch, kRootedJob, 20000, 1);
+  expect_every_watched_pick_taken_back(r, scratch, kRootedJob);
+}
+END_TEST
+
+START_TEST(slowed_exchange_picks_taken_back_on_every_rank) {
+  Scratch scratch("modeltuned-guard");
+  const RunResult r = run_guard(scratch, kExchangeJob, 20000, -1);
+  expect_every_watched_pick_taken_back(r, scratch, kExchangeJob);
 }
 END_TEST
 
 // coll_modeltuned_guard 0: the picks run on every call however slow, no window, nothing watched.
 START_TEST(guard_off_keeps_slowed_picks) {
   Scratch scratch("modeltuned-guard");
-  const RunResult r = run_guard(scratch, 200, -1, false);
-  for (int rank = 0; rank < kRanks; ++rank) {
+  const RunResult r = run_guard(scratch, kRootedJob, 200, -1, false);
+  for (int rank = 0; rank < kRootedJob.ranks; ++rank) {
     const fs::path file = scratch.dir / ("decisions-" + std::to_string(rank) + ".jsonl");
     long picks = 0;
     for (const auto &d : read_decisions(file)) {
@@ -238,6 +258,7 @@ END_TEST
 Suite *guard_suite() {
   Suite *s = suite_create("guard");
   add_case(s, "takes_back", slowed_picks_taken_back_on_every_rank, pick_slowed_on_one_rank_taken_back_on_every_rank);
+  add_case(s, "takes_back_exchange", slowed_exchange_picks_taken_back_on_every_rank);
   add_case(s, "off", guard_off_keeps_slowed_picks);
   return s;
 }

@@ -464,8 +464,8 @@ END_TEST
 
 // The rules file `modeltuned export-rules` writes makes plain Open MPI run what modeltuned decides:
 // on 8 ranks of the emulated 2-socket node (one package, core by core) and on the communicators of
-// their first 2..7, for every size class up to 256 KiB of bcast, reduce, allreduce and allgather,
-// and barrier, the same ompi_coll_base_* function with the same segment size, fan-out and request
+// their first 2..7, for every size class up to 256 KiB of bcast, reduce, allreduce, allgather and
+// alltoall, and barrier, the same ompi_coll_base_* function with the same segment size, fan-out and request
 // limit (tests/mpi/rule_runs.c interposes them). Tuned reads the file silently, and falls back to
 // its fixed rules on one it cannot read, so the test also requires calls that the fixed rules
 // would have run differently.
@@ -507,7 +507,7 @@ START_TEST(rules_file_runs_the_decisions) {
     return by_call;
   };
   const auto want = runs(decided), got = runs(ruled);
-  expect(want.size() == got.size() && want.size() == 7 * (1 + 19 + 16 + 16 + 19), ruled,
+  expect(want.size() == got.size() && want.size() == 7 * (1 + 19 + 16 + 16 + 19 + 19), ruled,
          "the two sweeps made " + std::to_string(want.size()) + " and " + std::to_string(got.size()) + " calls");
   int differs_from_fixed = 0;
   for (const auto &[call, ran] : want) {
@@ -521,7 +521,7 @@ START_TEST(rules_file_runs_the_decisions) {
     words >> op >> ranks >> bytes;
     const auto family = modeltuned::find_collective(op);
     const int mt_op = family ? static_cast<int>(*family) : -1;
-    const long tuned_bytes = op == "allgather" ? bytes * ranks : bytes;
+    const long tuned_bytes = op == "allgather" ? bytes * ranks : bytes;  // alltoall's rule: one block
     if (other != got.end() &&
         field(" " + other->second, "algorithm") != std::to_string(mt_fixed_rule(mt_op, tuned_bytes, ranks, 1, nullptr)))
       ++differs_from_fixed;

@@ -502,11 +502,17 @@ static void test_barrier(MPI_Comm comm, const char *name) {
   free(all);
 }
 
+/* How the odd ranks of an allgather or alltoall case describe their ints: as the even ranks do;
+ * as half as many two-int elements, on both sides; as vector elements on the send side only (a
+ * rank whose two sides differ in layout; alltoall's cases). */
+enum layout { SAME_LAYOUT, PAIRS, STRIDED_SEND };
+
 /* Allgather: rank q's block holds the values seeded by q; the whole receive buffer, holes
  * included, must equal every block in rank order. In place, a rank's own block is in the receive
- * buffer beforehand (and its send count 0, which MPI ignores). With `pairs`, the odd ranks
- * describe the same ints as half as many two-int elements, on both sides. */
-static void run_allgather(MPI_Comm comm, const char *comm_name, enum kind k, long count, int in_place, int pairs) {
+ * buffer beforehand (and its send count 0, which MPI ignores). */
+static void run_allgather(MPI_Comm comm, const char *comm_name, enum kind k, long count, int in_place,
+                          enum layout layout) {
+  const int pairs = layout == PAIRS;
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -534,27 +540,6 @@ static void run_allgather(MPI_Comm comm, const char *comm_name, enum kind k, lon
   free(sbuf);
 }
 
-/* Every kind at every count, in place on every other call, the mixed datatypes at even counts,
- * and a few large blocks, as far as the whole receive buffer fits in --max-bytes. */
-static void test_allgather(MPI_Comm comm, const char *name, const long *counts, int ncounts) {
-  int size;
-  MPI_Comm_size(comm, &size);
-  static const long large_blocks[] = {(64L << 10) + 4, 256L << 10};
-  for (enum kind k = K_BYTE; k <= K_MAT; k++)
-    for (int j = 0; j < ncounts; j++)
-      if (counts[j] * (long)kinds[k].payload * size <= opt.max_bytes)
-        run_allgather(comm, name, k, counts[j], (int)(k + j) % 2, 0);
-  for (int j = 0; j < ncounts; j++)
-    if (counts[j] % 2 == 0 && counts[j] * (long)sizeof(int) * size <= opt.max_bytes)
-      run_allgather(comm, name, K_INT, counts[j], j % 2, 1);
-  for (size_t j = 0; j < sizeof large_blocks / sizeof *large_blocks; j++)
-    if (large_blocks[j] * size <= opt.max_bytes) {
-      run_allgather(comm, name, K_INT, large_blocks[j] / (long)sizeof(int), (int)j % 2, 0);
-      if (large_blocks[j] / (long)sizeof(int) % 2 == 0)
-        run_allgather(comm, name, K_INT, large_blocks[j] / (long)sizeof(int), (int)(j + 1) % 2, 1);
-    }
-}
-
 /* The odd ranks' send side of an alltoall of ints, as vector elements: two ints 8 bytes apart,
  * 16 bytes each, a hole after each int; `ints` holds `blocks` blocks of `count` ints. */
 static unsigned char *strided_copy(const unsigned char *ints, int blocks, long count) {
@@ -569,12 +554,10 @@ static unsigned char *strided_copy(const unsigned char *ints, int blocks, long c
 
 /* Alltoall: rank q's block for rank d holds the values seeded by (q, d); rank r's receive buffer,
  * holes included, must hold every rank's block for r in rank order. In place, the blocks a rank
- * sends are in its receive buffer beforehand (and its send count 0, which MPI ignores). With
- * `pairs`, the odd ranks describe the same ints as half as many two-int elements, on both sides;
- * with `strided`, they send them as vector elements (a rank whose two sides differ in layout) and
- * receive them as ints. */
-static void run_alltoall(MPI_Comm comm, const char *comm_name, enum kind k, long count, int in_place, int pairs,
-                         int strided) {
+ * sends are in its receive buffer beforehand (and its send count 0, which MPI ignores). */
+static void run_alltoall(MPI_Comm comm, const char *comm_name, enum kind k, long count, int in_place,
+                         enum layout layout) {
+  const int pairs = layout == PAIRS, strided = layout == STRIDED_SEND;
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -620,28 +603,33 @@ static void run_alltoall(MPI_Comm comm, const char *comm_name, enum kind k, long
   free(sbuf);
 }
 
-/* As allgather's cases: every kind at every count, in place on every other call, the mixed
- * datatypes at even counts (not in place: the strided send side), and a few large blocks, as far
- * as the buffers fit in --max-bytes. */
-static void test_alltoall(MPI_Comm comm, const char *name, const long *counts, int ncounts) {
+typedef void (*exchange_case)(MPI_Comm comm, const char *comm_name, enum kind k, long count, int in_place,
+                              enum layout layout);
+
+/* Allgather's and alltoall's cases: every kind at every count, in place on every other call, the
+ * mixed layouts at even counts (a strided send side, where `strided`, not in place), and a few
+ * large blocks, as far as the whole receive buffer fits in --max-bytes. */
+static void test_exchange(MPI_Comm comm, const char *name, const long *counts, int ncounts, exchange_case run,
+                          int strided) {
   int size;
   MPI_Comm_size(comm, &size);
   static const long large_blocks[] = {(64L << 10) + 4, 256L << 10};
   for (enum kind k = K_BYTE; k <= K_MAT; k++)
     for (int j = 0; j < ncounts; j++)
       if (counts[j] * (long)kinds[k].payload * size <= opt.max_bytes)
-        run_alltoall(comm, name, k, counts[j], (int)(k + j) % 2, 0, 0);
+        run(comm, name, k, counts[j], (int)(k + j) % 2, SAME_LAYOUT);
   for (int j = 0; j < ncounts; j++)
     if (counts[j] % 2 == 0 && counts[j] * (long)sizeof(int) * size <= opt.max_bytes) {
-      run_alltoall(comm, name, K_INT, counts[j], j % 2, 1, 0);
-      run_alltoall(comm, name, K_INT, counts[j], 0, 0, 1);
+      run(comm, name, K_INT, counts[j], j % 2, PAIRS);
+      if (strided) run(comm, name, K_INT, counts[j], 0, STRIDED_SEND);
     }
   for (size_t j = 0; j < sizeof large_blocks / sizeof *large_blocks; j++)
     if (large_blocks[j] * size <= opt.max_bytes) {
-      run_alltoall(comm, name, K_INT, large_blocks[j] / (long)sizeof(int), (int)j % 2, 0, 0);
-      if (large_blocks[j] / (long)sizeof(int) % 2 == 0) {
-        run_alltoall(comm, name, K_INT, large_blocks[j] / (long)sizeof(int), (int)(j + 1) % 2, 1, 0);
-        run_alltoall(comm, name, K_INT, large_blocks[j] / (long)sizeof(int), 0, 0, 1);
+      const long count = large_blocks[j] / (long)sizeof(int);
+      run(comm, name, K_INT, count, (int)j % 2, SAME_LAYOUT);
+      if (count % 2 == 0) {
+        run(comm, name, K_INT, count, (int)(j + 1) % 2, PAIRS);
+        if (strided) run(comm, name, K_INT, count, 0, STRIDED_SEND);
       }
     }
 }
@@ -683,8 +671,8 @@ static void test_comm(MPI_Comm comm, const char *name) {
   }
   if (opt.ops_allreduce) test_allreduce(comm, name, counts, ncounts);
   if (opt.ops_barrier) test_barrier(comm, name);
-  if (opt.ops_allgather) test_allgather(comm, name, counts, ncounts);
-  if (opt.ops_alltoall) test_alltoall(comm, name, counts, ncounts);
+  if (opt.ops_allgather) test_exchange(comm, name, counts, ncounts, run_allgather, 0);
+  if (opt.ops_alltoall) test_exchange(comm, name, counts, ncounts, run_alltoall, 1);
 }
 
 /* ---- intercommunicator -------------------------------------------------------------------- */

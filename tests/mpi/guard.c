@@ -3,10 +3,12 @@
  * result checked exactly; then what the guard's MPI_T counters say, per rank:
  *   "pvar takebacks <op> <n>" and "pvar guard_windows <op> <n>" (op: each the component decides),
  * and on rank 0 "collectives: PASS calls=N" or "collectives: FAIL ...".
- * Usage: guard [--calls N] [--until-taken-back MAX] [bytes ...]   (default 300 calls of 1024, 65536
- * and 1048576 bytes; every op at root 0 of MPI_COMM_WORLD; reduce and allreduce on MPI_INT with
- * MPI_SUM, in place on odd calls of allreduce; allgather a block of that many bytes per rank, in
- * place on odd calls; then as many barriers). With --until-taken-back, a size whose calls the guard
+ * Usage: guard [--calls N] [--until-taken-back MAX] [--ops LIST] [bytes ...]   (default 300 calls of
+ * 1024, 65536 and 1048576 bytes; every op at root 0 of MPI_COMM_WORLD; reduce and allreduce on
+ * MPI_INT with MPI_SUM, in place on odd calls of allreduce; allgather a block of that many bytes
+ * per rank, in place on odd calls; alltoall a block of that many bytes per peer; then as many
+ * barriers). --ops: the ops called, comma-separated (default all of bcast, reduce, allreduce,
+ * allgather, alltoall, barrier). With --until-taken-back, a size whose calls the guard
  * compared in a window but did not take back goes on, up to MAX calls, until it is taken back: a
  * window that noise let the slowed pick win postpones the next by a longer gap. The counters are
  * the same on every rank, so every rank makes the same calls.
@@ -19,12 +21,12 @@
 #include "mpi_t.h"
 
 /* The ops this program calls with data, and the component's collectives, which its counters list. */
-enum { BCAST, REDUCE, ALLREDUCE, ALLGATHER, OPS };
-static const char *called_names[OPS] = {"bcast", "reduce", "allreduce", "allgather"};
-enum { COUNTED = 6, BARRIER_COUNTED = 3 };
+enum { BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, OPS };
+static const char *called_names[OPS + 1] = {"bcast", "reduce", "allreduce", "allgather", "alltoall", "barrier"};
+enum { COUNTED = 6 };
 static const char *op_names[COUNTED] = {"bcast", "reduce", "allreduce", "barrier", "allgather", "alltoall"};
-/* Each called op's place in the counters. */
-static const int counted_index[OPS] = {0, 1, 2, 4};
+/* Each called op's place in the counters (OPS: the barrier's). */
+static const int counted_index[OPS + 1] = {0, 1, 2, 4, 5, 3};
 
 /* Rank r's element i at call k: small enough that the sum over 64 ranks fits an int. */
 static int element(int r, long k, long i) { return (int)((r * 1000003L + k * 17 + i) % (1 << 24)); }
@@ -69,6 +71,20 @@ static int check_allgather(int rank, int size, long k, long n, char *block, char
   return 0;
 }
 
+/* Every rank's block of n bytes for every peer: block j of rank r's send buffer goes to rank j. */
+static int check_alltoall(int rank, int size, long k, long n, char *send, char *receive) {
+  for (int j = 0; j < size; ++j)
+    for (long i = 0; i < n; ++i) {
+      send[j * n + i] = (char)(rank * 7 + j * 13 + k * 31 + i);
+      receive[j * n + i] = 0;
+    }
+  MPI_Alltoall(send, (int)n, MPI_BYTE, receive, (int)n, MPI_BYTE, MPI_COMM_WORLD);
+  for (int r = 0; r < size; ++r)
+    for (long i = 0; i < n; ++i)
+      if (receive[r * n + i] != (char)(r * 7 + rank * 13 + k * 31 + i)) return 1;
+  return 0;
+}
+
 /* A counter opened before the calls (it counts from then on); -1: not found. */
 static int open_counter(MPI_T_pvar_session session, const char *name, MPI_T_pvar_handle *handle) {
   return mpi_t_open_counter(session, name, handle) == COUNTED ? 0 : -1;
@@ -85,11 +101,27 @@ static void print_counter(MPI_T_pvar_session session, MPI_T_pvar_handle handle, 
 }
 
 /* One call of `op` (OPS: a barrier) with `n` elements; nonzero if its result is wrong. */
-static int check_call(int op, int rank, int size, long k, long n, char *buf, char *gathered, int *in, int *out) {
+static int check_call(int op, int rank, int size, long k, long n, char *buf, char *gathered, char *scattered, int *in,
+                      int *out) {
   if (op == OPS) return MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS;
   return op == BCAST       ? check_bcast(rank, k, n, buf)
          : op == ALLGATHER ? check_allgather(rank, size, k, n, buf, gathered)
+         : op == ALLTOALL  ? check_alltoall(rank, size, k, n, scattered, gathered)
                            : check_reduction(op, rank, size, k, n, in, out);
+}
+
+/* Which ops (OPS: the barrier) a comma-separated list names; 0 if it names another. */
+static int parse_ops(const char *list, int called[OPS + 1]) {
+  for (int op = 0; op <= OPS; ++op) called[op] = 0;
+  char copy[256];
+  snprintf(copy, sizeof copy, "%s", list);
+  for (char *name = strtok(copy, ","); name; name = strtok(NULL, ",")) {
+    int found = 0;
+    for (int op = 0; op <= OPS; ++op)
+      if (0 == strcmp(name, called_names[op])) called[op] = found = 1;
+    if (!found) return 0;
+  }
+  return 1;
 }
 
 /* Counter `index` of an opened counter; 0 if it is not. */
@@ -102,7 +134,7 @@ static unsigned long long counter_value(MPI_T_pvar_session session, MPI_T_pvar_h
 int main(int argc, char **argv) {
   int provided, rank, size, first = 1;
   long calls = 300, until_taken_back = 0, sizes[16] = {1024, 65536, 1048576};
-  int nsizes = 3;
+  int nsizes = 3, called[OPS + 1] = {1, 1, 1, 1, 1, 1};
   MPI_Init(&argc, &argv);
   MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -113,6 +145,16 @@ int main(int argc, char **argv) {
   }
   if (argc > first + 1 && 0 == strcmp(argv[first], "--until-taken-back")) {
     until_taken_back = atol(argv[first + 1]);
+    first += 2;
+  }
+  if (argc > first + 1 && 0 == strcmp(argv[first], "--ops")) {
+    if (!parse_ops(argv[first + 1], called)) {
+      if (rank == 0)
+        fprintf(
+            stderr,
+            "guard: --ops takes a comma-separated list of bcast, reduce, allreduce, allgather, alltoall, barrier\n");
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     first += 2;
   }
   if (argc > first) {
@@ -127,24 +169,25 @@ int main(int argc, char **argv) {
   long largest = 4;
   for (int i = 0; i < nsizes; ++i) largest = sizes[i] > largest ? sizes[i] : largest;
   char *buf = malloc(largest), *gathered = malloc((size_t)largest * (size_t)size);
+  char *scattered = malloc((size_t)largest * (size_t)size);
   int *in = malloc(largest), *out = malloc(largest);
   int wrong = 0;
   for (int op = 0; op <= OPS; ++op) /* OPS: the barriers, one size class */
-    for (int s = 0; s < (op == OPS ? 1 : nsizes); ++s) {
-      const int index = op == OPS ? BARRIER_COUNTED : counted_index[op];
+    for (int s = 0; s < (!called[op] ? 0 : op == OPS ? 1 : nsizes); ++s) {
+      const int index = counted_index[op];
       const unsigned long long windows_before = counter_value(session, windows, windows_opened, index);
       const unsigned long long takebacks_before = counter_value(session, takebacks, takebacks_opened, index);
-      const long n = op == OPS ? 0 : op == BCAST || op == ALLGATHER ? sizes[s] : sizes[s] / 4;
+      const long n = op == OPS ? 0 : op == REDUCE || op == ALLREDUCE ? sizes[s] / 4 : sizes[s];
       for (long k = 0;; ++k) {
         if (k >= calls) {
           const int compared = counter_value(session, windows, windows_opened, index) > windows_before;
           const int taken_back = counter_value(session, takebacks, takebacks_opened, index) > takebacks_before;
           if (k >= until_taken_back || !compared || taken_back) break;
         }
-        const int bad = check_call(op, rank, size, k, n, buf, gathered, in, out);
+        const int bad = check_call(op, rank, size, k, n, buf, gathered, scattered, in, out);
         if (bad && !wrong)
-          fprintf(stderr, "rank %d: wrong %s result, %ld bytes, call %ld\n", rank,
-                  op == OPS ? "barrier" : called_names[op], op == OPS ? 0 : sizes[s], k);
+          fprintf(stderr, "rank %d: wrong %s result, %ld bytes, call %ld\n", rank, called_names[op],
+                  op == OPS ? 0 : sizes[s], k);
         wrong |= bad;
       }
     }
@@ -158,6 +201,7 @@ int main(int argc, char **argv) {
   MPI_T_pvar_session_free(&session);
   free(buf);
   free(gathered);
+  free(scattered);
   free(in);
   free(out);
   MPI_T_finalize();

@@ -1,7 +1,8 @@
 /* Which ompi_coll_base_* function each call of a sweep runs, with its segment size, fan-out and
  * request limit (interpose.c), on the communicators of the first m ranks of MPI_COMM_WORLD for every
- * m from 2: bcast and allgather of 1 B up to --max-bytes in powers of two (MPI_BYTE; allgather's
- * size is one rank's block), reduce and allreduce of MPI_DOUBLE sums of 8 B up, and one barrier.
+ * m from 2: bcast, allgather and alltoall of 1 B up to --max-bytes in powers of two (MPI_BYTE;
+ * allgather's size is one rank's block, alltoall's one peer's), reduce and allreduce of MPI_DOUBLE
+ * sums of 8 B up, and one barrier.
  * Each size is the first call of its power-of-two class, where modeltuned decides. Run once with
  * modeltuned loaded and once under tuned with the rules modeltuned export-rules wrote: the lines
  * must be the same (tests/mpi/check_mpi.cpp, rules_file_runs_the_decisions).
@@ -39,7 +40,7 @@ static void start(void) {
 /* One collective at every size, smallest first. Each collective's own sweep comes before any
  * other that may call it inside (allgather's linear runs the communicator's bcast, allreduce's
  * nonoverlapping its reduce and bcast), so the sizes compared are the first of their classes. */
-static void sweep(MPI_Comm comm, char *bytes_buf, char *gathered, double *in, double *out) {
+static void sweep(MPI_Comm comm, char *bytes_buf, char *gathered, char *scattered, double *in, double *out) {
   start();
   MPI_Barrier(comm);
   interposed.on = false;
@@ -68,6 +69,12 @@ static void sweep(MPI_Comm comm, char *bytes_buf, char *gathered, double *in, do
     interposed.on = false;
     report("allgather", comm, bytes);
   }
+  for (size_t bytes = 1; bytes <= max_bytes; bytes *= 2) {
+    start();
+    MPI_Alltoall(scattered, (int)bytes, MPI_BYTE, gathered, (int)bytes, MPI_BYTE, comm);
+    interposed.on = false;
+    report("alltoall", comm, bytes);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -78,17 +85,18 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   char *bytes_buf = calloc(max_bytes, 1), *gathered = calloc(max_bytes, (size_t)size);
+  char *scattered = calloc(max_bytes, (size_t)size);
   double *in = calloc(max_bytes / sizeof(double) + 1, sizeof(double));
   double *out = calloc(max_bytes / sizeof(double) + 1, sizeof(double));
   for (int m = 2; m <= size; ++m) {
     MPI_Comm comm;
     MPI_Comm_split(MPI_COMM_WORLD, rank < m ? 0 : MPI_UNDEFINED, rank, &comm);
     if (MPI_COMM_NULL == comm) continue;
-    sweep(comm, bytes_buf, gathered, in, out);
+    sweep(comm, bytes_buf, gathered, scattered, in, out);
     MPI_Comm_free(&comm);
   }
   if (0 == rank) printf("rule_runs: done lines=%d\n", lines);
-  free(bytes_buf), free(gathered), free(in), free(out);
+  free(bytes_buf), free(gathered), free(scattered), free(in), free(out);
   MPI_Finalize();
   return 0;
 }

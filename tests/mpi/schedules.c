@@ -220,54 +220,6 @@ static int run_allgather(int algorithm, const int *sbuf, int *rbuf, int count, M
   return MPI_ERR_ARG;
 }
 
-/* One allgather algorithm and block size on `comm`; as check_case. */
-static int check_allgather(int algorithm, int count, MPI_Comm comm, int *failures_shown) {
-  int rank, size;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  int *sbuf = malloc(sizeof(int) * (size_t)count), *rbuf = malloc(sizeof(int) * (size_t)count * (size_t)size);
-  for (int i = 0; i < count; ++i) sbuf[i] = rank * 100003 + i;
-  MPI_Barrier(comm);
-  log_.n = 0;
-  log_.on = 1;
-  const int err = run_allgather(algorithm, sbuf, rbuf, count, comm);
-  log_.on = 0;
-  int bad_block = 0;
-  for (int q = 0; q < size && !bad_block; ++q)
-    for (int i = 0; i < count && !bad_block; ++i) bad_block = rbuf[q * count + i] != q * 100003 + i;
-  static mt_send expected[MAX_SENDS];
-  const int n =
-      mt_schedule_sends(MT_OP_ALLGATHER, algorithm, size, (uint64_t)count, sizeof(int), 0, rank, expected, MAX_SENDS);
-  int differs = err != MPI_SUCCESS || bad_block || n != log_.n || n > MAX_SENDS;
-  const int first = differs ? -1 : first_difference(expected, n);
-  differs |= first >= 0;
-  if (differs && *failures_shown < 20) {
-    ++*failures_shown;
-    printf("schedules: FAIL allgather algorithm=%d P=%d count=%d rank=%d err=%d blocks_wrong=%d sends=%d model=%d",
-           algorithm, size, count, rank, err, bad_block, log_.n, n);
-    end_failure_line(first, expected);
-  }
-  free(sbuf);
-  free(rbuf);
-  int total = 0;
-  MPI_Allreduce(&differs, &total, 1, MPI_INT, MPI_SUM, comm);
-  return total;
-}
-
-/* Every allgather algorithm with rounds of its own that runs on this many ranks, at a few blocks. */
-static int check_allgathers(MPI_Comm comm, int *failed, int *failures_shown) {
-  int size, cases = 0;
-  MPI_Comm_size(comm, &size);
-  const int counts[] = {1, 3, 1000};
-  const int last = OMPI_MAJOR_VERSION >= 5 ? 7 : 6; /* sparbit from 5.0 */
-  for (int algorithm = 2; algorithm <= last; ++algorithm) {
-    if (algorithm == 6 && size != 2) continue; /* Open MPI fails two_proc elsewhere */
-    for (size_t c = 0; c < sizeof counts / sizeof *counts; ++c, ++cases)
-      if (check_allgather(algorithm, counts[c], comm, failures_shown)) ++*failed;
-  }
-  return cases;
-}
-
 static int run_alltoall(int algorithm, int *sbuf, int *rbuf, int count, MPI_Comm comm) {
   mca_coll_base_module_t *module = comm->c_coll->coll_alltoall_module;
   switch (algorithm) {
@@ -285,33 +237,40 @@ static int run_alltoall(int algorithm, int *sbuf, int *rbuf, int count, MPI_Comm
   return MPI_ERR_ARG;
 }
 
-/* One alltoall algorithm and block size on `comm`; as check_case, the exchanged blocks checked. */
-static int check_alltoall(int algorithm, int count, MPI_Comm comm, int *failures_shown) {
+/* Element i of rank q's block for rank d (an allgather's block is the same for every d). */
+static int exchanged_value(int op, int q, int d, int i) {
+  return (q * 1009 + (op == MT_OP_ALLTOALL ? d : 0)) * 10007 + i;
+}
+
+/* One allgather or alltoall algorithm and block size on `comm`; as check_case, the blocks received
+ * checked. */
+static int check_exchange(int op, int algorithm, int count, MPI_Comm comm, int *failures_shown) {
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  const size_t n = (size_t)count * (size_t)size;
-  int *sbuf = malloc(sizeof(int) * n), *rbuf = malloc(sizeof(int) * n);
-  for (int d = 0; d < size; ++d)
-    for (int i = 0; i < count; ++i) sbuf[d * count + i] = (rank * 1009 + d) * 10007 + i;
+  const int blocks_sent = op == MT_OP_ALLTOALL ? size : 1;
+  int *sbuf = malloc(sizeof(int) * (size_t)count * (size_t)blocks_sent);
+  int *rbuf = malloc(sizeof(int) * (size_t)count * (size_t)size);
+  for (int d = 0; d < blocks_sent; ++d)
+    for (int i = 0; i < count; ++i) sbuf[d * count + i] = exchanged_value(op, rank, d, i);
   MPI_Barrier(comm);
   log_.n = 0;
   log_.on = 1;
-  const int err = run_alltoall(algorithm, sbuf, rbuf, count, comm);
+  const int err = op == MT_OP_ALLTOALL ? run_alltoall(algorithm, sbuf, rbuf, count, comm)
+                                       : run_allgather(algorithm, sbuf, rbuf, count, comm);
   log_.on = 0;
   int bad_block = 0;
   for (int q = 0; q < size && !bad_block; ++q)
-    for (int i = 0; i < count && !bad_block; ++i) bad_block = rbuf[q * count + i] != (q * 1009 + rank) * 10007 + i;
+    for (int i = 0; i < count && !bad_block; ++i) bad_block = rbuf[q * count + i] != exchanged_value(op, q, rank, i);
   static mt_send expected[MAX_SENDS];
-  const int sends =
-      mt_schedule_sends(MT_OP_ALLTOALL, algorithm, size, (uint64_t)count, sizeof(int), 0, rank, expected, MAX_SENDS);
-  int differs = err != MPI_SUCCESS || bad_block || sends != log_.n || sends > MAX_SENDS;
-  const int first = differs ? -1 : first_difference(expected, sends);
+  const int n = mt_schedule_sends(op, algorithm, size, (uint64_t)count, sizeof(int), 0, rank, expected, MAX_SENDS);
+  int differs = err != MPI_SUCCESS || bad_block || n != log_.n || n > MAX_SENDS;
+  const int first = differs ? -1 : first_difference(expected, n);
   differs |= first >= 0;
   if (differs && *failures_shown < 20) {
     ++*failures_shown;
-    printf("schedules: FAIL alltoall algorithm=%d P=%d count=%d rank=%d err=%d blocks_wrong=%d sends=%d model=%d",
-           algorithm, size, count, rank, err, bad_block, log_.n, sends);
+    printf("schedules: FAIL %s algorithm=%d P=%d count=%d rank=%d err=%d blocks_wrong=%d sends=%d model=%d",
+           op == MT_OP_ALLTOALL ? "alltoall" : "allgather", algorithm, size, count, rank, err, bad_block, log_.n, n);
     end_failure_line(first, expected);
   }
   free(sbuf);
@@ -321,15 +280,19 @@ static int check_alltoall(int algorithm, int count, MPI_Comm comm, int *failures
   return total;
 }
 
-/* Every alltoall algorithm that runs on this many ranks, at a few blocks. */
-static int check_alltoalls(MPI_Comm comm, int *failed, int *failures_shown) {
+/* Every algorithm of allgather or alltoall with sends of its own that runs on this many ranks, at a
+ * few blocks: allgather's from 2 (linear gathers and broadcasts), sparbit from 5.0. Open MPI
+ * fails two_proc on other than 2 ranks. */
+static int check_exchanges(int op, MPI_Comm comm, int *failed, int *failures_shown) {
   int size, cases = 0;
   MPI_Comm_size(comm, &size);
   const int counts[] = {1, 3, 1000};
-  for (int algorithm = 1; algorithm <= 5; ++algorithm) {
-    if (algorithm == 5 && size != 2) continue; /* Open MPI fails two_proc elsewhere */
+  const int first = op == MT_OP_ALLTOALL ? 1 : 2, last = op == MT_OP_ALLTOALL ? 5 : OMPI_MAJOR_VERSION >= 5 ? 7 : 6;
+  const int two_proc = op == MT_OP_ALLTOALL ? 5 : 6;
+  for (int algorithm = first; algorithm <= last; ++algorithm) {
+    if (algorithm == two_proc && size != 2) continue;
     for (size_t c = 0; c < sizeof counts / sizeof *counts; ++c, ++cases)
-      if (check_alltoall(algorithm, counts[c], comm, failures_shown)) ++*failed;
+      if (check_exchange(op, algorithm, counts[c], comm, failures_shown)) ++*failed;
   }
   return cases;
 }
@@ -370,8 +333,8 @@ int main(int argc, char **argv) {
     if (comm != MPI_COMM_NULL) {
       cases += check_comm(comm, &failed, &failures_shown);
       barrier_cases += check_barriers(comm, &failed, &failures_shown);
-      allgather_cases += check_allgathers(comm, &failed, &failures_shown);
-      alltoall_cases += check_alltoalls(comm, &failed, &failures_shown);
+      allgather_cases += check_exchanges(MT_OP_ALLGATHER, comm, &failed, &failures_shown);
+      alltoall_cases += check_exchanges(MT_OP_ALLTOALL, comm, &failed, &failures_shown);
       MPI_Comm_free(&comm);
     }
     MPI_Barrier(MPI_COMM_WORLD);

@@ -117,8 +117,8 @@ std::vector<uint64_t> requested_sizes(const Options &o) {
 
 std::optional<int> parse_options(int argc, char **argv, Options &o) {
   CLI::App app{
-      "A/B benchmark of MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Barrier and MPI_Allgather: Open MPI's\n"
-      "default decision,\n"
+      "A/B benchmark of MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Barrier, MPI_Allgather and\n"
+      "MPI_Alltoall: Open MPI's default decision,\n"
       "modeltuned, and every algorithm forced through modeltuned, in one job. Run under mpirun\n"
       "with modeltuned loaded (see docs/user-guide.md).",
       kProgram};

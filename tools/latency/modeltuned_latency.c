@@ -1,7 +1,8 @@
-/* modeltuned-latency: the latency of MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Barrier and MPI_Allgather on
- * MPI_COMM_WORLD, measured and printed the way the OSU micro-benchmarks do. Plain MPI on purpose: no MPI_T, no MCA
- * setting, no communicator of its own, so that whatever the job's environment selects (modeltuned
- * or Open MPI's own decisions) is what runs; modeltuned ab compares two such jobs.
+/* modeltuned-latency: the latency of MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Barrier, MPI_Allgather and
+ * MPI_Alltoall on MPI_COMM_WORLD, measured and printed the way the OSU micro-benchmarks do. Plain MPI
+ * on purpose: no MPI_T, no MCA setting, no communicator of its own, so that whatever the job's
+ * environment selects (modeltuned or Open MPI's own decisions) is what runs; modeltuned ab compares
+ * two such jobs.
  *
  * Method (OSU's): per message size, warm-up calls, then per iteration t0 = MPI_Wtime(), the
  * collective, the time accumulated, MPI_Barrier; the barrier as osu_barrier does, its timed calls back

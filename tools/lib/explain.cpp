@@ -20,8 +20,8 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
   // As the component finds at enable: the fallback, and whether it runs tuned's fixed rule or han's
   // hierarchical algorithm, which only the table's checks of han can weigh a pick against; han
   // takes only the collectives it has.
-  const bool han_below =
-      ompi_fallback(what_if.ompi, placement, what_if.han_enabled) == Fallback::han && collective_family(what_if.op).han;
+  const bool han_has_op = collective_family(what_if.op).han;
+  const bool han_below = ompi_fallback(what_if.ompi, placement, what_if.han_enabled) == Fallback::han && han_has_op;
   const bool han = !fallback_runs_tuned_rule(what_if.ompi, placement, what_if.han_enabled);
   for (const CollectiveFamily *family : collective_families()) selector.set_han_default(family->op, han && family->han);
   nlohmann::json out = nlohmann::json::array();
@@ -31,7 +31,7 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
         decision_json(table, placement, call, selector.decide(call), what_if.tree_schedule, what_if.ompi);
     // As the component at enable: an op the model can never take from the default is not taken.
     d["fallback"] = han_below ? "han" : "tuned";
-    d["default_runs"] = han && collective_family(what_if.op).han ? "han" : "tuned_rule";
+    d["default_runs"] = han && han_has_op ? "han" : "tuned_rule";
     d["left_to_ompi"] = !selector.may_leave_default(what_if.op);
     out.push_back(std::move(d));
   }

@@ -1,13 +1,15 @@
 /*
  * The call path's inline part, shared by the collectives' files (coll_modeltuned_<name>.c) and the
  * lookup benchmark: the size class, the cached decision of a call, whether it cuts the message,
- * the count and trace of what ran, the previous component, and the guard's turn. Nothing else
- * includes it but the guard (coll_modeltuned_guard.c): the decisions behind a miss need none of it.
+ * the count and trace of what ran, the previous component, the guard's turn, and the template of
+ * the collectives with allgather's arguments. Nothing else includes it but the guard
+ * (coll_modeltuned_guard.c): the decisions behind a miss need none of it.
  */
 #ifndef MCA_COLL_MODELTUNED_CALL_H
 #define MCA_COLL_MODELTUNED_CALL_H
 
 #include "coll_modeltuned.h"
+#include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
 
 BEGIN_C_DECLS
@@ -115,6 +117,95 @@ static inline bool mca_coll_modeltuned_guard_due(mca_coll_modeltuned_decision_t 
 }
 int mca_coll_modeltuned_guarded(const mca_coll_modeltuned_call_t *call,
                                 mca_coll_modeltuned_decision_t *d);
+
+/* The template of a collective with allgather's arguments (allgather, alltoall: blocks sent and
+ * received by every rank). A call is decided by one block of its receive side in bytes (rcount
+ * elements of rdtype: the receive side's signature, which every rank shares whatever datatypes
+ * each passes), as rooted at 0. A collective's file gives its family, its call kind and `run`, its
+ * algorithms in their calling conventions. */
+typedef int (*mca_coll_modeltuned_exchange_fn_t)(const void *sbuf, int scount,
+                                                 struct ompi_datatype_t *sdtype, void *rbuf,
+                                                 int rcount, struct ompi_datatype_t *rdtype,
+                                                 struct ompi_communicator_t *comm,
+                                                 mca_coll_base_module_t *module);
+typedef struct {
+    int op;   /* MT_OP_*: where the previous component's function is */
+    int kind; /* MCA_COLL_MODELTUNED_KIND_* */
+    int (*run)(const mca_coll_modeltuned_decision_t *d, const void *sbuf, int scount,
+               struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+               struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+               mca_coll_base_module_t *module);
+} mca_coll_modeltuned_exchange_t;
+
+/* What the guard's call record carries in `more`: the collective and the call's receive side. */
+typedef struct {
+    const mca_coll_modeltuned_exchange_t *collective;
+    int rcount;
+    struct ompi_datatype_t *rdtype;
+} mca_coll_modeltuned_receive_side_t;
+
+/* The call with decision `d` (NULL: the previous component), counted. */
+static inline int
+mca_coll_modeltuned_exchange_with(const mca_coll_modeltuned_exchange_t *x,
+                                  mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                                  const mca_coll_modeltuned_decision_t *d, const void *sbuf,
+                                  int scount, struct ompi_datatype_t *sdtype, void *rbuf,
+                                  int rcount, struct ompi_datatype_t *rdtype, size_t bytes)
+{
+    mca_coll_modeltuned_count_call(m, x->kind, comm, d, bytes, 0);
+    if (OPAL_UNLIKELY(NULL == d))
+        return (
+            (mca_coll_modeltuned_exchange_fn_t) m->previous[x->op].fn)(sbuf, scount, sdtype, rbuf,
+                                                                       rcount, rdtype, comm,
+                                                                       m->previous[x->op].module);
+    return x->run(d, sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, &m->super);
+}
+
+static inline int mca_coll_modeltuned_exchange_call(const mca_coll_modeltuned_call_t *c,
+                                                    const mca_coll_modeltuned_decision_t *d)
+{
+    const mca_coll_modeltuned_receive_side_t *receive = (const mca_coll_modeltuned_receive_side_t *)
+                                                            c->more;
+    return mca_coll_modeltuned_exchange_with(receive->collective, c->module, c->comm, d, c->sbuf,
+                                             c->count, c->dtype, c->rbuf, receive->rcount,
+                                             receive->rdtype, c->bytes);
+}
+
+/* The entry point's body. `handed_back`: the collective leaves this call to the previous
+ * component whatever its size, as do empty calls. */
+static inline int mca_coll_modeltuned_exchange(const mca_coll_modeltuned_exchange_t *x,
+                                               bool handed_back, const void *sbuf, int scount,
+                                               struct ompi_datatype_t *sdtype, void *rbuf,
+                                               int rcount, struct ompi_datatype_t *rdtype,
+                                               struct ompi_communicator_t *comm,
+                                               mca_coll_base_module_t *module)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    size_t type_size = 0;
+
+    ompi_datatype_type_size(rdtype, &type_size);
+    const size_t bytes = (size_t) rcount * type_size;
+    mca_coll_modeltuned_decision_t *d = 0 == bytes || handed_back
+                                            ? NULL
+                                            : mca_coll_modeltuned_lookup(m, comm, x->kind, bytes, 1,
+                                                                         0);
+    if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
+        const mca_coll_modeltuned_receive_side_t receive = {x, rcount, rdtype};
+        const mca_coll_modeltuned_call_t call = {.module = m,
+                                                 .comm = comm,
+                                                 .kind = x->kind,
+                                                 .bytes = bytes,
+                                                 .sbuf = sbuf,
+                                                 .rbuf = rbuf,
+                                                 .count = scount,
+                                                 .dtype = sdtype,
+                                                 .run = mca_coll_modeltuned_exchange_call,
+                                                 .more = &receive};
+        return mca_coll_modeltuned_guarded(&call, d);
+    }
+    return mca_coll_modeltuned_exchange_with(x, m, comm, d, sbuf, scount, sdtype, rbuf, rcount,
+                                             rdtype, bytes);
+}
 
 END_C_DECLS
 
