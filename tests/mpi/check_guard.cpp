@@ -36,12 +36,14 @@ constexpr int kLossesToTakeBack = 2;                  // coll_modeltuned_guard.c
 struct GuardJob {
   int ranks;
   std::string ops;                   // tests/mpi/guard --ops
+  std::vector<std::string> sizes;    // its sizes (empty: its own)
   std::vector<std::string> watched;  // the ops the model must leave the default of
   bool emulate_two_sockets;
 };
 const GuardJob kRootedJob{
-    4, "bcast,reduce,allreduce,allgather,alltoall,barrier", {"bcast", "reduce", "allreduce", "barrier"}, false};
-const GuardJob kExchangeJob{6, "allgather,alltoall", {"allgather"}, true};
+    4, "bcast,reduce,allreduce,allgather,alltoall,barrier", {}, {"bcast", "reduce", "allreduce", "barrier"}, false};
+// Two sizes: 6 ranks gathering 1 MiB blocks on 2 cores are slow under the sanitizers.
+const GuardJob kExchangeJob{6, "allgather,alltoall", {"1024", "65536"}, {"allgather"}, true};
 
 // A run of tests/mpi/guard with every rank's decision file, picks slowed by `delay_us` on
 // `delay_rank` (-1: every rank). The slowed tests sleep 20 ms per pick call: beyond what a default
@@ -55,6 +57,7 @@ RunResult run_guard(const Scratch &scratch, const GuardJob &job, int delay_us, i
   // shows the slowdown; up to 2000 where a window did not. A budget of 0.5 keeps the gap after a
   // won window at twice the last (the default's 0.01 makes it 600 calls per unit of gain).
   run.program_args = {"--calls", "200", "--until-taken-back", "2000", "--ops", job.ops};
+  run.program_args.insert(run.program_args.end(), job.sizes.begin(), job.sizes.end());
   run.mca.emplace_back("coll_modeltuned_guard_budget", "0.5");
   run.mca.emplace_back("coll_modeltuned_decision_file", (scratch.dir / "decisions-%r.jsonl").string());
   run.mca.emplace_back("coll_modeltuned_guard_test_delay_us", std::to_string(delay_us));

@@ -6,9 +6,9 @@
  * Usage: guard [--calls N] [--until-taken-back MAX] [--ops LIST] [bytes ...]   (default 300 calls of
  * 1024, 65536 and 1048576 bytes; every op at root 0 of MPI_COMM_WORLD; reduce and allreduce on
  * MPI_INT with MPI_SUM, in place on odd calls of allreduce; allgather a block of that many bytes
- * per rank, in place on odd calls; alltoall a block of that many bytes per peer; then as many
- * barriers). --ops: the ops called, comma-separated (default all of bcast, reduce, allreduce,
- * allgather, alltoall, barrier). With --until-taken-back, a size whose calls the guard
+ * per rank, in place on odd calls; alltoall that many bytes per rank, a P-th to each peer; then
+ * as many barriers). --ops: the ops called, comma-separated (default all of bcast, reduce,
+ * allreduce, allgather, alltoall, barrier). With --until-taken-back, a size whose calls the guard
  * compared in a window but did not take back goes on, up to MAX calls, until it is taken back: a
  * window that noise let the slowed pick win postpones the next by a longer gap. The counters are
  * the same on every rank, so every rank makes the same calls.
@@ -177,7 +177,10 @@ int main(int argc, char **argv) {
       const int index = counted_index[op];
       const unsigned long long windows_before = counter_value(session, windows, windows_opened, index);
       const unsigned long long takebacks_before = counter_value(session, takebacks, takebacks_opened, index);
-      const long n = op == OPS ? 0 : op == REDUCE || op == ALLREDUCE ? sizes[s] / 4 : sizes[s];
+      const long n = op == OPS                         ? 0
+                     : op == REDUCE || op == ALLREDUCE ? sizes[s] / 4
+                     : op == ALLTOALL                  ? sizes[s] / size
+                                                       : sizes[s];
       for (long k = 0;; ++k) {
         if (k >= calls) {
           const int compared = counter_value(session, windows, windows_opened, index) > windows_before;
