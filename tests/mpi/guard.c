@@ -101,12 +101,11 @@ static void print_counter(MPI_T_pvar_session session, MPI_T_pvar_handle handle, 
 }
 
 /* One call of `op` (OPS: a barrier) with `n` elements; nonzero if its result is wrong. */
-static int check_call(int op, int rank, int size, long k, long n, char *buf, char *gathered, char *scattered, int *in,
-                      int *out) {
+static int check_call(int op, int rank, int size, long k, long n, char *buf, char *gathered, int *in, int *out) {
   if (op == OPS) return MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS;
   return op == BCAST       ? check_bcast(rank, k, n, buf)
          : op == ALLGATHER ? check_allgather(rank, size, k, n, buf, gathered)
-         : op == ALLTOALL  ? check_alltoall(rank, size, k, n, scattered, gathered)
+         : op == ALLTOALL  ? check_alltoall(rank, size, k, n, buf, gathered)
                            : check_reduction(op, rank, size, k, n, in, out);
 }
 
@@ -169,7 +168,6 @@ int main(int argc, char **argv) {
   long largest = 4;
   for (int i = 0; i < nsizes; ++i) largest = sizes[i] > largest ? sizes[i] : largest;
   char *buf = malloc(largest), *gathered = malloc((size_t)largest * (size_t)size);
-  char *scattered = malloc((size_t)largest * (size_t)size);
   int *in = malloc(largest), *out = malloc(largest);
   int wrong = 0;
   for (int op = 0; op <= OPS; ++op) /* OPS: the barriers, one size class */
@@ -187,7 +185,7 @@ int main(int argc, char **argv) {
           const int taken_back = counter_value(session, takebacks, takebacks_opened, index) > takebacks_before;
           if (k >= until_taken_back || !compared || taken_back) break;
         }
-        const int bad = check_call(op, rank, size, k, n, buf, gathered, scattered, in, out);
+        const int bad = check_call(op, rank, size, k, n, buf, gathered, in, out);
         if (bad && !wrong)
           fprintf(stderr, "rank %d: wrong %s result, %ld bytes, call %ld\n", rank, called_names[op],
                   op == OPS ? 0 : sizes[s], k);
@@ -204,7 +202,6 @@ int main(int argc, char **argv) {
   MPI_T_pvar_session_free(&session);
   free(buf);
   free(gathered);
-  free(scattered);
   free(in);
   free(out);
   MPI_T_finalize();
