@@ -1462,6 +1462,36 @@ START_TEST(calibrator_measures_checks) {
 }
 END_TEST
 
+// --checks algorithms measures what a model-free autotuner would: every algorithm with the
+// parameters tuned gives it when forced (no segments, its default fan-out), nothing the model ranks.
+START_TEST(calibrator_checks_algorithms_with_tuned_parameters) {
+  test::Scratch scratch("modeltuned-calibrate");
+  std::string output;
+  const fs::path path = calibrate(
+      scratch.dir, 2, {"--budget", "60", "--max-bytes", "16KiB", "--reps", "2", "--checks", "algorithms"}, {}, &output);
+  const CalibrationTable table = load_calibration(path.string());
+  const json doc = json::parse(test::read_text(path));
+  ck_assert_str_eq(doc["provenance"]["options"]["checks"].get<std::string>().c_str(), "algorithms");
+  ck_assert_msg(table.checks_source.find("tuned's forced parameters") != std::string::npos, "%s",
+                table.checks_source.c_str());
+  std::set<std::string> bcast_algorithms;
+  for (const CheckResidual &r : table.checks) {
+    if (r.algorithm == "default") continue;
+    const std::optional<Op> op = find_collective(r.op);
+    const AlgorithmSpec *spec = op ? find_algorithm(*op, r.algorithm) : nullptr;
+    ck_assert_msg(spec, "%s %s", r.op.c_str(), r.algorithm.c_str());
+    const int forced_fanout = spec->parameters.fanout_name.empty() ? 0 : spec->parameters.tuned_forced_fanout;
+    ck_assert_msg(r.segsize == 0 && r.fanout == forced_fanout, "%s %s segsize %u fanout %d", r.op.c_str(),
+                  r.algorithm.c_str(), r.segsize, r.fanout);
+    if (r.op == "bcast") bcast_algorithms.insert(r.algorithm);
+  }
+  // At 2 ranks bcast's algorithms but the chains (fan-out 4 needs more ranks) and what the default
+  // runs itself.
+  ck_assert_msg(bcast_algorithms.size() >= 4, "%zu bcast algorithms checked\n%s", bcast_algorithms.size(),
+                output.c_str());
+}
+END_TEST
+
 // Where tuned cannot force algorithms, the run says so once and writes a table without checks
 // (its margin is then the held-out point-to-point error), with the reason in its provenance.
 START_TEST(calibrator_without_forcing_writes_no_checks) {
@@ -1519,6 +1549,7 @@ int main() {
   tcase_add_test(calibrate_run, fresh_memory_follows_the_allocator);
   tcase_add_test(calibrate_run, calibrator_notes_say_what_to_do);
   tcase_add_test(calibrate_run, calibrator_measures_checks);
+  tcase_add_test(calibrate_run, calibrator_checks_algorithms_with_tuned_parameters);
   tcase_add_test(calibrate_run, calibrator_without_forcing_writes_no_checks);
   suite_add_tcase(suite, calibrate_run);
   return modeltuned_run_suite(suite, CK_NORMAL);

@@ -144,10 +144,46 @@ bool measurable_forced(const Candidate &c) {
   return spec && spec->composed == Composition::none;
 }
 
-// Rank 0: what to measure. Per op and size: the default, what it runs forced, and for each
-// objective the best-predicted candidates that are not what the default runs anyway.
-void plan_checks(const CalibrationTable &table, const Placement &placement, OmpiVersion ompi, uint64_t max_bytes,
-                 std::vector<Config> &configs, std::vector<Entry> &entries) {
+// Per objective the best few overall, and the best of every other algorithm: where the model
+// ranks the algorithms wrongly, the one that is really faster still gets measured.
+std::vector<Candidate> best_predicted(const std::optional<Decision> (&d)[kMetrics], const Candidate &runs_by_default) {
+  std::vector<Candidate> chosen;
+  for (int m = 0; m < kMetrics; ++m) {
+    int taken = 0;
+    std::vector<int> algorithms_seen;
+    for (const Prediction &p : d[m]->predictions) {
+      if (p.candidate == runs_by_default || !measurable_forced(p.candidate)) continue;
+      const bool new_algorithm =
+          std::find(algorithms_seen.begin(), algorithms_seen.end(), p.candidate.algorithm) == algorithms_seen.end();
+      if (taken >= kCheckedCandidates && !new_algorithm) continue;
+      ++taken;
+      if (new_algorithm) algorithms_seen.push_back(p.candidate.algorithm);
+      if (std::find(chosen.begin(), chosen.end(), p.candidate) == chosen.end()) chosen.push_back(p.candidate);
+    }
+  }
+  return chosen;
+}
+
+// Every algorithm the model predicts for the call, with the parameters tuned gives it when
+// forced: no segments, its forced fan-out or radix (Parameters::tuned_forced_fanout).
+std::vector<Candidate> forced_defaults(const Decision &d, const Candidate &runs_by_default) {
+  std::vector<Candidate> chosen;
+  for (const Prediction &p : d.predictions) {
+    const AlgorithmSpec *spec = find_algorithm(p.candidate.op, p.candidate.algorithm);
+    const int forced_fanout = spec && !spec->parameters.fanout_name.empty() ? spec->parameters.tuned_forced_fanout : 0;
+    if (p.candidate == runs_by_default || !measurable_forced(p.candidate) || p.candidate.segsize != 0 ||
+        p.candidate.fanout != forced_fanout)
+      continue;
+    if (std::find(chosen.begin(), chosen.end(), p.candidate) == chosen.end()) chosen.push_back(p.candidate);
+  }
+  return chosen;
+}
+
+// Rank 0: what to measure. Per op and size: the default, what it runs forced, and the `candidates`
+// that are not what the default runs anyway.
+void plan_checks(const CalibrationTable &table, const Placement &placement, OmpiVersion ompi,
+                 CheckedCandidates candidates, uint64_t max_bytes, std::vector<Config> &configs,
+                 std::vector<Entry> &entries) {
   Selector selector(table, placement, allowed_everywhere(), nullptr, ompi);
   std::map<std::tuple<int, int, uint32_t, int>, int> index;
   auto config_index = [&](const Config &c) {
@@ -187,22 +223,9 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
             Entry{config_index(Config{op, runs_by_default.algorithm, runs_by_default.segsize, runs_by_default.fanout}),
                   bytes,
                   {def.predicted_us[0], def.predicted_us[1]}});
-      // Per objective the best few overall, and the best of every other algorithm: where the
-      // model ranks the algorithms wrongly, the one that is really faster still gets measured.
-      std::vector<Candidate> chosen;
-      for (int m = 0; m < kMetrics; ++m) {
-        int taken = 0;
-        std::vector<int> algorithms_seen;
-        for (const Prediction &p : d[m]->predictions) {
-          if (p.candidate == runs_by_default || !measurable_forced(p.candidate)) continue;
-          const bool new_algorithm =
-              std::find(algorithms_seen.begin(), algorithms_seen.end(), p.candidate.algorithm) == algorithms_seen.end();
-          if (taken >= kCheckedCandidates && !new_algorithm) continue;
-          ++taken;
-          if (new_algorithm) algorithms_seen.push_back(p.candidate.algorithm);
-          if (std::find(chosen.begin(), chosen.end(), p.candidate) == chosen.end()) chosen.push_back(p.candidate);
-        }
-      }
+      const std::vector<Candidate> chosen = candidates == CheckedCandidates::model
+                                                ? best_predicted(d, runs_by_default)
+                                                : forced_defaults(*d[0], runs_by_default);
       for (const Candidate &c : chosen) {
         Entry e{config_index(Config{op, c.algorithm, c.segsize, c.fanout}), bytes, {predicted(c, 0), predicted(c, 1)}};
         if (e.predicted_us[0] > 0 && e.predicted_us[1] > 0) entries.push_back(e);
@@ -240,6 +263,14 @@ Band band_of(uint64_t bytes) {
   double from = 1;
   while (from * 4 <= double(bytes)) from *= 4;
   return {from, from * 4};
+}
+
+// The checks' configurations, in the progress line and the table's checks source.
+std::string what_is_checked(CheckedCandidates candidates) {
+  if (candidates == CheckedCandidates::algorithms)
+    return "Open MPI's default and every algorithm with tuned's forced parameters (no model ranking)";
+  return fmt::format("Open MPI's default, the model's {} best candidates and the best of every algorithm",
+                     kCheckedCandidates);
 }
 
 }  // namespace
@@ -461,8 +492,8 @@ void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> 
 }
 
 GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Placement &placement, OmpiVersion ompi,
-                       uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress,
-                       std::map<RangeKey, Range> &ranges, nlohmann::json &measured) {
+                       CheckedCandidates candidates, uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed,
+                       Progress &progress, std::map<RangeKey, Range> &ranges, nlohmann::json &measured) {
   GroupRun result;
   int rank = 0, size = 1;
   MPI_Comm_rank(group, &rank);
@@ -474,7 +505,7 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
 
   std::vector<Config> configs;
   std::vector<Entry> entries;
-  if (rank == 0 && table) plan_checks(*table, placement, ompi, max_bytes, configs, entries);
+  if (rank == 0 && table) plan_checks(*table, placement, ompi, candidates, max_bytes, configs, entries);
   share_plan(configs, entries, group);
   if (entries.empty()) {
     result.problem = fmt::format("the fitted table predicts no configuration for {} ranks", size);
@@ -485,9 +516,8 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
   if (!result.problem.empty()) return result;
 
   progress.phase(fmt::format("checks {} ranks", size), deadline,
-                 fmt::format("Open MPI's default, the model's {} best candidates and the best of every algorithm "
-                             "per size, {} configurations at {} op x size points, forced through tuned",
-                             kCheckedCandidates, configs.size(), entries.size()));
+                 fmt::format("{} per size, {} configurations at {} op x size points, forced through tuned",
+                             what_is_checked(candidates), configs.size(), entries.size()));
   const CallTimes times = run_rounds(configs, entries, comms, max_bytes, max_rounds, deadline, seed, progress);
   const CallObjectives objectives = reduce_times(times, placement, comms.control, size);
   progress.end_phase();
@@ -502,7 +532,8 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
 }  // namespace
 
 ChecksResult measure_checks(const CalibrationTable *table, const Placement &placement, OmpiVersion ompi,
-                            uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress) {
+                            CheckedCandidates candidates, uint64_t max_bytes, int max_rounds, double deadline,
+                            uint64_t seed, Progress &progress) {
   if (max_rounds <= 0) max_rounds = kMaxRounds;
   ChecksResult result;
   int rank = 0, size = 1;
@@ -531,8 +562,8 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
     GroupRun run;
     if (group != MPI_COMM_NULL) {
       const std::vector<RankPlace> first(placement.ranks().begin(), placement.ranks().begin() + groups[g]);
-      run = measure_group(group, table, Placement(first), ompi, max_bytes, max_rounds, group_deadline, seed + g,
-                          progress, ranges, measured);
+      run = measure_group(group, table, Placement(first), ompi, candidates, max_bytes, max_rounds, group_deadline,
+                          seed + g, progress, ranges, measured);
       MPI_Comm_free(&group);
     }
     idle_barrier(MPI_COMM_WORLD);               // the ranks outside the group wait here
@@ -567,11 +598,10 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   std::string sizes;
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);
   result.source = fmt::format(
-      "modeltuned-calibrate: Open MPI's default, the model's {} best candidates and the best of every algorithm per "
-      "size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks ({} ranks), rounds in random "
-      "order; range of "
-      "ln(measured/predicted) over the 95% interval of the median at 2 sizes per band, per group",
-      kCheckedCandidates, sizes);
+      "modeltuned-calibrate: {} per size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks "
+      "({} ranks), rounds in random order; range of ln(measured/predicted) over the 95% interval of the median at 2 "
+      "sizes per band, per group",
+      what_is_checked(candidates), sizes);
   result.provenance = {{"groups", runs}, {"measured", measured}};
   return result;
 }

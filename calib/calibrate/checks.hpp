@@ -38,6 +38,17 @@ std::vector<uint64_t> check_sizes(Op op, uint64_t max_bytes);
 // other algorithm, per size and objective.
 inline constexpr int kCheckedCandidates = 3;
 
+// Which configurations the checks measure beside Open MPI's default.
+enum class CheckedCandidates {
+  // The model's kCheckedCandidates best and the best of every other algorithm, with the segment
+  // sizes and fan-outs the model ranks best: what modeltuned needs to leave the default.
+  model,
+  // Every algorithm with the parameters tuned gives it when forced (no segments, its default
+  // fan-out or radix) and nothing the model ranks: what a model-free autotuner measures. For
+  // comparing the model's value against measuring alone, at the same budget.
+  algorithms,
+};
+
 struct ChecksResult {
   std::vector<CheckResidual> residuals;  // rank 0
   std::string source;
@@ -49,6 +60,7 @@ struct ChecksResult {
 // checks; `placement` is MPI_COMM_WORLD's (every rank's copy is the same). Measures in rounds until
 // `deadline` (MPI_Wtime, rank 0's) or `max_rounds` (0: 40), at least 3 rounds when the first fits.
 ChecksResult measure_checks(const CalibrationTable *table, const Placement &placement, OmpiVersion ompi,
-                            uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress);
+                            CheckedCandidates candidates, uint64_t max_bytes, int max_rounds, double deadline,
+                            uint64_t seed, Progress &progress);
 
 }  // namespace modeltuned::calibrate

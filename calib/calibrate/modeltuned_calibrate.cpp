@@ -58,6 +58,7 @@ struct Options {
   uint64_t seed = 0;
   bool seed_given = false;
   std::string idle = "poll";
+  std::string checks = "model";
 };
 
 // Everything the interrupt handler needs to fit what was measured so far. The mutex also
@@ -272,6 +273,12 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
                  "(leave the cores to the measured ranks)")
       ->check(CLI::IsMember({"poll", "sleep"}))
       ->capture_default_str();
+  app.add_option("--checks", options.checks,
+                 "what the checks measure beside Open MPI's default: model (the model's best candidates, with "
+                 "segment sizes and fan-outs; what modeltuned needs) or algorithms (every algorithm with tuned's "
+                 "forced parameters, as a model-free autotuner measures: to compare the two at one budget)")
+      ->check(CLI::IsMember({"model", "algorithms"}))
+      ->capture_default_str();
   auto *seed = app.add_option("--seed", options.seed, "random seed for sizes and order (default: random)")
                    ->check(modeltuned::cli::whole_number<uint64_t>(0));
   try {
@@ -394,6 +401,7 @@ void announce(const mc::WorldPlacement &world, const std::vector<mc::ChannelPeer
                         {"max_bytes", options.max_bytes},
                         {"budget_s", options.budget_s},
                         {"idle", options.idle},
+                        {"checks", options.checks},
                         {"reps", options.reps > 0 ? nlohmann::json(options.reps) : "auto"},
                         {"seed", seed}}}};
 }
@@ -425,7 +433,9 @@ void measure_checks_phase(int rank, const mc::WorldPlacement &world, uint64_t se
   const modeltuned::OmpiVersion ompi =
       modeltuned::parse_ompi_version(version.empty() ? "" : version.substr(std::string("Open MPI v").size()))
           .value_or(modeltuned::OmpiVersion::v4_1);
-  mc::ChecksResult checks = mc::measure_checks(fitted ? &*fitted : nullptr, world.placement, ompi,
+  const mc::CheckedCandidates candidates =
+      g_run.options.checks == "algorithms" ? mc::CheckedCandidates::algorithms : mc::CheckedCandidates::model;
+  mc::ChecksResult checks = mc::measure_checks(fitted ? &*fitted : nullptr, world.placement, ompi, candidates,
                                                g_run.options.max_bytes, g_run.options.reps, deadline, seed, progress);
   if (!checks.problem.empty()) progress.note(fmt::format("note: no checks measured: {}", checks.problem));
   if (rank == 0) {
