@@ -1,7 +1,7 @@
 /*
  * MPI_Alltoall: a cached lookup of the model's choice, then Open MPI's own implementation of it
- * through the dispatch table (coll_modeltuned_dispatch.c), from the template of the collectives
- * with allgather's arguments (coll_modeltuned_call.h): a call is decided by one block in bytes.
+ * through the dispatch table (coll_modeltuned_dispatch.c), from the template of the block
+ * exchanges (coll_modeltuned_call.h): a call is decided by one block in bytes.
  * Every algorithm of Open MPI runs an in-place call as its basic in-place exchange, so in-place
  * calls, like empty ones, go to the previous component as they would without modeltuned. Its
  * table (the end of the file) is what the rest of the component knows of it.

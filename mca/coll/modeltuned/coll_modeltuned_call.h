@@ -2,7 +2,7 @@
  * The call path's inline part, shared by the collectives' files (coll_modeltuned_<name>.c) and the
  * lookup benchmark: the size class, the cached decision of a call, whether it cuts the message,
  * the count and trace of what ran, the previous component, the guard's turn, and the template of
- * the collectives with allgather's arguments. Nothing else includes it but the guard
+ * the block exchanges. Nothing else includes it but the guard
  * (coll_modeltuned_guard.c): the decisions behind a miss need none of it.
  */
 #ifndef MCA_COLL_MODELTUNED_CALL_H
@@ -118,11 +118,11 @@ static inline bool mca_coll_modeltuned_guard_due(mca_coll_modeltuned_decision_t 
 int mca_coll_modeltuned_guarded(const mca_coll_modeltuned_call_t *call,
                                 mca_coll_modeltuned_decision_t *d);
 
-/* The template of a collective with allgather's arguments (allgather, alltoall: blocks sent and
- * received by every rank). A call is decided by one block of its receive side in bytes (rcount
- * elements of rdtype: the receive side's signature, which every rank shares whatever datatypes
- * each passes), as rooted at 0. A collective's file gives its family, its call kind and `run`, its
- * algorithms in their calling conventions. */
+/* The template of a block exchange: a collective whose every rank sends and receives blocks, with
+ * arguments (sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module). A call is decided by one
+ * block of its receive side in bytes (rcount elements of rdtype: the receive side's signature,
+ * which every rank shares whatever datatypes each passes), as rooted at 0. A collective's file
+ * gives its family, its call kind and `run`, its algorithms in their calling conventions. */
 typedef int (*mca_coll_modeltuned_exchange_fn_t)(const void *sbuf, int scount,
                                                  struct ompi_datatype_t *sdtype, void *rbuf,
                                                  int rcount, struct ompi_datatype_t *rdtype,
