@@ -3,7 +3,8 @@
 #include <stdlib.h>
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int rank; MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int n = argc > 1 ? atoi(argv[1]) : 200000;
   int bytes = argc > 2 ? atoi(argv[2]) : 1;
   char *buf = calloc(bytes, 1);
