@@ -1471,7 +1471,8 @@ START_TEST(calibrator_checks_algorithms_with_tuned_parameters) {
       scratch.dir, 2, {"--budget", "60", "--max-bytes", "16KiB", "--reps", "2", "--checks", "algorithms"}, {}, &output);
   const CalibrationTable table = load_calibration(path.string());
   const json doc = json::parse(test::read_text(path));
-  ck_assert_str_eq(doc["provenance"]["options"]["checks"].get<std::string>().c_str(), "algorithms");
+  const std::string checks_option = doc["provenance"]["options"]["checks"].get<std::string>();
+  ck_assert_str_eq(checks_option.c_str(), "algorithms");
   ck_assert_msg(table.checks_source.find("tuned's forced parameters") != std::string::npos, "%s",
                 table.checks_source.c_str());
   std::set<std::string> bcast_algorithms;
