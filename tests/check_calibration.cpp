@@ -1481,8 +1481,8 @@ START_TEST(calibrator_checks_algorithms_with_tuned_parameters) {
     const std::optional<Op> op = find_collective(r.op);
     const AlgorithmSpec *spec = op ? find_algorithm(*op, r.algorithm) : nullptr;
     ck_assert_msg(spec, "%s %s", r.op.c_str(), r.algorithm.c_str());
-    const int forced_fanout = spec->parameters.fanout_name.empty() ? 0 : spec->parameters.tuned_forced_fanout;
-    ck_assert_msg(r.segsize == 0 && r.fanout == forced_fanout, "%s %s segsize %u fanout %d", r.op.c_str(),
+    const Candidate forced = forced_candidate(*op, spec->id);
+    ck_assert_msg(r.segsize == 0 && r.fanout == forced.fanout, "%s %s segsize %u fanout %d", r.op.c_str(),
                   r.algorithm.c_str(), r.segsize, r.fanout);
     if (r.op == "bcast") bcast_algorithms.insert(r.algorithm);
   }

@@ -164,15 +164,12 @@ std::vector<Candidate> best_predicted(const std::optional<Decision> (&d)[kMetric
   return chosen;
 }
 
-// Every algorithm the model predicts for the call, with the parameters tuned gives it when
-// forced: no segments, its forced fan-out or radix (Parameters::tuned_forced_fanout).
+// Every algorithm the model predicts for the call, as tuned runs it forced (forced_candidate).
 std::vector<Candidate> forced_defaults(const Decision &d, const Candidate &runs_by_default) {
   std::vector<Candidate> chosen;
   for (const Prediction &p : d.predictions) {
-    const AlgorithmSpec *spec = find_algorithm(p.candidate.op, p.candidate.algorithm);
-    const int forced_fanout = spec && !spec->parameters.fanout_name.empty() ? spec->parameters.tuned_forced_fanout : 0;
-    if (p.candidate == runs_by_default || !measurable_forced(p.candidate) || p.candidate.segsize != 0 ||
-        p.candidate.fanout != forced_fanout)
+    if (p.candidate == runs_by_default || !measurable_forced(p.candidate) ||
+        p.candidate != forced_candidate(p.candidate.op, p.candidate.algorithm))
       continue;
     if (std::find(chosen.begin(), chosen.end(), p.candidate) == chosen.end()) chosen.push_back(p.candidate);
   }

@@ -53,10 +53,6 @@ const json &require_object(const json &value, const std::string &where) {
   if (!value.is_object()) fail(where, "must be a JSON object, found " + type_of(value));
   return value;
 }
-json &require_object(json &value, const std::string &where) {
-  if (!value.is_object()) fail(where, "must be a JSON object, found " + type_of(value));
-  return value;
-}
 
 // JSON has no NaN or infinity, but nlohmann turns 1e999 into inf, and null or a string may sit
 // where a number belongs; all of these are refused here.
@@ -475,8 +471,10 @@ void parse_memory(const json &doc, CalibrationTable &table, int table_version) {
 CalibrationTable table_of(json &&doc) {
   const int table_version = parse_header(doc);
   CalibrationTable table;
-  if (auto it = doc.find("provenance"); it != doc.end())
-    table.provenance = std::move(require_object(*it, "provenance"));
+  if (auto it = doc.find("provenance"); it != doc.end()) {
+    require_object(*it, "provenance");
+    table.provenance = std::move(*it);
+  }
   parse_channels(doc, table, table_version);
   parse_reduce(doc, table);
   parse_memory(doc, table, table_version);

@@ -72,6 +72,11 @@ const AlgorithmSpec *find_algorithm(Op op, int id) {
   return nullptr;
 }
 
+Candidate forced_candidate(Op op, int algorithm) {
+  const AlgorithmSpec *spec = find_algorithm(op, algorithm);
+  return Candidate{op, algorithm, 0, spec ? spec->parameters.tuned_forced_fanout : 0};
+}
+
 const AlgorithmSpec *find_algorithm(Op op, std::string_view name_or_id) {
   int id = 0;
   auto [end, ec] = std::from_chars(name_or_id.data(), name_or_id.data() + name_or_id.size(), id);

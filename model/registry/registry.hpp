@@ -120,6 +120,9 @@ const AlgorithmRegistry &algorithm_registry();
 const AlgorithmSpec &register_algorithm(const AlgorithmSpec &spec);
 
 const AlgorithmSpec *find_algorithm(Op op, int id);
+// What tuned runs when coll_tuned_<op>_algorithm forces `algorithm` and no other variable is set:
+// unsegmented, with its forced fan-out or radix (Parameters::tuned_forced_fanout).
+Candidate forced_candidate(Op op, int algorithm);
 // Accepts modeltuned's name ("bintree"), tuned's ("binary_tree") or tuned's number ("5").
 const AlgorithmSpec *find_algorithm(Op op, std::string_view name_or_id);
 // Every algorithm of `op` for messages and help: "linear or basic_linear (1), chain (2), ...".

@@ -13,11 +13,6 @@ std::vector<int> measured_algorithms(Op op) {
   return op == Op::bcast ? std::vector{0, 1, 2, 5, 6} : std::vector{0, 1, 2, 4};
 }
 
-Candidate forced_candidate(Op op, int algorithm) {
-  const AlgorithmSpec *spec = find_algorithm(op, algorithm);
-  return Candidate{op, algorithm, 0, spec ? spec->parameters.tuned_forced_fanout : 0};
-}
-
 std::string algorithm_label(Op op, int algorithm) {
   if (algorithm == 0) return "default";
   const AlgorithmSpec *spec = find_algorithm(op, algorithm);

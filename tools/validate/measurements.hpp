@@ -29,9 +29,6 @@ inline constexpr int kOutOfSampleFitMaxP = 126, kOutOfSampleMinP = 130;
 
 // The algorithms measured (tuned numbers), the default (0) first.
 std::vector<int> measured_algorithms(Op op);
-// What tuned ran for a forced algorithm with no other parameter: segment size 0 and the default
-// of its fan-out parameter (for the chain coll_tuned_init_chain_fanout, 4: README of the data set).
-Candidate forced_candidate(Op op, int algorithm);
 // "default" for algorithm 0, else the algorithm's name.
 std::string algorithm_label(Op op, int algorithm);
 
