@@ -13,9 +13,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-namespace modeltuned::cli {
+#include "common/exit_status.hpp"
 
-constexpr int kUsageError = 2;
+namespace modeltuned::cli {
 
 // A whole number in [lo, hi]. CLI11 prefixes the message with the option's name:
 // "--np: '-4' is not a whole number >= 2" (its own Range would print the type's limits in full).

@@ -6,6 +6,32 @@
 AM_TESTS_ENVIRONMENT = MPIRUN='$(MPIRUN)'; export MPIRUN; MAKE='$(MAKE)'; export MAKE; \
 	CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300}; export CK_DEFAULT_TIMEOUT;
 
+# Shared by the tests that run MPI programs: hermetic mpirun with a timeout (tests/support/).
+check_LTLIBRARIES = tests/support/libmodeltuned_test.la
+tests_support_libmodeltuned_test_la_SOURCES = tests/support/mpi_launch.hpp tests/support/mpi_launch.cpp \
+	tests/support/mpi_checks.hpp tests/support/mpi_checks.cpp tests/support/run_suite.h \
+	tests/support/one_channel.hpp
+tests_support_libmodeltuned_test_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
+	-DMODELTUNED_TEST_BUILDDIR='"$(abs_top_builddir)"' \
+	-DMODELTUNED_TEST_SRCDIR='"$(abs_top_srcdir)"' \
+	-DMODELTUNED_TEST_MPIRUN='"$(MPIRUN)"' \
+	-DMODELTUNED_TEST_LSTOPO='"$(LSTOPO)"' \
+	-DMODELTUNED_TEST_OMPI_MCA_DIR='"$(OMPI_MCA_DIR)"' \
+	-DMODELTUNED_TEST_OMPI_SERIES='"$(OMPI_SERIES)"'
+tests_support_libmodeltuned_test_la_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
+# Tests run in the order they are listed, as many at once as make's -j: the longest (MPI jobs,
+# the external suite, the calibrator's) come first, so that the short ones fill the other slots
+# rather than wait behind them at the end.
+include tests/mpi.mk
+include tests/external.mk
+include tests/calibration.mk
+include tests/validation.mk
+include tests/bench.mk
+include tests/ab.mk
+include tests/model.mk
+include tests/trees.mk
+include tests/fuzz.mk
+
 # make install into a staging directory and make uninstall: what goes where, nothing left behind.
 TESTS += tests/install_uninstall.sh
 EXTRA_DIST += tests/install_uninstall.sh
@@ -25,26 +51,3 @@ EXTRA_DIST += tests/table_search.sh
 # scripts/demo calibrates into its own directory, never into the user's default table.
 TESTS += tests/scripts_demo.sh
 EXTRA_DIST += tests/scripts_demo.sh
-
-# Shared by the tests that run MPI programs: hermetic mpirun with a timeout (tests/support/).
-check_LTLIBRARIES = tests/support/libmodeltuned_test.la
-tests_support_libmodeltuned_test_la_SOURCES = tests/support/mpi_launch.hpp tests/support/mpi_launch.cpp \
-	tests/support/mpi_checks.hpp tests/support/mpi_checks.cpp tests/support/run_suite.h \
-	tests/support/one_channel.hpp
-tests_support_libmodeltuned_test_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
-	-DMODELTUNED_TEST_BUILDDIR='"$(abs_top_builddir)"' \
-	-DMODELTUNED_TEST_SRCDIR='"$(abs_top_srcdir)"' \
-	-DMODELTUNED_TEST_MPIRUN='"$(MPIRUN)"' \
-	-DMODELTUNED_TEST_LSTOPO='"$(LSTOPO)"' \
-	-DMODELTUNED_TEST_OMPI_MCA_DIR='"$(OMPI_MCA_DIR)"' \
-	-DMODELTUNED_TEST_OMPI_SERIES='"$(OMPI_SERIES)"'
-tests_support_libmodeltuned_test_la_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
-include tests/model.mk
-include tests/trees.mk
-include tests/calibration.mk
-include tests/mpi.mk
-include tests/validation.mk
-include tests/bench.mk
-include tests/external.mk
-include tests/ab.mk
-include tests/fuzz.mk

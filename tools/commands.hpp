@@ -4,7 +4,10 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+// Declared, not included: CLI11's header costs seconds per file, and only the definitions use it.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace modeltuned::tools {
 

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <random>
 
-#include "common/cli.hpp"
+#include "common/exit_status.hpp"
 
 namespace modeltuned::bench {
 

@@ -6,7 +6,10 @@
 #include <string>
 #include <string_view>
 
-#include <CLI/CLI.hpp>
+// Declared, not included: CLI11's header costs seconds per file, and only the definitions use it.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 #include "model/calibration/table.hpp"
 #include "model/topology/placement.hpp"
