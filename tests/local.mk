@@ -51,3 +51,7 @@ EXTRA_DIST += tests/table_search.sh
 # scripts/demo calibrates into its own directory, never into the user's default table.
 TESTS += tests/scripts_demo.sh
 EXTRA_DIST += tests/scripts_demo.sh
+
+# docs/design.md names every tracked file, and only files that exist.
+TESTS += tests/design_files.sh
+EXTRA_DIST += tests/design_files.sh
