@@ -19,6 +19,14 @@ tests_support_libmodeltuned_test_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
 	-DMODELTUNED_TEST_OMPI_MCA_DIR='"$(OMPI_MCA_DIR)"' \
 	-DMODELTUNED_TEST_OMPI_SERIES='"$(OMPI_SERIES)"'
 tests_support_libmodeltuned_test_la_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
+
+# The table the tests run with (tests/support/mpi_launch.cpp, table_path): made before any test
+# runs, since the MPI tests and the script tests read it alike.
+check_PROGRAMS += tests/support/write_test_table
+tests_support_write_test_table_SOURCES = tests/support/write_test_table.cpp
+check_DATA = tests/orfeo-epyc-unchecked.json
+tests/orfeo-epyc-unchecked.json: $(top_srcdir)/calib/tables/orfeo-epyc.json tests/support/write_test_table$(EXEEXT)
+	$(AM_V_GEN)tests/support/write_test_table $(top_srcdir)/calib/tables/orfeo-epyc.json $@.partial && mv $@.partial $@
 # Tests run in the order they are listed, as many at once as make's -j: the longest (MPI jobs,
 # the external suite, the calibrator's) come first, so that the short ones fill the other slots
 # rather than wait behind them at the end.

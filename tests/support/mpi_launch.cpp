@@ -15,8 +15,6 @@
 #include <sstream>
 #include <thread>
 
-#include <nlohmann/json.hpp>
-
 // Last: check.h defines a `fail` macro that breaks the standard streams.
 #include <check.h>
 
@@ -36,21 +34,11 @@ std::string lstopo() { return setting("MODELTUNED_TEST_LSTOPO", MODELTUNED_TEST_
 // The shipped ORFEO table without its checks: the checks cover only the data set's own
 // communicator shapes, so in the small placements of these tests the component would keep Open
 // MPI's default for every call (docs/model.md#margin) and the tests would not see it decide. The
-// checks rule itself is unit-tested (check_model, check_calibration). Written into the build
-// tree, through a rename so that test programs running side by side never read half a file.
+// checks rule itself is unit-tested (check_model, check_calibration). make check writes it into
+// the build tree before any test runs (tests/support/write_test_table.cpp).
 std::string table_path() {
   if (const char *v = std::getenv("MODELTUNED_TEST_TABLE"); v && *v) return v;
-  static const std::string path = [] {
-    std::ifstream in(srcdir() + "/calib/tables/orfeo-epyc.json");
-    nlohmann::json table = nlohmann::json::parse(in);
-    table.erase("checks");
-    const std::string out = builddir() + "/tests/orfeo-epyc-unchecked.json";
-    const std::string partial = out + "." + std::to_string(getpid());
-    std::ofstream(partial) << table.dump(2) << "\n";
-    if (std::rename(partial.c_str(), out.c_str()) != 0) std::remove(partial.c_str());
-    return out;
-  }();
-  return path;
+  return builddir() + "/tests/orfeo-epyc-unchecked.json";
 }
 std::string component_path() {
   return builddir() + "/mca-components:" + setting("MODELTUNED_TEST_OMPI_MCA_DIR", MODELTUNED_TEST_OMPI_MCA_DIR);
