@@ -27,6 +27,7 @@ tests_support_write_test_table_SOURCES = tests/support/write_test_table.cpp
 check_DATA = tests/orfeo-epyc-unchecked.json
 tests/orfeo-epyc-unchecked.json: $(top_srcdir)/calib/tables/orfeo-epyc.json tests/support/write_test_table$(EXEEXT)
 	$(AM_V_GEN)tests/support/write_test_table $(top_srcdir)/calib/tables/orfeo-epyc.json $@.partial && mv $@.partial $@
+
 # Tests run in the order they are listed, as many at once as make's -j: the longest (MPI jobs,
 # the external suite, the calibrator's) come first, so that the short ones fill the other slots
 # rather than wait behind them at the end.

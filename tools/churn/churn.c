@@ -2,7 +2,8 @@
  * Communicator churn: ITERATIONS x (MPI_Comm_dup of MPI_COMM_WORLD, one 8-byte MPI_Bcast, one
  * 8-byte MPI_Reduce, MPI_Comm_free), the cost a component adds to communicator creation and to
  * the first calls on a new communicator. Prints the median over REPETITIONS of the time per
- * iteration (rank 0's, after a barrier). Run under both coll settings by tools/churn/run-churn (make churn).
+ * iteration (rank 0's, after a barrier). Run under both coll settings by tools/churn/run-churn
+ * (make churn).
  * Usage: churn [ITERATIONS [REPETITIONS]]   (default 2000 x 5)
  */
 #include <mpi.h>
