@@ -1,7 +1,11 @@
 // Unit tests of the model library (no MPI): channels, costs against hand-computed values, the
 // stage sums of report eq. 2-3, Open MPI's segmentation rule, the registry and the selector's
-// rules; and the tools library's emulated placements and stage-sum variant.
+// rules; the table as the component holds it (C API); and the tools library's emulated placements
+// and stage-sum variant.
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <tuple>
@@ -10,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "model/capi/capi_internal.hpp"
 #include "model/cost/channel_cost.hpp"
 #include "model/schedule/trees.hpp"
 #include "model/select/ompi_fixed.hpp"
@@ -645,6 +650,81 @@ START_TEST(uncovered_communicators_never_leave_the_default) {
 }
 END_TEST
 
+// An op whose every call keeps the default is left whole to Open MPI
+// (Selector::keeps_default_everywhere): known for barrier and the block exchanges, never claimed
+// for a rooted or reducing op, and false as soon as one checked size may leave the default.
+START_TEST(ops_kept_at_the_default_everywhere) {
+  const CalibrationTable t = synthetic_table();
+  const Placement p = one_cache(8);
+  // Checks of calls below `below_bytes` (the default's holds where tuned's rule runs one algorithm
+  // throughout, margin.hpp: at 1 B for every op here).
+  auto with_checks = [&](Op op, double below_bytes,
+                         std::vector<std::tuple<std::string, uint32_t, int, double, double>> checks) {
+    CalibrationTable c = t;
+    c.checks_source = "unit test";
+    for (auto [name, segsize, fanout, lo, hi] : checks)
+      c.checks.push_back({std::string(op_name(op)), name, segsize, fanout, "completion", "cache", "cache", 0,
+                          below_bytes, lo, hi, 4, 8, 9});
+    return c;
+  };
+  for (Op op : {Op::barrier, Op::allgather, Op::alltoall}) {
+    // Only the default is checked: no candidate is trusted, so no call leaves it.
+    const CalibrationTable default_only = with_checks(op, 1 << 20, {{"default", 0, 0, -0.1, 0.1}});
+    ck_assert(Selector(default_only, p).keeps_default_everywhere(op, Metric::completion));
+    for (size_t bytes : {3ul, 1000ul, 300000ul}) {  // between the powers of two it swept, too
+      const auto d = decide(default_only, p, CallShape{op, op == Op::barrier ? 0 : bytes, 1, 0, true}, kAllAlgorithms);
+      ck_assert(!d || d->kept_default);
+    }
+    // A candidate measured far faster than predicted: it leaves the default at the first size swept.
+    const auto plain = decide(t, p, CallShape{op, op == Op::barrier ? 0ul : 1ul, 1, 0, true}, kAllAlgorithms);
+    const auto other = std::find_if(plain->predictions.begin(), plain->predictions.end(), [&](const Prediction &x) {
+      return x.candidate.algorithm != plain->ompi_default->candidate.algorithm;
+    });
+    ck_assert(other != plain->predictions.end());
+    const CalibrationTable fast = with_checks(op, 2,
+                                              {{"default", 0, 0, -0.1, 0.1},
+                                               {std::string(find_algorithm(op, other->candidate.algorithm)->name),
+                                                other->candidate.segsize, other->candidate.fanout, -6, -5}});
+    ck_assert_msg(!Selector(fast, p).keeps_default_everywhere(op, Metric::completion), "%s %s", op_name(op).data(),
+                  find_algorithm(op, other->candidate.algorithm)->name.data());
+    // A narrowed list: the user chose among algorithms, and the model picks every call.
+    ck_assert(!Selector(default_only, p, allowed_everywhere(kAllAlgorithms & ~(1u << 1)))
+                   .keeps_default_everywhere(op, Metric::completion));
+  }
+  // Rooted and reducing ops are decided per root and datatype: never claimed, even unchecked.
+  const CalibrationTable bcast_default_only = with_checks(Op::bcast, 1 << 20, {{"default", 0, 0, -0.1, 0.1}});
+  for (Op op : {Op::bcast, Op::reduce, Op::allreduce})
+    ck_assert(!Selector(bcast_default_only, p).keeps_default_everywhere(op, Metric::completion));
+}
+END_TEST
+
+// The component's table (mt_table_load) keeps of the provenance only what the component reads,
+// with the whole file's checksum and the same margin.
+START_TEST(component_table_keeps_the_provenance_it_reads) {
+  CalibrationTable t = synthetic_table();
+  t.reduce_source = "estimate: unit test";
+  t.provenance = {{"host", "node1"},
+                  {"date", "2026-11-28"},
+                  {"hwloc", {{"signature", "pack:1 core:8"}}},
+                  {"fit", {{"cache", {{"p2p", {{"held_out", {{"median_ape", 12.5}}}}}}}}},
+                  {"checks", nlohmann::json::array({{{"op", "bcast"}, {"us", {1.5, 2.5}}}})}};
+  const std::string path = "/tmp/modeltuned-provenance-" + std::to_string(getpid()) + ".json";
+  save_calibration(t, path);
+  const CalibrationTable whole = load_calibration(path);
+  char err[256] = "";
+  mt_table *component = mt_table_load(path.c_str(), err, sizeof err);
+  std::remove(path.c_str());
+  ck_assert_msg(component, "%s", err);
+  const nlohmann::json &kept = component->table.provenance;
+  ck_assert_uint_eq(kept.size(), 3);
+  ck_assert(kept.contains("host") && kept.contains("hwloc") && kept.contains("fit"));
+  ck_assert(whole.provenance.contains("checks") && whole.provenance.contains("date"));
+  ck_assert_uint_eq(mt_table_checksum(component), whole.checksum);
+  ck_assert_double_eq(held_out_uncertainty(component->table), 0.125);
+  mt_table_free(component);
+}
+END_TEST
+
 // Checks hold near the communicator sizes they were measured on (margin.hpp): within a factor of
 // 2, the nearest size deciding; a check without sizes only where no sized one holds.
 START_TEST(checks_hold_near_their_ranks) {
@@ -1086,8 +1166,10 @@ int main() {
        {selector_rules, checks_decide_only_what_they_cover, picks_pass_the_checks_for_both_objectives,
         han_default_needs_checks_of_han, checks_hold_near_their_ranks, checks_between_measured_sizes_take_both,
         default_checks_follow_the_fixed_rule, uncovered_communicators_never_leave_the_default,
-        candidates_cover_parameters, algorithm_lists, tuned_fixed_rules, fallback_under_han}},
+        ops_kept_at_the_default_everywhere, candidates_cover_parameters, algorithm_lists, tuned_fixed_rules,
+        fallback_under_han}},
       {"registry", {registry_matches_tuned, registry_refuses_clashes}},
+      {"capi", {component_table_keeps_the_provenance_it_reads}},
       {"emulate", {emulated_orfeo_placements}},
   };
   for (const auto &[name, tests] : cases) {

@@ -62,6 +62,7 @@ struct SharedModel {
   std::mutex mutex;  // MPI_THREAD_MULTIPLE: communicators of several threads share it
   Selector selector;
   std::map<CallKey, std::optional<Decision>> decisions;
+  std::map<std::pair<Op, Metric>, bool> keeps_default;  // Selector::keeps_default_everywhere, once each
 };
 
 // Call shapes remembered per shared model (one per size, root and operation kind): a bound, so a
@@ -108,11 +109,23 @@ static_assert(MT_OPS == kOpCount && MT_OP_BCAST == op_index(Op::bcast) && MT_OP_
               MT_OP_ALLGATHER == op_index(Op::allgather) && MT_OP_ALLTOALL == op_index(Op::alltoall));
 static Op to_op(int op) { return op >= 0 && op < MT_OPS ? static_cast<Op>(op) : Op::bcast; }
 
+// The component holds its table for the whole job: of the provenance it keeps what it reads. The
+// rest, chiefly the checks' raw measurements, would stay in the application's heap unread. The
+// checksum covers the whole file: it was taken before.
+static void keep_read_provenance(CalibrationTable &table) {
+  nlohmann::json kept = nlohmann::json::object();
+  for (const char *key : kProvenanceTheComponentReads)
+    if (auto it = table.provenance.find(key); it != table.provenance.end()) kept[key] = std::move(*it);
+  table.provenance = std::move(kept);
+}
+
 extern "C" {
 
 mt_table *mt_table_load(const char *path, char *err, size_t errlen) {
   try {
-    return new mt_table{load_calibration(path)};
+    auto table = std::make_unique<mt_table>(mt_table{load_calibration(path)});
+    keep_read_provenance(table->table);
+    return table.release();
   } catch (const std::exception &e) {
     set_error(err, errlen, e.what());
   } catch (...) {
@@ -195,6 +208,21 @@ int mt_comm_model_han_default_ops(const mt_comm_model *model) { return model->sh
 
 int mt_comm_model_may_leave_default(const mt_comm_model *model, int op) {
   return model->shared->selector.may_leave_default(to_op(op)) ? 1 : 0;
+}
+
+int mt_comm_model_keeps_default_everywhere(mt_comm_model *model, int op, int objective) {
+  try {
+    const Metric metric = objective == MT_OBJECTIVE_RANK_MEAN ? Metric::rank_mean : Metric::completion;
+    SharedModel &shared = *model->shared;
+    std::lock_guard<std::mutex> lock(shared.mutex);
+    const auto key = std::make_pair(to_op(op), metric);
+    auto known = shared.keeps_default.find(key);
+    if (known == shared.keeps_default.end())
+      known = shared.keeps_default.emplace(key, shared.selector.keeps_default_everywhere(key.first, metric)).first;
+    return known->second ? 1 : 0;
+  } catch (...) {
+    return 0;  // undecided: the component takes the op and decides call by call
+  }
 }
 
 void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len) {

@@ -154,6 +154,11 @@ void mt_comm_model_free(mt_comm_model *model);
  * and every algorithm is allowed): the component then leaves the op to the previous component. 1
  * when a call may. The same on every rank: it reads only the table and the placement. */
 int mt_comm_model_may_leave_default(const mt_comm_model *model, int op);
+/* 1 when every call of op (MT_OP_*) that the component decides on this communicator keeps Open
+ * MPI's default under objective (MT_OBJECTIVE_*): known for barrier, allgather and alltoall
+ * (modeltuned::Selector::keeps_default_everywhere), computed once per shared model. The component
+ * then leaves the op to the previous component. 0 otherwise. The same on every rank. */
+int mt_comm_model_keeps_default_everywhere(mt_comm_model *model, int op, int objective);
 /* Channels the communicator's ranks talk through, "cache,core" style, into buf. */
 void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len);
 

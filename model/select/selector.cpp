@@ -159,6 +159,35 @@ bool Selector::may_leave_default(Op op) const {
   });
 }
 
+namespace {
+constexpr size_t kSweptBytesWithoutChecks = size_t{1} << 30;
+
+// The message sizes keeps_default_everywhere decides: the empty call of a family that moves no
+// data, else the powers of two below the largest message measured by a check of `op`.
+std::vector<size_t> swept_sizes(const CalibrationTable &table, Op op) {
+  if (!collective_family(op).moves_data) return {0};
+  double below = table.checks.empty() ? static_cast<double>(kSweptBytesWithoutChecks) : 0;
+  for (const CheckResidual &r : table.checks)
+    if (r.op == op_name(op)) below = std::max(below, r.below_bytes);
+  std::vector<size_t> sizes;
+  for (size_t bytes = 1; static_cast<double>(bytes) < below && bytes <= kSweptBytesWithoutChecks; bytes *= 2)
+    sizes.push_back(bytes);
+  return sizes;
+}
+}  // namespace
+
+bool Selector::keeps_default_everywhere(Op op, Metric metric) {
+  if (collective_family(op).rooted || reduces(op) || !default_is_candidate_[op_index(op)]) return false;
+  if (!may_leave_default(op)) return true;
+  for (const size_t bytes : swept_sizes(table_, op)) {
+    CallShape call{op, bytes, 1, 0, true};
+    call.metric = metric;
+    const std::optional<Decision> decision = decide(call);
+    if (decision && !decision->kept_default) return false;
+  }
+  return true;
+}
+
 // The checks rule (margin.hpp) over every prediction. The checks for this call are selected once;
 // each candidate then looks among those few.
 Decision Selector::apply_checks(const CallShape &call, Decision decision) const {

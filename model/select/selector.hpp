@@ -92,6 +92,14 @@ class Selector {
   // (margin.hpp), and every algorithm is allowed. The component then does not take the op at all,
   // so where the model is unsure it costs nothing, not even a lookup. True otherwise (it may).
   bool may_leave_default(Op op) const;
+  // True when every call of `op` that the component decides on this communicator keeps Open MPI's
+  // default under `metric`, so the component can leave the op to the previous component and its
+  // calls cost nothing. Known for the rootless collectives that carry no operation: barrier's one
+  // call, and a block exchange at every power of two of bytes below the largest message a check of
+  // the op measured (kSweptBytesWithoutChecks for a table without checks). A size between two
+  // powers the sweep passes over is then left to the default too, which never makes a call slower
+  // than Open MPI's own decision. False for the others, decided per root and datatype.
+  bool keeps_default_everywhere(Op op, Metric metric);
   // Open MPI's default for `op` on this communicator is han's hierarchical algorithm (5.0 across
   // nodes, a node holding two or more of its ranks; ompi_fixed.hpp), not tuned's fixed rule: the
   // model does not predict it, so a pick leaves it only where the table's checks of han's default

@@ -215,6 +215,29 @@ static void leave_uncovered_ops(mca_coll_modeltuned_module_t *m, struct ompi_com
     }
 }
 
+/* Ops whose every call the model keeps at Open MPI's default on this communicator (barrier and the
+ * block exchanges, model/select/selector.hpp): their calls go straight to the previous component,
+ * which runs what the component would have. */
+static void leave_kept_default_ops(mca_coll_modeltuned_module_t *m,
+                                   struct ompi_communicator_t *comm, bool ready)
+{
+    for (int op = 0; ready && op < MT_OPS; ++op) {
+        if (!holds_op(m, op) ||
+            !mt_comm_model_keeps_default_everywhere(m->model, op,
+                                                    mca_coll_modeltuned_component.objective))
+            continue;
+        leave_op(m, op);
+        if (0 == ompi_comm_rank(comm))
+            opal_output_verbose(
+                1, mca_coll_modeltuned_component.output,
+                "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to %s: the model keeps "
+                "Open MPI's default for every call of it on this communicator (docs/model.md, "
+                "\"Ops the model never takes\")",
+                mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
+                mca_coll_modeltuned_op_name(op), m->fallback[op]);
+    }
+}
+
 /* Whether a call whose default is kept may run tuned's fixed rule directly: only where the call
  * handed back would run exactly that (tuned below, told nothing by the user), and the fan-out the
  * rule passes, where it has one, is known. */
@@ -267,6 +290,7 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     leave_told_ops(m, comm);
     leave_unmodelled_fallbacks(m, comm);
     leave_uncovered_ops(m, comm, ready);
+    leave_kept_default_ops(m, comm, ready);
     choose_default_direct(m);
     return OMPI_SUCCESS;
 }
