@@ -691,6 +691,12 @@ START_TEST(ops_kept_at_the_default_everywhere) {
     ck_assert(!Selector(default_only, p, allowed_everywhere(kAllAlgorithms & ~(1u << 1)))
                    .keeps_default_everywhere(op, Metric::completion));
   }
+  // Beyond 256 ranks the sweep is not run, even where only the default is checked.
+  CalibrationTable wide = with_checks(Op::allgather, 1 << 20, {{"default", 0, 0, -0.1, 0.1}});
+  wide.checks.back().from_ranks = 512;
+  wide.checks.back().below_ranks = 513;
+  ck_assert(Selector(wide, one_cache(512)).may_leave_default(Op::allgather));
+  ck_assert(!Selector(wide, one_cache(512)).keeps_default_everywhere(Op::allgather, Metric::completion));
   // Rooted and reducing ops are decided per root and datatype: never claimed, even unchecked.
   const CalibrationTable bcast_default_only = with_checks(Op::bcast, 1 << 20, {{"default", 0, 0, -0.1, 0.1}});
   for (Op op : {Op::bcast, Op::reduce, Op::allreduce})

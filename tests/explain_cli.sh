@@ -115,6 +115,23 @@ for case in "256 false 2" "16 false 2" "512 true 4"; do
     echo "FAIL: explain -np $1: left_to_ompi is not $2"; failures=$((failures + 1)); fi
 done
 
+# An op the model keeps at the default for every call (the shipped VM table at np 2 on its own
+# one-L3 node keeps every allgather) is left to Open MPI at enable, and explain says so; with a
+# narrowed list, or for a rooted op, it is not.
+vm_table="$top/calib/tables/cpp-vm-2core.json"
+for case in "allgather - true" "allgather ring false" "bcast - false"; do
+  set -- $case
+  list=; [ "$2" = - ] || list="--algorithms $2"
+  out=$("$tool" explain --synthetic "pack:1 l3:1 core:2" -np 2 --table "$vm_table" --op "$1" --sizes 1K $list --json)
+  text=$("$tool" explain --synthetic "pack:1 l3:1 core:2" -np 2 --table "$vm_table" --op "$1" --sizes 1K $list)
+  says=false
+  printf '%s' "$text" | grep -q "the component leaves the op to Open MPI at enable" && says=true
+  if printf '%s' "$out" | grep -q "\"kept_default_everywhere\": $3" && [ "$says" = "$3" ]; then
+    passed=$((passed + 1)); else
+    echo "FAIL: explain --op $1 $list on the VM table: kept_default_everywhere (and its line) is not $3"
+    failures=$((failures + 1)); fi
+done
+
 # Under 5.0 han runs bcast and reduce across nodes: where a node holds two of the ranks it runs its
 # hierarchical algorithms and the component leaves both ops to it; with one rank per node han hands
 # calls to tuned, and under 4.1 or --without-han the fallback is tuned.

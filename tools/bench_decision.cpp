@@ -91,4 +91,38 @@ BENCHMARK(BM_DecideNewSizeClass)
     ->Args({16384, 0, 1 << 20, 1})
     ->Unit(benchmark::kMicrosecond);
 
+// What the component pays at enable, once per placement, to learn whether an op keeps Open MPI's
+// default at every size (Selector::keeps_default_everywhere): the model built, then the sweep. With
+// ORFEO's checks (none of allgather or alltoall: no sweep at all), and without checks, where the
+// sweep runs through every power of two up to 1 GiB.
+static void BM_KeepsDefaultEverywhere(benchmark::State &state) {
+  static const CalibrationTable checked = load_calibration(MODELTUNED_ORFEO_TABLE);
+  static const CalibrationTable unchecked = [] {
+    CalibrationTable t = checked;
+    t.checks.clear();
+    return t;
+  }();
+  const Placement placement = orfeo_by_core(static_cast<int>(state.range(0)));
+  const Op op = state.range(1) ? Op::alltoall : Op::allgather;
+  const CalibrationTable &table = state.range(2) ? checked : unchecked;
+  for (auto _ : state) {
+    Selector selector(table, placement);
+    benchmark::DoNotOptimize(selector.keeps_default_everywhere(op, Metric::completion));
+  }
+}
+BENCHMARK(BM_KeepsDefaultEverywhere)
+    ->ArgNames({"P", "alltoall", "checks"})
+    ->Args({2, 0, 0})
+    ->Args({2, 1, 0})
+    ->Args({16, 0, 0})
+    ->Args({16, 1, 0})
+    ->Args({64, 0, 0})
+    ->Args({64, 1, 0})
+    ->Args({256, 0, 1})
+    ->Args({256, 0, 0})
+    ->Args({256, 1, 0})
+    ->Args({1024, 0, 0})
+    ->Args({1024, 1, 0})
+    ->Unit(benchmark::kMillisecond);
+
 BENCHMARK_MAIN();

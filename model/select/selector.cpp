@@ -161,6 +161,10 @@ bool Selector::may_leave_default(Op op) const {
 
 namespace {
 constexpr size_t kSweptBytesWithoutChecks = size_t{1} << 30;
+// Larger communicators are not swept: the sweep costs milliseconds per placement there (64 ms for
+// an alltoall of 1024 ranks without checks, `make bench`), while their calls take tens of
+// microseconds and the lookup it would save a few nanoseconds.
+constexpr int kSweptRanksAtMost = 256;
 
 // The message sizes keeps_default_everywhere decides: the empty call of a family that moves no
 // data, else the powers of two below the largest message measured by a check of `op`.
@@ -177,7 +181,9 @@ std::vector<size_t> swept_sizes(const CalibrationTable &table, Op op) {
 }  // namespace
 
 bool Selector::keeps_default_everywhere(Op op, Metric metric) {
-  if (collective_family(op).rooted || reduces(op) || !default_is_candidate_[op_index(op)]) return false;
+  if (collective_family(op).rooted || reduces(op) || !default_is_candidate_[op_index(op)] ||
+      placement_.size() > kSweptRanksAtMost)
+    return false;
   if (!may_leave_default(op)) return true;
   for (const size_t bytes : swept_sizes(table_, op)) {
     CallShape call{op, bytes, 1, 0, true};

@@ -98,7 +98,8 @@ class Selector {
   // call, and a block exchange at every power of two of bytes below the largest message a check of
   // the op measured (kSweptBytesWithoutChecks for a table without checks). A size between two
   // powers the sweep passes over is then left to the default too, which never makes a call slower
-  // than Open MPI's own decision. False for the others, decided per root and datatype.
+  // than Open MPI's own decision. False for the others, decided per root and datatype, and on
+  // communicators of more than 256 ranks, where the sweep would cost more than it saves.
   bool keeps_default_everywhere(Op op, Metric metric);
   // Open MPI's default for `op` on this communicator is han's hierarchical algorithm (5.0 across
   // nodes, a node holding two or more of its ranks; ompi_fixed.hpp), not tuned's fixed rule: the

@@ -66,7 +66,8 @@ void drop_declined(const std::vector<uint64_t> &taken, Setup &setup) {
       setup.notes.push_back(
           fmt::format("{} modeltuned: Open MPI's default ran every call: modeltuned declined the "
                       "communicator or left this op to the previous component (no check of its "
-                      "table covers it); --mca coll_modeltuned_verbose 1 says which",
+                      "table covers it, or the model keeps the default at every size); "
+                      "--mca coll_modeltuned_verbose 1 says which",
                       op_name(setup.variants[v].op)));
       kept.push_back(setup.variants[v]);
       continue;

@@ -24,6 +24,8 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
   const bool han_below = ompi_fallback(what_if.ompi, placement, what_if.han_enabled) == Fallback::han && han_has_op;
   const bool han = !fallback_runs_tuned_rule(what_if.ompi, placement, what_if.han_enabled);
   for (const CollectiveFamily *family : collective_families()) selector.set_han_default(family->op, han && family->han);
+  // As the component at enable: an op whose every call keeps the default is not taken either.
+  const bool kept_everywhere = selector.keeps_default_everywhere(what_if.op, Metric::completion);
   nlohmann::json out = nlohmann::json::array();
   for (size_t bytes : what_if.sizes) {
     CallShape call{what_if.op, bytes / what_if.type_size, what_if.type_size, what_if.root, what_if.commutative};
@@ -33,6 +35,7 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
     d["fallback"] = han_below ? "han" : "tuned";
     d["default_runs"] = han && han_has_op ? "han" : "tuned_rule";
     d["left_to_ompi"] = !selector.may_leave_default(what_if.op);
+    d["kept_default_everywhere"] = kept_everywhere;
     out.push_back(std::move(d));
   }
   return out;
@@ -174,6 +177,12 @@ std::string format_decision(const nlohmann::json &d, int top) {
     out += fmt::format("  {} {:<30} {:>12.2f} us  ({:.2f}x the pick)\n", default_name,
                        fixed["label"].get<std::string>(), us(fixed), us(fixed) / best);
   out += why_line(d, best, han);
+  if (d.value("kept_default_everywhere", false) && !d.value("left_to_ompi", false))
+    out += fmt::format(
+        "  so: the model keeps Open MPI's default for every {} on this communicator, and the component leaves "
+        "the op to Open MPI at enable: its calls never reach modeltuned (docs/model.md, \"Ops the model never "
+        "takes\")\n",
+        d["op"].get<std::string>());
   const auto &all = d["candidates"];
   size_t shown = top > 0 ? std::min<size_t>(top, all.size()) : all.size();
   out += fmt::format("  {:>4}  {:<34} {:>12}  {:>8}\n", "rank", "candidate", "predicted_us", "vs pick");
