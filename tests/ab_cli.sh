@@ -168,6 +168,12 @@ preflight=""
 # The shipped VM table knows the cache channel only (its two cores share one L3): the jobs run on
 # such an emulated node, whatever this machine's caches are.
 node_xml="$scratch/node.xml"
+# 4.1's ORTE reads the file as hwloc_base_topo_file; 5.0's PRRTE as its hwloc_use_topo_file.
+if "$mpirun" --version 2>&1 | grep -q "(Open MPI) 4\."; then
+  topology_flags="--mca hwloc_base_topo_file $node_xml --mca rtc ^hwloc"
+else
+  topology_flags="--prtemca hwloc_use_topo_file $node_xml --prtemca rtc ^hwloc"
+fi
 if [ ! -f "$build/mca-components/mca_coll_modeltuned.so" ]; then
   fail "the component was not built ($build/mca-components/mca_coll_modeltuned.so)"
 elif ! lstopo-no-graphics --input 'pack:1 numa:1 l3:1 core:2 pu:1' --of xml > "$node_xml"; then
@@ -178,7 +184,7 @@ else
     --table "$top/calib/tables/cpp-vm-2core.json" --modeltuned-env "OMPI_MCA_coll_modeltuned_decision_file=$decisions" \
     --baseline-env "OMPI_MCA_coll_modeltuned_decision_file=$decisions" -- \
     "$mpirun" $root_flag --oversubscribe -np 2 --mca mca_base_component_path "$build/mca-components:$mca_dir" \
-    --mca hwloc_base_topo_file "$node_xml" --mca rtc ^hwloc \
+    $topology_flags \
     --mca coll_modeltuned_oversubscribed 1 "$build/tools/latency/modeltuned-latency" --max-size 64 --iterations 20 \
     --warmup 2 > "$real.report" 2> "$real.err"
   status=$?
