@@ -5,7 +5,7 @@ check_PROGRAMS += tests/mpi/collectives tests/mpi/observe tests/mpi/check_mpi
 TESTS += tests/mpi/check_mpi
 
 # Built with mpicc's own flags (configure's OMPI_CPPFLAGS / OMPI_LIBS come from mpicc --showme).
-tests_mpi_collectives_SOURCES = tests/mpi/collectives.c
+tests_mpi_collectives_SOURCES = tests/mpi/collectives.c tests/mpi/test_buffer.h
 tests_mpi_collectives_CPPFLAGS = $(OMPI_CPPFLAGS)
 tests_mpi_collectives_CFLAGS = $(AM_CFLAGS) -O2
 tests_mpi_collectives_LDADD = $(OMPI_LIBS)
@@ -75,7 +75,7 @@ EXTRA_tests_mpi_check_guard_DEPENDENCIES = tests/mpi/guard mca-components/mca_co
 # Ranks passing different datatypes of one type signature, every algorithm, np 2-16.
 check_PROGRAMS += tests/mpi/signatures tests/mpi/check_signatures
 TESTS += tests/mpi/check_signatures
-tests_mpi_signatures_SOURCES = tests/mpi/signatures.c tests/mpi/mpi_t.h
+tests_mpi_signatures_SOURCES = tests/mpi/signatures.c tests/mpi/mpi_t.h tests/mpi/test_buffer.h
 tests_mpi_signatures_CPPFLAGS = $(OMPI_CPPFLAGS)
 tests_mpi_signatures_CFLAGS = $(AM_CFLAGS) -O2
 tests_mpi_signatures_LDADD = $(OMPI_LIBS)

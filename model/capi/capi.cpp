@@ -108,6 +108,9 @@ static_assert(MT_OPS == kOpCount && MT_OP_BCAST == op_index(Op::bcast) && MT_OP_
               MT_OP_ALLREDUCE == op_index(Op::allreduce) && MT_OP_BARRIER == op_index(Op::barrier) &&
               MT_OP_ALLGATHER == op_index(Op::allgather) && MT_OP_ALLTOALL == op_index(Op::alltoall));
 static Op to_op(int op) { return op >= 0 && op < MT_OPS ? static_cast<Op>(op) : Op::bcast; }
+static Metric to_metric(int objective) {
+  return objective == MT_OBJECTIVE_RANK_MEAN ? Metric::rank_mean : Metric::completion;
+}
 
 // The component holds its table for the whole job: of the provenance it keeps what it reads. The
 // rest, chiefly the checks' raw measurements, would stay in the application's heap unread. The
@@ -212,7 +215,7 @@ int mt_comm_model_may_leave_default(const mt_comm_model *model, int op) {
 
 int mt_comm_model_keeps_default_everywhere(mt_comm_model *model, int op, int objective) {
   try {
-    const Metric metric = objective == MT_OBJECTIVE_RANK_MEAN ? Metric::rank_mean : Metric::completion;
+    const Metric metric = to_metric(objective);
     SharedModel &shared = *model->shared;
     std::lock_guard<std::mutex> lock(shared.mutex);
     const auto key = std::make_pair(to_op(op), metric);
@@ -308,7 +311,7 @@ int mt_decide(mt_comm_model *model, const mt_call *c, mt_decision *out, mt_decis
     CallShape call{to_op(c->op), static_cast<size_t>(c->count), static_cast<size_t>(c->type_size), c->root,
                    c->commutative != 0};
     call.whole_message = c->whole_message != 0;
-    call.metric = c->objective == MT_OBJECTIVE_RANK_MEAN ? Metric::rank_mean : Metric::completion;
+    call.metric = to_metric(c->objective);
     SharedModel &shared = *model->shared;
     std::lock_guard<std::mutex> lock(shared.mutex);
     const SharedModel::CallKey key{call.op,          call.count,         call.type_size, call.root,

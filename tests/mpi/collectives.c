@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_buffer.h"
+
 enum { SENTINEL = 0xA5, MAX_REPORTED_MISMATCHES = 8 };
 
 /* Element kinds: the payload layout of one element of the MPI datatype under test. */
@@ -207,12 +209,11 @@ static void compare_bytes(const struct ctx *c, const char *what, const unsigned 
 
 /* ---- the two collectives ------------------------------------------------------------------ */
 
-static unsigned char *alloc_filled(size_t n) {
-  unsigned char *p = malloc(n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "collectives: out of memory allocating %zu bytes\n", n);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+/* n bytes of the sentinel in test buffer `slot` (test_buffer.h): each buffer live at once in a
+ * case has a slot of its own. */
+enum { SLOT_EXPECTED, SLOT_RECV, SLOT_SEND, SLOT_SEND_COPY, SLOT_CONTRIBUTION };
+static unsigned char *alloc_filled(int slot, size_t n) {
+  unsigned char *p = test_buffer(slot, n);
   memset(p, SENTINEL, n);
   return p;
 }
@@ -228,15 +229,13 @@ static void run_bcast(MPI_Comm comm, const char *comm_name, enum kind k, long co
   MPI_Comm_rank(comm, &rank);
   size_t n = (size_t)count * kinds[k].extent;
   uint32_t seed = case_seed(comm_name, 0, k, count, root);
-  unsigned char *expected = alloc_filled(n), *buf = alloc_filled(n);
+  unsigned char *expected = alloc_filled(SLOT_EXPECTED, n), *buf = alloc_filled(SLOT_RECV, n);
   for (long i = 0; i < count; i++) put_value(k, expected, i, seed, root);
   if (rank == root) memcpy(buf, expected, n);
   MPI_Bcast(buf, (int)count, mpi_type(k), root, comm);
   count_call(comm, count, &bcast_calls);
   struct ctx c = {comm_name, "bcast", k, count, root, 0};
   compare_bytes(&c, rank == root ? "root buffer changed" : "received data", buf, expected, n);
-  free(expected);
-  free(buf);
 }
 
 struct reduce_op {
@@ -286,16 +285,15 @@ static void fold(const struct reduce_op *op, enum kind k, unsigned char *acc, co
 }
 
 /* v_0 op v_1 op ... op v_{P-1} of every rank's values for this case, in rank order; holes keep
- * the sentinel. The caller frees it. */
+ * the sentinel. */
 static unsigned char *expected_reduction(const struct reduce_op *op, enum kind k, long count, uint32_t seed, int size) {
   const size_t n = (size_t)count * kinds[k].extent;
-  unsigned char *expected = alloc_filled(n), *contribution = alloc_filled(n);
+  unsigned char *expected = alloc_filled(SLOT_EXPECTED, n), *contribution = alloc_filled(SLOT_CONTRIBUTION, n);
   for (long i = 0; i < count; i++) put_value(k, expected, i, seed, 0);
   for (int q = 1; q < size; q++) {
     for (long i = 0; i < count; i++) put_value(k, contribution, i, seed, q);
     fold(op, k, expected, contribution, count);
   }
-  free(contribution);
   return expected;
 }
 
@@ -306,7 +304,8 @@ static void run_reduce(MPI_Comm comm, const char *comm_name, const struct reduce
   MPI_Comm_size(comm, &size);
   size_t n = (size_t)count * kinds[k].extent;
   uint32_t seed = case_seed(comm_name, op->id, k, count, root);
-  unsigned char *send = alloc_filled(n), *send_copy = alloc_filled(n), *recv = alloc_filled(n);
+  unsigned char *send = alloc_filled(SLOT_SEND, n), *send_copy = alloc_filled(SLOT_SEND_COPY, n),
+                *recv = alloc_filled(SLOT_RECV, n);
   for (long i = 0; i < count; i++) put_value(k, send, i, seed, rank);
   memcpy(send_copy, send, n);
   if (in_place && rank == root) {
@@ -321,11 +320,7 @@ static void run_reduce(MPI_Comm comm, const char *comm_name, const struct reduce
   if (rank == root) {
     unsigned char *expected = expected_reduction(op, k, count, seed, size);
     compare_bytes(&c, "reduced data", recv, expected, n);
-    free(expected);
   }
-  free(send);
-  free(send_copy);
-  free(recv);
 }
 
 /* Every rank gets v_0 op v_1 op ... op v_{P-1}; holes keep what the receive buffer held (the
@@ -337,7 +332,8 @@ static void run_allreduce(MPI_Comm comm, const char *comm_name, const struct red
   MPI_Comm_size(comm, &size);
   size_t n = (size_t)count * kinds[k].extent;
   uint32_t seed = case_seed(comm_name, 100 + op->id, k, count, 0);
-  unsigned char *send = alloc_filled(n), *send_copy = alloc_filled(n), *recv = alloc_filled(n);
+  unsigned char *send = alloc_filled(SLOT_SEND, n), *send_copy = alloc_filled(SLOT_SEND_COPY, n),
+                *recv = alloc_filled(SLOT_RECV, n);
   for (long i = 0; i < count; i++) put_value(k, send, i, seed, rank);
   memcpy(send_copy, send, n);
   if (in_place) {
@@ -351,10 +347,6 @@ static void run_allreduce(MPI_Comm comm, const char *comm_name, const struct red
   if (!in_place) compare_bytes(&c, "send buffer changed", send, send_copy, n);
   unsigned char *expected = expected_reduction(op, k, count, seed, size);
   compare_bytes(&c, "allreduced data", recv, expected, n);
-  free(expected);
-  free(send);
-  free(send_copy);
-  free(recv);
 }
 
 /* ---- the case table ---------------------------------------------------------------------- */
@@ -518,7 +510,8 @@ static void run_allgather(MPI_Comm comm, const char *comm_name, enum kind k, lon
   MPI_Comm_size(comm, &size);
   const size_t block = (size_t)count * kinds[k].extent, n = block * (size_t)size;
   const uint32_t seed = case_seed(comm_name, 5 + pairs, k, count, 0);
-  unsigned char *expected = alloc_filled(n), *rbuf = alloc_filled(n), *sbuf = alloc_filled(block);
+  unsigned char *expected = alloc_filled(SLOT_EXPECTED, n), *rbuf = alloc_filled(SLOT_RECV, n),
+                *sbuf = alloc_filled(SLOT_SEND, block);
   for (int q = 0; q < size; q++)
     for (long i = 0; i < count; i++) put_value(k, expected + (size_t)q * block, i, seed, q);
   memcpy(in_place ? rbuf + (size_t)rank * block : sbuf, expected + (size_t)rank * block, block);
@@ -535,16 +528,13 @@ static void run_allgather(MPI_Comm comm, const char *comm_name, enum kind k, lon
   struct ctx c = {comm_name, pairs ? "allgather(two-int elements on odd ranks)" : "allgather", k, count, -1, in_place};
   compare_bytes(&c, "gathered data", rbuf, expected, n);
   if (pair != MPI_DATATYPE_NULL) MPI_Type_free(&pair);
-  free(expected);
-  free(rbuf);
-  free(sbuf);
 }
 
 /* The odd ranks' send side of an alltoall of ints, as vector elements: two ints 8 bytes apart,
  * 16 bytes each, a hole after each int; `ints` holds `blocks` blocks of `count` ints. */
 static unsigned char *strided_copy(const unsigned char *ints, int blocks, long count) {
   const size_t elements = (size_t)blocks * (size_t)count / 2;
-  unsigned char *out = alloc_filled(elements * kinds[K_VEC].extent);
+  unsigned char *out = alloc_filled(SLOT_SEND_COPY, elements * kinds[K_VEC].extent);
   for (size_t j = 0; j < elements; j++) {
     memcpy(out + j * kinds[K_VEC].extent, ints + 2 * j * sizeof(int), sizeof(int));
     memcpy(out + j * kinds[K_VEC].extent + 2 * sizeof(int), ints + (2 * j + 1) * sizeof(int), sizeof(int));
@@ -563,7 +553,8 @@ static void run_alltoall(MPI_Comm comm, const char *comm_name, enum kind k, long
   MPI_Comm_size(comm, &size);
   const size_t block = (size_t)count * kinds[k].extent, n = block * (size_t)size;
   const uint32_t seed = case_seed(comm_name, 7 + pairs, k, count, 0);
-  unsigned char *expected = alloc_filled(n), *rbuf = alloc_filled(n), *sbuf = alloc_filled(n);
+  unsigned char *expected = alloc_filled(SLOT_EXPECTED, n), *rbuf = alloc_filled(SLOT_RECV, n),
+                *sbuf = alloc_filled(SLOT_SEND, n);
   for (int q = 0; q < size; q++)
     for (long i = 0; i < count; i++) {
       put_value(k, expected + (size_t)q * block, i, seed + 7919u * (uint32_t)rank, q);
@@ -597,10 +588,6 @@ static void run_alltoall(MPI_Comm comm, const char *comm_name, enum kind k, long
                   in_place};
   compare_bytes(&c, "exchanged data", rbuf, expected, n);
   if (pair != MPI_DATATYPE_NULL) MPI_Type_free(&pair);
-  if (send != sbuf) free(send);
-  free(expected);
-  free(rbuf);
-  free(sbuf);
 }
 
 typedef void (*exchange_case)(MPI_Comm comm, const char *comm_name, enum kind k, long count, int in_place,

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "mpi_t.h"
+#include "test_buffer.h"
 
 enum { SENTINEL = 0x5A, MAX_REPORTED = 8, MAX_ALGORITHMS = 32 };
 
@@ -157,11 +158,11 @@ static void check_bcast(const struct test_case *c, size_t n, int root, MPI_Comm 
   const enum layout l = layout_for(c, world_rank, root);
   const size_t values = n * 4; /* ints, or pairs: 4 per "big" element at every count */
   const size_t bytes = buffer_bytes(l, values);
-  char *buf = malloc(bytes + 1);
+  char *buf = test_buffer(0, bytes + 1);
   memset(buf, SENTINEL, bytes + 1);
   for (size_t j = 0; world_rank == root && j < values; ++j) put(l, buf, j, root);
   MPI_Bcast(buf, (int)(values / per_element[l]), type_of[l], root, comm);
-  char *expected = malloc(bytes + 1);
+  char *expected = test_buffer(1, bytes + 1);
   memset(expected, SENTINEL, bytes + 1);
   for (size_t j = 0; j < values; ++j) put(l, expected, j, root);
   ++checks;
@@ -171,8 +172,6 @@ static void check_bcast(const struct test_case *c, size_t n, int root, MPI_Comm 
     mismatch("bcast case=%s layout=%s n=%zu root=%d: first wrong byte %zu of %zu", c->name, layout_name[l], n, root, at,
              bytes);
   }
-  free(buf);
-  free(expected);
 }
 
 /* Reduce (root >= 0) or allreduce (root < 0: every rank gets the result; layouts as for root 0). */
@@ -182,7 +181,7 @@ static void check_reduce(const struct test_case *c, size_t n, int root, MPI_Comm
   const size_t values = n * 4;
   const size_t bytes = buffer_bytes(l, values);
   const int matrices = *c->op == user_product_op;
-  char *in = malloc(bytes), *out = malloc(bytes + 1), *expected = malloc(bytes + 1);
+  char *in = test_buffer(0, bytes), *out = test_buffer(1, bytes + 1), *expected = test_buffer(2, bytes + 1);
   memset(in, SENTINEL, bytes);
   memset(out, SENTINEL, bytes + 1);
   memset(expected, SENTINEL, bytes + 1);
@@ -224,9 +223,6 @@ static void check_reduce(const struct test_case *c, size_t n, int root, MPI_Comm
                layout_name[l], n, root, at, bytes);
     }
   }
-  free(in);
-  free(out);
-  free(expected);
 }
 
 static const char *const ops[3] = {"bcast", "reduce", "allreduce"};

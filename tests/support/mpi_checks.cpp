@@ -58,6 +58,7 @@ std::vector<TraceLine> RunResult::trace(const std::string &op) const {
       t.op = op;
       if (name_at != std::string::npos && rank_at != std::string::npos && rank_at > name_at)
         t.name = rest.substr(name_at + 6, rank_at - name_at - 6);
+      t.cid = number_field(rest, "cid");
       t.rank = number_field(rest, "rank");
       t.bytes = number_field(rest, "bytes");
       t.root = number_field(rest, "root");
@@ -206,28 +207,38 @@ static long program_calls(const std::vector<TraceLine> &lines) {
   return std::count_if(lines.begin(), lines.end(), [](const TraceLine &t) { return program_comm(t.name); });
 }
 
-// The verbose-1 line of coll_modeltuned_module.c's leave_kept_default_ops.
-bool left_as_kept_default(const RunResult &r, const std::string &op) {
-  const std::vector<std::string> lines = r.all_lines();
-  return std::any_of(lines.begin(), lines.end(), [&](const std::string &l) {
-    return contains(l, "leaves " + op + " to ") && contains(l, "the model keeps Open MPI's default for every call");
-  });
+std::set<long> left_as_kept_default(const RunResult &r, const std::string &op) {
+  std::set<long> cids;
+  for (const std::string &l : r.all_lines())
+    if (contains(l, "leaves " + op + " to ") && contains(l, "the model keeps Open MPI's default for every call"))
+      cids.insert(number_field(l, "cid"));
+  return cids;
 }
 
 // Modeltuned took every non-empty call on every multi-rank communicator of the program (one trace
-// line per rank and call), but for ops it left whole where the model keeps the default.
+// line per rank and call), but for ops it left whole where the model keeps the default: none of
+// their calls on a communicator it left them on (where its cid names only that one), and no more
+// than the program made on the others.
 void expect_modeltuned_took_every_call(const RunResult &r) {
   expect(r.calls(Op::bcast) > 0 || r.calls(Op::reduce) > 0, r, "the program made no calls to check");
+  // The communicators each cid names in the traces: the two halves of a split share one cid.
+  std::map<long, std::set<std::string>> names_of_cid;
+  for (const modeltuned::CollectiveFamily *family : modeltuned::collective_families())
+    for (const auto &t : r.trace(std::string(modeltuned::op_name(family->op)))) names_of_cid[t.cid].insert(t.name);
   for (const modeltuned::CollectiveFamily *family : modeltuned::collective_families()) {
     const Op op = family->op;
     const std::string name(modeltuned::op_name(op));
     const auto lines = r.trace(name);
     // Bcast and reduce always; the others where the program made such calls (--ops).
-    const bool left = left_as_kept_default(r, name);
+    const std::set<long> left = left_as_kept_default(r, name);
     if (op == Op::bcast || op == Op::reduce || r.calls(op) > 0)
-      expect(left ? program_calls(lines) <= r.calls(op) : program_calls(lines) == r.calls(op), r,
+      expect(!left.empty() ? program_calls(lines) <= r.calls(op) : program_calls(lines) == r.calls(op), r,
              "modeltuned traced " + std::to_string(program_calls(lines)) + " " + name + " calls, the program made " +
                  std::to_string(r.calls(op)));
+    for (const auto &t : lines)
+      expect(!left.count(t.cid) || names_of_cid[t.cid].size() > 1, r,
+             "modeltuned left " + name + " whole on cid " + std::to_string(t.cid) + " (" + t.name +
+                 ") and still traced a call of it there");
     for (const auto &t : lines)
       // "fallback": the margin kept Open MPI's default for this size (docs/model.md#margin)
       expect((t.algorithm == "fallback" || modeltuned::find_algorithm(op, t.algorithm)) && t.rank >= 0 &&

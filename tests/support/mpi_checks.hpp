@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,7 +48,7 @@ struct MpiRun {
 struct TraceLine {
   int world_rank = -1;  // whose output file it came from
   std::string op, name, algorithm;
-  long rank = -1, bytes = -1, root = -1, segsize = -1, fanout = -1;
+  long cid = -1, rank = -1, bytes = -1, root = -1, segsize = -1, fanout = -1;
 };
 
 struct RunResult : LaunchResult {
@@ -84,7 +85,9 @@ RunResult run_mpi(const MpiRun &run, const std::filesystem::path &scratch);
 
 // Whether the component left `op` ("barrier") whole to Open MPI on some communicator because the
 // model keeps the default for every call of it there (verbose 1): those calls are not traced.
-bool left_as_kept_default(const RunResult &r, const std::string &op);
+// The communicators (cids) on which modeltuned left op whole, the model keeping Open MPI's
+// default for every call of it (the verbose-1 line of coll_modeltuned_module.c).
+std::set<long> left_as_kept_default(const RunResult &r, const std::string &op);
 
 // The program passed and mpirun finished in time.
 void expect_correct(const RunResult &r);

@@ -148,22 +148,24 @@ static bool holds_op(mca_coll_modeltuned_module_t *m, int op)
     return NULL != *module_fn(&m->super, op);
 }
 
-static void leave_op(mca_coll_modeltuned_module_t *m, int op) { *module_fn(&m->super, op) = NULL; }
+/* Leaves op to the component below, and rank 0 says why at verbose 1. */
+static void leave_op(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm, int op,
+                     const char *to, const char *why)
+{
+    *module_fn(&m->super, op) = NULL;
+    if (0 == ompi_comm_rank(comm))
+        opal_output_verbose(1, mca_coll_modeltuned_component.output,
+                            "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to %s: %s",
+                            mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
+                            mca_coll_modeltuned_op_name(op), to, why);
+}
 
 /* An op the user told tuned how to run is theirs (coll_modeltuned_tuned.c). */
 static void leave_told_ops(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm)
 {
-    for (int op = 0; op < MT_OPS; ++op) {
-        if ('\0' == m->tuned_told[op][0])
-            continue;
-        leave_op(m, op);
-        if (0 == ompi_comm_rank(comm))
-            opal_output_verbose(
-                1, mca_coll_modeltuned_component.output,
-                "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to tuned: %s",
-                mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
-                mca_coll_modeltuned_op_name(op), m->tuned_told[op]);
-    }
+    for (int op = 0; op < MT_OPS; ++op)
+        if ('\0' != m->tuned_told[op][0])
+            leave_op(m, comm, op, "tuned", m->tuned_told[op]);
 }
 
 /* The model weighs its picks against tuned's fixed rule, or against han's hierarchical algorithms
@@ -177,15 +179,12 @@ static void leave_unmodelled_fallbacks(mca_coll_modeltuned_module_t *m,
         const char *fallback = m->fallback[op];
         if (0 == strcmp(fallback, "tuned") || 0 == strcmp(fallback, "han") || !holds_op(m, op))
             continue;
-        leave_op(m, op);
-        if (0 == ompi_comm_rank(comm))
-            opal_output_verbose(
-                1, mca_coll_modeltuned_component.output,
-                "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to %s: a call it handed "
-                "back would run %s's %s, which the model does not predict and no check measured",
-                mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
-                mca_coll_modeltuned_op_name(op), fallback, fallback,
-                mca_coll_modeltuned_op_name(op));
+        char why[256];
+        snprintf(why, sizeof why,
+                 "a call it handed back would run %s's %s, which the model does not predict and "
+                 "no check measured",
+                 fallback, mca_coll_modeltuned_op_name(op));
+        leave_op(m, comm, op, fallback, why);
     }
 }
 
@@ -197,21 +196,15 @@ static void leave_uncovered_ops(mca_coll_modeltuned_module_t *m, struct ompi_com
     for (int op = 0; op < MT_OPS; ++op) {
         if (!holds_op(m, op) || (ready && mt_comm_model_may_leave_default(m->model, op)))
             continue;
-        leave_op(m, op);
         const bool han = ready && 0 != (mt_comm_model_han_default_ops(m->model) & (1 << op));
-        if (0 == ompi_comm_rank(comm))
-            opal_output_verbose(
-                1, mca_coll_modeltuned_component.output,
-                "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to %s: %s",
-                mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
-                mca_coll_modeltuned_op_name(op), m->fallback[op],
-                !ready ? "the model could not be built (the setup line says why)"
-                : han  ? "a call it handed back would run han's hierarchical algorithm (a node "
-                         "holds two or more of its ranks), and no check of the table measured han "
-                         "on this communicator's shape and size, so the model would keep it for "
-                         "every call"
-                       : "no check of the table covers this communicator's shape and size, so the "
-                         "model would keep Open MPI's default for every call");
+        leave_op(m, comm, op, m->fallback[op],
+                 !ready ? "the model could not be built (the setup line says why)"
+                 : han  ? "a call it handed back would run han's hierarchical algorithm (a node "
+                          "holds two or more of its ranks), and no check of the table measured han "
+                          "on this communicator's shape and size, so the model would keep it for "
+                          "every call"
+                        : "no check of the table covers this communicator's shape and size, so the "
+                          "model would keep Open MPI's default for every call");
     }
 }
 
@@ -221,21 +214,13 @@ static void leave_uncovered_ops(mca_coll_modeltuned_module_t *m, struct ompi_com
 static void leave_kept_default_ops(mca_coll_modeltuned_module_t *m,
                                    struct ompi_communicator_t *comm, bool ready)
 {
-    for (int op = 0; ready && op < MT_OPS; ++op) {
-        if (!holds_op(m, op) ||
-            !mt_comm_model_keeps_default_everywhere(m->model, op,
-                                                    mca_coll_modeltuned_component.objective))
-            continue;
-        leave_op(m, op);
-        if (0 == ompi_comm_rank(comm))
-            opal_output_verbose(
-                1, mca_coll_modeltuned_component.output,
-                "coll:modeltuned:module_enable cid=%d size=%d: leaves %s to %s: the model keeps "
-                "Open MPI's default for every call of it on this communicator (docs/model.md, "
-                "\"Ops the model never takes\")",
-                mca_coll_modeltuned_cid(comm), ompi_comm_size(comm),
-                mca_coll_modeltuned_op_name(op), m->fallback[op]);
-    }
+    for (int op = 0; ready && op < MT_OPS; ++op)
+        if (holds_op(m, op) &&
+            mt_comm_model_keeps_default_everywhere(m->model, op,
+                                                   mca_coll_modeltuned_component.objective))
+            leave_op(m, comm, op, m->fallback[op],
+                     "the model keeps Open MPI's default for every call of it on this "
+                     "communicator (docs/model.md, \"Ops the model never takes\")");
 }
 
 /* Whether a call whose default is kept may run tuned's fixed rule directly: only where the call
