@@ -1,8 +1,8 @@
 /* Message buffers the MPI test programs reuse from call to call.
  *
  * AddressSanitizer's allocator maps every allocation above 128 KiB afresh and unmaps it on free,
- * so a buffer allocated per call costs the sanitizer build a page fault per page touched, which
- * made up about half of its MPI tests' time. A slot keeps its largest allocation instead. Under
+ * so a buffer allocated per call costs the sanitizer build a page fault per page touched on every
+ * call (docs/validation.md, "Session 33"). A slot keeps its largest allocation instead. Under
  * AddressSanitizer, the bytes past the n asked for are poisoned: an access beyond them is
  * reported, as at the end of a fresh allocation. */
 #ifndef MODELTUNED_TEST_BUFFER_H
