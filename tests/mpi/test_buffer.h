@@ -2,7 +2,7 @@
  *
  * AddressSanitizer's allocator maps every allocation above 128 KiB afresh and unmaps it on free,
  * so a buffer allocated per call costs the sanitizer build a page fault per page touched on every
- * call (docs/validation.md, "Session 33"). A slot keeps its largest allocation instead. Under
+ * call (tests/sanitizers/README.md). A slot keeps its largest allocation instead. Under
  * AddressSanitizer, the bytes past the n asked for are poisoned: an access beyond them is
  * reported, as at the end of a fresh allocation. */
 #ifndef MODELTUNED_TEST_BUFFER_H
