@@ -1,4 +1,4 @@
-# Sourced by scripts/build, scripts/check and scripts/fuzz: compile through ccache where it is
+# Sourced by scripts/build, check, fuzz and package: compile through ccache where it is
 # installed (scripts/deps installs it), with one cache per machine, as the trixie root of
 # scripts/ompi5-env is the machine's: a fresh clone then recompiles only what differs from a build
 # already made here, with the same compiler and flags. Paths under the clone are hashed relative
