@@ -4,7 +4,7 @@
 # and a loaded machine must not look like one: every test case without a timeout of its own gets
 # 300 s. The tests' jobs leave out Open MPI's PSM and PSM2 matching transports (as Debian's
 # openmpi-mca-params.conf leaves out OFI's): each rank of every job would otherwise probe for
-# Omni-Path hardware and give up, which makes most of a short job's start; ob1 runs either way.
+# Omni-Path hardware and give up, nearly half of a 2-rank job's start; ob1 runs either way.
 AM_TESTS_ENVIRONMENT = MPIRUN='$(MPIRUN)'; export MPIRUN; MAKE='$(MAKE)'; export MAKE; \
 	CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300}; export CK_DEFAULT_TIMEOUT; \
 	OMPI_MCA_mtl=$${OMPI_MCA_mtl:-^ofi,psm,psm2}; export OMPI_MCA_mtl;
