@@ -1,21 +1,22 @@
 #!/bin/bash
 # scripts/check from a fresh clone, 3 times, beside two busy loops and another MPI job (issue 41).
-commit=$1
-log=/tmp/s29/loaded.log
+# Usage: loaded.sh COMMIT [DIR]: clones, logs and the beside job's modeltuned-latency in DIR (default /tmp/s29).
+commit=$1 dir=${2:-/tmp/s29}
+log=$dir/loaded.log
 : > $log
-for i in 1 2; do (while :; do :; done) & echo $! >> /tmp/s29/hogs.pids; done
-( while [ ! -e /tmp/s29/stop ]; do
-    mpirun --allow-run-as-root -np 2 /tmp/s29/modeltuned-latency --op all > /dev/null 2>>/tmp/s29/mpijob.err
-    echo "mpijob rc=$? $(date +%T)" >> /tmp/s29/mpijob.log
-  done ) & echo $! >> /tmp/s29/hogs.pids
+for i in 1 2; do (while :; do :; done) & echo $! >> $dir/hogs.pids; done
+( while [ ! -e $dir/stop ]; do
+    mpirun --allow-run-as-root -np 2 $dir/modeltuned-latency --op all > /dev/null 2>>$dir/mpijob.err
+    echo "mpijob rc=$? $(date +%T)" >> $dir/mpijob.log
+  done ) & echo $! >> $dir/hogs.pids
 for run in 1 2 3; do
-  d=/tmp/s29/busy$run
+  d=$dir/busy$run
   rm -rf $d && git clone -q /work/main $d && git -C $d checkout -q $commit
   start=$(date +%s)
   echo "run $run start $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg)" >> $log
-  (cd $d && scripts/check > /tmp/s29/busy$run.out 2>&1); rc=$?
-  echo "run $run rc=$rc $(( ($(date +%s) - start) / 60 )) min: $(tail -1 /tmp/s29/busy$run.out)" >> $log
+  (cd $d && scripts/check > $dir/busy$run.out 2>&1); rc=$?
+  echo "run $run rc=$rc $(( ($(date +%s) - start) / 60 )) min: $(tail -1 $dir/busy$run.out)" >> $log
 done
-touch /tmp/s29/stop
-kill $(cat /tmp/s29/hogs.pids) 2>/dev/null
+touch $dir/stop
+kill $(cat $dir/hogs.pids) 2>/dev/null
 echo done >> $log
