@@ -28,6 +28,15 @@ tests_mpi_rule_runs_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
 tests_mpi_rule_runs_LDFLAGS = -export-dynamic
 tests_mpi_rule_runs_LDADD = $(OMPI_LIBS) -ldl
 
+# stack_depth: where each call's ompi_coll_base_* function runs (interposed as for fixed_rule): how
+# far below the caller's frame and called from which function, and whether modeltuned kept the
+# default there.
+check_PROGRAMS += tests/mpi/stack_depth
+tests_mpi_stack_depth_SOURCES = tests/mpi/stack_depth.c tests/mpi/interpose.c tests/mpi/interpose.h tests/mpi/mpi_t.h
+tests_mpi_stack_depth_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
+tests_mpi_stack_depth_LDFLAGS = -export-dynamic
+tests_mpi_stack_depth_LDADD = $(OMPI_LIBS) -ldl
+
 # schedules: the model's allreduce and barrier schedules against the messages libmpi's base
 # algorithms send (it wraps the PML's send and isend).
 check_PROGRAMS += tests/mpi/schedules
@@ -54,7 +63,7 @@ tests_mpi_check_mpi_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DMODELTUNED_TEST_
 tests_mpi_check_mpi_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_mpi_check_mpi_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
 EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe tests/mpi/fixed_rule tests/mpi/heap_state \
-	tests/mpi/rule_runs \
+	tests/mpi/rule_runs tests/mpi/stack_depth \
 	tests/mpi/schedules tools/modeltuned \
 	mca-components/mca_coll_modeltuned.so
 

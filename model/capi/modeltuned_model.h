@@ -100,8 +100,7 @@ int mt_algorithm_at(int op, int index, mt_algorithm_info *out);
 
 /* The algorithm Open MPI's tuned runs without rules (coll_tuned_decision_fixed.c) for a call of
  * `bytes` bytes on `comm_size` ranks, and in *fanout the fan-out tuned passes with it (0; k-nomial:
- * the radix's default, 4). The component runs it directly for a call whose default it keeps
- * (coll_modeltuned_default_direct); tests/mpi/fixed_rule.c compares it with tuned's own choice. */
+ * the radix's default, 4). tests/mpi/fixed_rule.c compares it with tuned's own choice. */
 int mt_fixed_rule(int op, uint64_t bytes, int comm_size, int commutative, int32_t *fanout);
 /* One message of a schedule: to whom, how many elements. */
 typedef struct mt_send {

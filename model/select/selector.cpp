@@ -120,8 +120,8 @@ std::optional<Decision> Selector::decide(const CallShape &asked) {
   decision.predicted_us = decision.predictions.front().us;
   if (!default_is_candidate_[op_index(call.op)]) return decision;
   const int size = placement_.size();
-  const Candidate fixed = what_runs(ompi_fixed_decision(call.op, call.bytes(), size, call.commutative, ompi_),
-                                    call.count, call.type_size, size, call.commutative);
+  const Candidate rule = ompi_fixed_decision(call.op, call.bytes(), size, call.commutative, ompi_);
+  const Candidate fixed = what_runs(rule, call.count, call.type_size, size, call.commutative);
   // Usually among the candidates, predicted already (nonoverlapping's prediction decides a reduce
   // and a bcast: not worth doing twice).
   const auto known = std::find_if(decision.predictions.begin(), decision.predictions.end(),
@@ -129,6 +129,15 @@ std::optional<Decision> Selector::decide(const CallShape &asked) {
   const std::optional<double> default_us = known != decision.predictions.end() ? known->us : predict(fixed, call);
   if (!default_us) return decision;  // the default cannot be predicted: the model decides alone
   decision.ompi_default = Prediction{fixed, *default_us};
+  // A user-defined operation's call is decided on bytes, its element count being each rank's own.
+  // Where what the default runs depends on that count (ring below one element per rank runs
+  // recursive doubling), the default's algorithm is unknown: nothing shows a pick beats it.
+  if (call.whole_message && what_runs(rule, 1, call.bytes(), size, call.commutative) != fixed) {
+    decision.kept_default = true;
+    decision.pick = fixed;
+    decision.predicted_us = *default_us;
+    return decision;
+  }
   if (!table_.checks.empty()) {
     decision = apply_checks(call, std::move(decision));
     if (!decision.kept_default) holds_for_both_objectives(call, decision);

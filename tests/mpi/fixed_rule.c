@@ -3,9 +3,9 @@
  * size up to 300 and around each of the rule's thresholds beyond, at message sizes around every
  * power of two up to 8 MiB, for bcast, commutative and non-commutative reduce, allreduce,
  * allgather (by one rank's block) and alltoall (by one peer's block, with tuned's request limit,
- * 0 by default), and barrier, whose rule looks at the communicator's size only. Where
- * modeltuned keeps Open MPI's default it runs that rule's algorithm directly (coll_modeltuned_default_direct), so a
- * difference here would run another algorithm than Open MPI's default.
+ * 0 by default), and barrier, whose rule looks at the communicator's size only. The model
+ * weighs its picks against what this rule runs, so a difference here would compare them with
+ * another algorithm than Open MPI's default.
  *
  * How: run under mpirun at np 2 without modeltuned, so tuned's collectives are MPI_COMM_WORLD's.
  * The ompi_coll_base_* functions are interposed (interpose.c) and only note which one tuned ran

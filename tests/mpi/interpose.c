@@ -23,9 +23,13 @@ static void *real(const char *name) {
   return fn;
 }
 
-/* Notes the call when recording and outermost; true when it must not run. */
-static bool note(int algorithm, uint32_t segsize, int fanout, int max_requests) {
+/* Notes the call when recording and outermost, with the interposed function's frame and return
+ * address; true when it must not run. */
+static bool note_at(const void *frame, const void *return_address, int algorithm, uint32_t segsize, int fanout,
+                    int max_requests) {
   if (!interposed.on || interposed.depth > 0) return false;
+  interposed.frame = frame;
+  interposed.return_address = return_address;
   interposed.calls++;
   interposed.algorithm = algorithm;
   interposed.segsize = segsize;
@@ -33,6 +37,7 @@ static bool note(int algorithm, uint32_t segsize, int fanout, int max_requests) 
   interposed.max_requests = max_requests;
   return interposed.record_only;
 }
+#define note(...) note_at(__builtin_frame_address(0), __builtin_return_address(0), __VA_ARGS__)
 
 #define B BCAST_BASE_ARG_NAMES, module
 #define R REDUCE_BASE_ARG_NAMES, module

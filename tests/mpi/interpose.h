@@ -12,6 +12,9 @@ struct interposed {
   int calls, algorithm;
   uint32_t segsize;
   int fanout, max_requests;
+  /* Where the algorithm that was noted ran: its frame, and the address it returns to (in the
+   * function that called it: tuned's or modeltuned's). */
+  const void *frame, *return_address;
 };
 extern struct interposed interposed;
 

@@ -74,7 +74,6 @@ typedef struct mca_coll_modeltuned_component_t {
     char *algorithm_lists[MT_OPS]; /* [op] coll_modeltuned_<name>_algorithms */
     char *decision_file;
     bool oversubscribed;     /* decide on oversubscribed nodes too */
-    bool default_direct;     /* run a kept default's algorithm directly, not through tuned */
     int objective;           /* MT_OBJECTIVE_*: what the model minimises */
     bool objective_rejected; /* the value given was not a known objective: the default stays */
     unsigned reported;       /* MCA_COLL_MODELTUNED_ONCE_* already reported in this process */
@@ -100,7 +99,7 @@ typedef struct mca_coll_modeltuned_component_t {
      * events, counted under counters_lock. */
     unsigned long long takebacks[MT_OPS], guard_windows[MT_OPS];
     /* MPI_T counters (coll_modeltuned_<name>_calls), index 0 = Open MPI's default
-     * (handed to the previous component or run directly): the calls of modules gone; a call counts
+     * (handed to the previous component): the calls of modules gone; a call counts
      * in its module's row (mca_coll_modeltuned_row_t), and a read adds the live modules' (live,
      * under counters_lock in coll_modeltuned_component.c). Plain increments: exact unless several
      * threads run collectives at once. */
@@ -170,9 +169,6 @@ typedef struct mca_coll_modeltuned_decision_t {
                           hand the call to the previous component */
     int8_t convention; /* MT_CALL_* of fn */
     bool splits;       /* the algorithm cuts the message into parts even unsegmented */
-    bool is_default;   /* Open MPI's default kept, run directly: tuned's fixed rule with the
-                          arguments tuned passes (coll_modeltuned_default_direct); counted and
-                          traced as handed back */
     uint8_t guard;     /* 1 + the index of the module's guard watching it; 0: none */
 } mca_coll_modeltuned_decision_t;
 
@@ -204,14 +200,12 @@ typedef struct mca_coll_modeltuned_row_t {
 #define MCA_COLL_MODELTUNED_GUARD_SAMPLES_MAX 16
 
 /* The guard of one watched pick (coll_modeltuned_guard.c): when its next comparison window comes,
- * what it has timed in the current one, and what runs instead if it is taken back. Every field that
+ * and what it has timed in the current one; taken back, the call is handed back. Every field that
  * decides what a call runs evolves from call counts and agreed verdicts only, the same on every
  * rank; the timings are the rank's own until the window's agreement sums them. */
 typedef struct mca_coll_modeltuned_guard_t {
-    mca_coll_modeltuned_decision_t instead; /* Open MPI's default: run directly, or handed back
-                                               (algorithm 0) */
-    uint64_t calls;                         /* calls of the decision up to the last step */
-    uint32_t armed;                         /* the countdown the last step set */
+    uint64_t calls;  /* calls of the decision up to the last step */
+    uint32_t armed;  /* the countdown the last step set */
     uint32_t gap;    /* calls between windows; doubles each window the pick wins */
     uint32_t window; /* windows completed */
     int32_t root;
@@ -252,14 +246,10 @@ typedef struct mca_coll_modeltuned_module_t {
     mca_coll_modeltuned_state_t state;
     mt_comm_model *model;
     const char
-        *fallback[MT_OPS]; /* [op] the component that runs the op's calls modeltuned hands back
-                         ("tuned", "han", ...), named in its lines and decision file */
-    bool default_direct[MT_OPS]; /* [op] a call whose default is kept runs tuned's fixed rule
-                               directly (the fallback is tuned running that rule; default_direct) */
-    int32_t rule_fanout[MT_OPS]; /* [op] what tuned's fixed rule passes as fan-out, where it has
-                                    one (rule_fanout_variable); -1: unknown */
-    uint32_t allowed[MT_OPS];    /* [op] algorithms this communicator may use, from the parameters
-                               as they were when it was created */
+        *fallback[MT_OPS];    /* [op] the component that runs the op's calls modeltuned hands back
+                            ("tuned", "han", ...), named in its lines and decision file */
+    uint32_t allowed[MT_OPS]; /* [op] algorithms this communicator may use, from the parameters
+                            as they were when it was created */
     char tuned_told[MT_OPS]
                    [MCA_COLL_MODELTUNED_REASON_MAX]; /* [op] why tuned runs what the user told it
                            ("": it does not), when this communicator was created: that op is
@@ -303,9 +293,6 @@ char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char 
 /* coll_modeltuned_tuned.c: whether tuned runs what the user told it for `op` (MT_OP_*) instead of
  * its fixed rules, and why in `why` (may be NULL). */
 bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size);
-/* What tuned's fixed rule for `op` passes as fan-out where it has one (the collective's
- * rule_fanout_variable), or -1 when the rule has none or tuned is not loaded. */
-int mca_coll_modeltuned_tuned_rule_fanout(int op);
 
 /* coll_modeltuned_component.c: the collectives' names in the list's order, separated by ", " and
  * `last_separator` before the last ("bcast, reduce and allreduce"). */
@@ -340,12 +327,11 @@ void mca_coll_modeltuned_record(mca_coll_modeltuned_module_t *m, struct ompi_com
                                 int op, const char *object);
 
 /* coll_modeltuned_guard.c. mca_coll_modeltuned_guard_watch: called with a new pick `d` of the
- * model (`decision`) for (kind, size class, root); watches it when the guard is on and may compare
- * it with `open_mpi`, Open MPI's default for that call. */
+ * model (`decision`) for (kind, size class, root); watches it when the guard is on, comparing it
+ * with Open MPI's default, the call handed back. */
 void mca_coll_modeltuned_guard_watch(mca_coll_modeltuned_module_t *m, int kind, int size_class,
                                      int root, mca_coll_modeltuned_decision_t *d,
-                                     const mt_decision *decision,
-                                     const mca_coll_modeltuned_decision_t *open_mpi);
+                                     const mt_decision *decision);
 
 /* coll_modeltuned_dispatch.c: the dispatch table, built at open from the model's registry. */
 int mca_coll_modeltuned_dispatch_open(void);

@@ -49,12 +49,22 @@ static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, int sc
 static const mca_coll_modeltuned_exchange_t exchange = {MT_OP_ALLGATHER,
                                                         MCA_COLL_MODELTUNED_KIND_ALLGATHER, run};
 
+static __attribute__((noinline)) int allgather_decided(const void *sbuf, int scount,
+                                                       struct ompi_datatype_t *sdtype, void *rbuf,
+                                                       int rcount, struct ompi_datatype_t *rdtype,
+                                                       struct ompi_communicator_t *comm,
+                                                       mca_coll_base_module_t *module)
+{
+    return mca_coll_modeltuned_exchange_decided(&exchange, sbuf, scount, sdtype, rbuf, rcount,
+                                                rdtype, comm, module);
+}
+
 static int allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,
                      int rcount, struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
                      mca_coll_base_module_t *module)
 {
-    return mca_coll_modeltuned_exchange(&exchange, false, sbuf, scount, sdtype, rbuf, rcount,
-                                        rdtype, comm, module);
+    return mca_coll_modeltuned_exchange(&exchange, false, allgather_decided, sbuf, scount, sdtype,
+                                        rbuf, rcount, rdtype, comm, module);
 }
 
 const mca_coll_modeltuned_collective_t mca_coll_modeltuned_collective_allgather = {

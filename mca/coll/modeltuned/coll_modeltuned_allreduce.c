@@ -62,30 +62,49 @@ static int allreduce_call(const mca_coll_modeltuned_call_t *c,
                           c->bytes);
 }
 
+/* A call that does not simply keep Open MPI's default: decided, guarded, run. */
+static __attribute__((noinline)) int allreduce_decided(const void *sbuf, void *rbuf, int count,
+                                                       struct ompi_datatype_t *dtype,
+                                                       struct ompi_op_t *op,
+                                                       struct ompi_communicator_t *comm,
+                                                       mca_coll_base_module_t *module)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    const size_t type_size = dtype->super.size, bytes = (size_t) count * type_size;
+    const int kind = mca_coll_modeltuned_reduction_kind(MCA_COLL_MODELTUNED_KIND_ALLREDUCE, op);
+    mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup_reduction(m, comm, kind,
+                                                                             (size_t) count,
+                                                                             type_size, 0);
+    if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
+        const mca_coll_modeltuned_call_t call = {.module = m,
+                                                 .comm = comm,
+                                                 .kind = MCA_COLL_MODELTUNED_KIND_ALLREDUCE,
+                                                 .bytes = bytes,
+                                                 .sbuf = sbuf,
+                                                 .rbuf = rbuf,
+                                                 .count = count,
+                                                 .dtype = dtype,
+                                                 .op = op,
+                                                 .run = allreduce_call};
+        return mca_coll_modeltuned_guarded(&call, d);
+    }
+    return allreduce_with(m, comm, d, sbuf, rbuf, count, dtype, op, bytes);
+}
+
 static int allreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
                      struct ompi_op_t *op, struct ompi_communicator_t *comm,
                      mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
-    size_t type_size = 0;
-
-    ompi_datatype_type_size(dtype, &type_size);
-    const size_t bytes = (size_t) count * type_size;
+    const size_t bytes = (size_t) count * dtype->super.size;
     if (0 == bytes) /* the same type signature everywhere: all empty. Not handed on: tuned's
                        algorithms write into the buffers of 7 elements of a zero-size type */
         return OMPI_SUCCESS;
-    mca_coll_modeltuned_decision_t
-        *d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_ALLREDUCE, op,
-                                                  (size_t) count, type_size, 0);
-    if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
-        const mca_coll_modeltuned_call_t call =
-            {m,    comm,           MCA_COLL_MODELTUNED_KIND_ALLREDUCE,
-             0,    bytes,          sbuf,
-             rbuf, count,          dtype,
-             op,   allreduce_call, NULL};
-        return mca_coll_modeltuned_guarded(&call, d);
-    }
-    return allreduce_with(m, comm, d, sbuf, rbuf, count, dtype, op, bytes);
+    if (mca_coll_modeltuned_hands_back(
+            m, mca_coll_modeltuned_reduction_kind(MCA_COLL_MODELTUNED_KIND_ALLREDUCE, op), bytes,
+            0))
+        return previous_allreduce(m, sbuf, rbuf, count, dtype, op, comm);
+    return allreduce_decided(sbuf, rbuf, count, dtype, op, comm, module);
 }
 
 const mca_coll_modeltuned_collective_t mca_coll_modeltuned_collective_allreduce = {

@@ -34,28 +34,30 @@ static int barrier_call(const mca_coll_modeltuned_call_t *c,
     return barrier_with(c->module, c->comm, d);
 }
 
-static int barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+/* A call that does not simply keep Open MPI's default: decided, guarded, run. */
+static __attribute__((noinline)) int barrier_decided(struct ompi_communicator_t *comm,
+                                                     mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup(m, comm,
                                                                    MCA_COLL_MODELTUNED_KIND_BARRIER,
                                                                    0, 1, 0);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
-        const mca_coll_modeltuned_call_t call = {m,
-                                                 comm,
-                                                 MCA_COLL_MODELTUNED_KIND_BARRIER,
-                                                 0,
-                                                 0,
-                                                 NULL,
-                                                 NULL,
-                                                 0,
-                                                 NULL,
-                                                 NULL,
-                                                 barrier_call,
-                                                 NULL};
+        const mca_coll_modeltuned_call_t call = {.module = m,
+                                                 .comm = comm,
+                                                 .kind = MCA_COLL_MODELTUNED_KIND_BARRIER,
+                                                 .run = barrier_call};
         return mca_coll_modeltuned_guarded(&call, d);
     }
     return barrier_with(m, comm, d);
+}
+
+static int barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    if (mca_coll_modeltuned_hands_back(m, MCA_COLL_MODELTUNED_KIND_BARRIER, 0, 0))
+        return previous_barrier(m, comm);
+    return barrier_decided(comm, module);
 }
 
 const mca_coll_modeltuned_collective_t mca_coll_modeltuned_collective_barrier = {

@@ -78,30 +78,46 @@ static int bcast_call(const mca_coll_modeltuned_call_t *c, const mca_coll_modelt
     return bcast_with(c->module, c->comm, d, c->rbuf, c->count, c->dtype, c->root, c->bytes);
 }
 
-static int bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
-                 struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+/* A call that does not simply keep Open MPI's default: decided (on bytes, the same on every rank
+ * whatever datatype it passed), guarded, run. */
+static __attribute__((noinline)) int bcast_decided(void *buf, int count,
+                                                   struct ompi_datatype_t *dtype, int root,
+                                                   struct ompi_communicator_t *comm,
+                                                   mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
-    size_t type_size = 0;
-
-    ompi_datatype_type_size(dtype, &type_size);
-    const size_t bytes = (size_t) count * type_size;
-    /* Every rank has the same type signature, so all see an empty message: nothing to move
-     * (Open MPI 4.1.4's k-nomial writes outside zero-size buffers). */
-    if (0 == bytes)
-        return OMPI_SUCCESS;
-    /* Decided on bytes: the same on every rank whatever datatype it passed. */
+    const size_t bytes = (size_t) count * dtype->super.size;
     mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup(m, comm,
                                                                    MCA_COLL_MODELTUNED_KIND_BCAST,
                                                                    bytes, 1, root);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
-        const mca_coll_modeltuned_call_t call = {m,    comm,       MCA_COLL_MODELTUNED_KIND_BCAST,
-                                                 root, bytes,      NULL,
-                                                 buf,  count,      dtype,
-                                                 NULL, bcast_call, NULL};
+        const mca_coll_modeltuned_call_t call = {.module = m,
+                                                 .comm = comm,
+                                                 .kind = MCA_COLL_MODELTUNED_KIND_BCAST,
+                                                 .root = root,
+                                                 .bytes = bytes,
+                                                 .rbuf = buf,
+                                                 .count = count,
+                                                 .dtype = dtype,
+                                                 .run = bcast_call};
         return mca_coll_modeltuned_guarded(&call, d);
     }
     return bcast_with(m, comm, d, buf, count, dtype, root, bytes);
+}
+
+static int bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
+                 struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    const size_t bytes = (size_t) count * dtype->super.size;
+    /* Every rank has the same type signature, so all see an empty message: nothing to move
+     * (Open MPI 4.1.4's k-nomial writes outside zero-size buffers). */
+    if (0 == bytes)
+        return OMPI_SUCCESS;
+    if (mca_coll_modeltuned_hands_back(m, MCA_COLL_MODELTUNED_KIND_BCAST, bytes, root))
+        return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, BCAST, mca_coll_base_module_bcast_fn_t)(
+            buf, count, dtype, root, comm, MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, BCAST));
+    return bcast_decided(buf, count, dtype, root, comm, module);
 }
 
 const mca_coll_modeltuned_collective_t mca_coll_modeltuned_collective_bcast = {
@@ -109,5 +125,4 @@ const mca_coll_modeltuned_collective_t mca_coll_modeltuned_collective_bcast = {
     .entry = (mca_coll_modeltuned_fn_t) bcast,
     .first_convention = MT_CALL_BCAST,
     .last_convention = MT_CALL_BCAST_SEGSIZE_FANOUT,
-    .rule_fanout_variable = "bcast_algorithm_knomial_radix", /* its k-nomial entry's radix */
 };

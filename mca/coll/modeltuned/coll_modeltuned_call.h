@@ -36,25 +36,49 @@ mca_coll_modeltuned_lookup(mca_coll_modeltuned_module_t *m, struct ompi_communic
     return OPAL_LIKELY(0 != slot->decision.algorithm) ? &slot->decision : NULL;
 }
 
-/* The decision for a reduction (`first_kind`, its collective's first call kind), decided on what
- * every rank shares. An intrinsic operation comes with a predefined datatype (Open MPI refuses
- * others), the same on every rank: count and type size. A user-defined one sees each rank's own
- * datatype, which may differ between ranks: decided on bytes, whole-message algorithms only; a
- * non-commutative one, order-preserving ones only. */
-static inline mca_coll_modeltuned_decision_t *
-mca_coll_modeltuned_lookup_reduction(mca_coll_modeltuned_module_t *m,
-                                     struct ompi_communicator_t *comm, int first_kind,
-                                     struct ompi_op_t *op, size_t count, size_t type_size, int root)
+/* Whether a call of `kind` moving `bytes` for `root` keeps Open MPI's default with nothing else to
+ * do (its decision cached, no trace line or test delay due): then it is counted, and the entry
+ * point hands it to the previous component as its last act, a tail call. That component then runs
+ * on the very stack it runs on without modeltuned, called with the same return address: whatever
+ * its frames leave below the application's is what they leave under plain Open MPI (an application
+ * that reads that memory uninitialised reads the same; docs/reliability.md). Every other call goes
+ * to the collective's `<name>_decided`, which is never inlined into the entry point, so that the
+ * entry point needs no frame of its own. */
+static inline bool mca_coll_modeltuned_hands_back(mca_coll_modeltuned_module_t *m, int kind,
+                                                  size_t bytes, int root)
+{
+    mca_coll_modeltuned_row_t *row = &m->rows[kind];
+    const mca_coll_modeltuned_slot_t *slot = &row->slots[mca_coll_modeltuned_size_class(bytes)];
+    if (OPAL_UNLIKELY(slot->key != (uint64_t) root + 1 || 0 != slot->decision.algorithm ||
+                      0 != m->call_flags))
+        return false;
+    ++row->calls[0];
+    return true;
+}
+
+/* A reduction's call kind (`first_kind`, its collective's first), from what every rank shares. An
+ * intrinsic operation comes with a predefined datatype (Open MPI refuses others), the same on every
+ * rank: decided on count and type size. A user-defined one sees each rank's own datatype, which may
+ * differ between ranks: decided on bytes, whole-message algorithms only; a non-commutative one,
+ * order-preserving ones only. The size class is the bytes' either way. */
+static inline int mca_coll_modeltuned_reduction_kind(int first_kind, struct ompi_op_t *op)
 {
     if (!ompi_op_is_commute(op))
-        return mca_coll_modeltuned_lookup(m, comm,
-                                          first_kind + MCA_COLL_MODELTUNED_REDUCTION_ORDERED,
-                                          count * type_size, 1, root);
+        return first_kind + MCA_COLL_MODELTUNED_REDUCTION_ORDERED;
     if (!ompi_op_is_intrinsic(op))
-        return mca_coll_modeltuned_lookup(m, comm, first_kind + MCA_COLL_MODELTUNED_REDUCTION_USER,
-                                          count * type_size, 1, root);
-    return mca_coll_modeltuned_lookup(m, comm, first_kind + MCA_COLL_MODELTUNED_REDUCTION_INTRINSIC,
-                                      count, type_size, root);
+        return first_kind + MCA_COLL_MODELTUNED_REDUCTION_USER;
+    return first_kind + MCA_COLL_MODELTUNED_REDUCTION_INTRINSIC;
+}
+
+/* The decision for a reduction of kind `kind` (mca_coll_modeltuned_reduction_kind). */
+static inline mca_coll_modeltuned_decision_t *
+mca_coll_modeltuned_lookup_reduction(mca_coll_modeltuned_module_t *m,
+                                     struct ompi_communicator_t *comm, int kind, size_t count,
+                                     size_t type_size, int root)
+{
+    if (MCA_COLL_MODELTUNED_REDUCTION_INTRINSIC == mca_coll_modeltuned_kind_variant(kind))
+        return mca_coll_modeltuned_lookup(m, comm, kind, count, type_size, root);
+    return mca_coll_modeltuned_lookup(m, comm, kind, count * type_size, 1, root);
 }
 
 /* The previous component's function for collective NAME, of type `type`, and its module: what a
@@ -76,15 +100,14 @@ void mca_coll_modeltuned_call_extras(mca_coll_modeltuned_module_t *m, int kind,
                                      const mca_coll_modeltuned_decision_t *d, size_t bytes,
                                      int root);
 
-/* A call of kind `kind` (a reduction's counts in its first kind's row) that runs `d` (NULL: the
- * previous component; is_default: Open MPI's default, run directly): its MPI_T counter, its trace
+/* A call of kind `kind` that runs `d` (NULL: the previous component): its MPI_T counter, its trace
  * line at verbose 20 and, in the guard's tests only, a delay of the picks. */
 static inline void mca_coll_modeltuned_count_call(mca_coll_modeltuned_module_t *m, int kind,
                                                   struct ompi_communicator_t *comm,
                                                   const mca_coll_modeltuned_decision_t *d,
                                                   size_t bytes, int root)
 {
-    ++m->rows[kind].calls[NULL == d || d->is_default ? 0 : d->algorithm];
+    ++m->rows[kind].calls[NULL == d ? 0 : d->algorithm];
     if (OPAL_UNLIKELY(m->call_flags))
         mca_coll_modeltuned_call_extras(m, kind, comm, d, bytes, root);
 }
@@ -171,24 +194,41 @@ static inline int mca_coll_modeltuned_exchange_call(const mca_coll_modeltuned_ca
                                              receive->rdtype, c->bytes);
 }
 
-/* The entry point's body. `handed_back`: the collective leaves this call to the previous
- * component whatever its size, as do empty calls. */
-static inline int mca_coll_modeltuned_exchange(const mca_coll_modeltuned_exchange_t *x,
-                                               bool handed_back, const void *sbuf, int scount,
-                                               struct ompi_datatype_t *sdtype, void *rbuf,
-                                               int rcount, struct ompi_datatype_t *rdtype,
-                                               struct ompi_communicator_t *comm,
-                                               mca_coll_base_module_t *module)
+/* The entry point's body: a call that keeps Open MPI's default handed back as its last act (see
+ * mca_coll_modeltuned_hands_back), any other to `decided`, the collective's own function that runs
+ * mca_coll_modeltuned_exchange_decided. `handed_back`: the collective leaves this call to the
+ * previous component whatever its size, as do empty calls. */
+static inline int
+mca_coll_modeltuned_exchange(const mca_coll_modeltuned_exchange_t *x, bool handed_back,
+                             mca_coll_modeltuned_exchange_fn_t decided, const void *sbuf,
+                             int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                             struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                             mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
-    size_t type_size = 0;
+    const size_t bytes = (size_t) rcount * rdtype->super.size;
+    if (0 == bytes || handed_back || mca_coll_modeltuned_hands_back(m, x->kind, bytes, 0)) {
+        if (0 == bytes || handed_back)
+            ++m->rows[x->kind].calls[0];
+        return (
+            (mca_coll_modeltuned_exchange_fn_t) m->previous[x->op].fn)(sbuf, scount, sdtype, rbuf,
+                                                                       rcount, rdtype, comm,
+                                                                       m->previous[x->op].module);
+    }
+    return decided(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module);
+}
 
-    ompi_datatype_type_size(rdtype, &type_size);
-    const size_t bytes = (size_t) rcount * type_size;
-    mca_coll_modeltuned_decision_t *d = 0 == bytes || handed_back
-                                            ? NULL
-                                            : mca_coll_modeltuned_lookup(m, comm, x->kind, bytes, 1,
-                                                                         0);
+/* What `decided` runs: the call decided, guarded, run. */
+static inline int mca_coll_modeltuned_exchange_decided(const mca_coll_modeltuned_exchange_t *x,
+                                                       const void *sbuf, int scount,
+                                                       struct ompi_datatype_t *sdtype, void *rbuf,
+                                                       int rcount, struct ompi_datatype_t *rdtype,
+                                                       struct ompi_communicator_t *comm,
+                                                       mca_coll_base_module_t *module)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    const size_t bytes = (size_t) rcount * rdtype->super.size;
+    mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup(m, comm, x->kind, bytes, 1, 0);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
         const mca_coll_modeltuned_receive_side_t receive = {x, rcount, rdtype};
         const mca_coll_modeltuned_call_t call = {.module = m,

@@ -70,9 +70,6 @@ typedef struct mca_coll_modeltuned_collective_t {
     size_t comm_fn, comm_module, module_fn;
     mca_coll_modeltuned_fn_t entry;        /* modeltuned's entry point */
     int first_convention, last_convention; /* its calling conventions, MT_CALL_* */
-    /* tuned's variable whose value its fixed rule passes where the rule has a fan-out; NULL:
-     * the rule has none */
-    const char *rule_fanout_variable;
 } mca_coll_modeltuned_collective_t;
 
 /* Its table's declaration and how the list refers to it. */

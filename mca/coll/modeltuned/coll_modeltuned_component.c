@@ -174,11 +174,10 @@ static void register_op_parameters(mca_coll_modeltuned_component_t *c, int op)
                                            MCA_BASE_VAR_SCOPE_ALL, list);
 
     snprintf(name, sizeof name, "%s_calls", op_name);
-    snprintf(
-        description, sizeof description,
-        "MPI_%c%s calls modeltuned ran, per tuned algorithm "
-        "number (index 0: Open MPI's default, handed to the previous component or run directly)",
-        op_name[0] - 'a' + 'A', op_name + 1);
+    snprintf(description, sizeof description,
+             "MPI_%c%s calls modeltuned ran, per tuned algorithm "
+             "number (index 0: Open MPI's default, handed to the previous component)",
+             op_name[0] - 'a' + 'A', op_name + 1);
     (void) mca_base_component_pvar_register(v, name, description, OPAL_INFO_LVL_4,
                                             MPI_T_PVAR_CLASS_COUNTER,
                                             MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
@@ -400,18 +399,6 @@ static int modeltuned_register(void)
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &c->oversubscribed);
 
-    /* On the 2-core VM at np 2, a tiny call handed back to tuned between other work cost 1.2-1.3x
-     * tuned's own (docs/validation.md, "Session 18"). */
-    c->default_direct = true;
-    (void) mca_base_component_var_register(
-        v, "default_direct",
-        "Where modeltuned keeps Open MPI's default for a call and the component below it is tuned "
-        "running its fixed rules, run the algorithm those rules choose directly, with the "
-        "arguments tuned passes (the same ompi_coll_base_* call), instead of handing the call to "
-        "tuned, whose second dispatch costs cache misses on calls between other work. 0: hand "
-        "such calls to tuned",
-        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-        &c->default_direct);
     register_guard(c);
     return OMPI_SUCCESS;
 }

@@ -142,32 +142,6 @@ static mca_coll_modeltuned_decision_t to_run(int op, int32_t algorithm, uint32_t
                                             .splits = a->splits};
 }
 
-/* Open MPI's default for a call of `bytes`: where the fallback is tuned running its fixed rule,
- * that rule's algorithm with the arguments tuned passes (coll_tuned_decision_fixed.c: no segment,
- * fan-out 0, k-nomial's radix, no request limit), on the caller's own count and datatype as tuned
- * would: the same ompi_coll_base_* call without a second component's dispatch, which a call
- * between other work pays in cache misses (docs/validation.md, "Session 18"). Otherwise, or when
- * the rule's algorithm did not resolve at open, algorithm 0: the call is handed back. */
-static mca_coll_modeltuned_decision_t open_mpi_default(const mca_coll_modeltuned_module_t *m,
-                                                       struct ompi_communicator_t *comm, int op,
-                                                       size_t bytes, bool commutative)
-{
-    const mca_coll_modeltuned_decision_t hand_back = {.countdown = UINT32_MAX};
-    if (!m->default_direct[op])
-        return hand_back;
-    int32_t fanout = 0;
-    const int algorithm = mt_fixed_rule(op, bytes, ompi_comm_size(comm), commutative, &fanout);
-    if (algorithm < 1 || algorithm >= mca_coll_modeltuned_component.slots ||
-        0 == (mca_coll_modeltuned_component.runnable[op] & (1u << algorithm)))
-        return hand_back;
-    if (0 != fanout && NULL != mca_coll_modeltuned_collectives[op]->rule_fanout_variable)
-        fanout = m->rule_fanout[op]; /* the variable tuned passes there */
-    mca_coll_modeltuned_decision_t d = to_run(op, algorithm, 0, fanout);
-    d.splits = false; /* tuned passes the caller's own count and datatype */
-    d.is_default = true;
-    return d;
-}
-
 /* What a slot tells the caller: NULL for algorithm 0 (Open MPI's default was kept by the margin,
  * or nothing can run: the previous component runs the call). */
 static mca_coll_modeltuned_decision_t *decided(mca_coll_modeltuned_slot_t *slot)
@@ -242,14 +216,11 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
                           .objective = c->objective};
     mt_decision decision;
     const int rc = mt_decide(m->model, &call, &decision, record || log ? &report : NULL);
-    const mca_coll_modeltuned_decision_t open_mpi = open_mpi_default(m, comm, op, count * type_size,
-                                                                     !ordered);
     if (0 == rc && 0 != decision.algorithm) {
         slot->decision = to_run(op, decision.algorithm, decision.segsize, decision.fanout);
-        mca_coll_modeltuned_guard_watch(m, kind, size_class, root, &slot->decision, &decision,
-                                        &open_mpi);
-    } else {
-        slot->decision = open_mpi; /* nothing can run, or Open MPI's default: run or handed back */
+        mca_coll_modeltuned_guard_watch(m, kind, size_class, root, &slot->decision, &decision);
+    } else { /* nothing can run, or Open MPI's default: handed back */
+        slot->decision = (mca_coll_modeltuned_decision_t){.countdown = UINT32_MAX};
     }
     slot->key = (uint64_t) root + 1;
     if (NULL != report.json) {
@@ -293,13 +264,10 @@ void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t 
     char parameters[96] = ""; /* d == NULL: the previous component ran it */
     const char *name = NULL != d ? mca_coll_modeltuned_component.algorithms[op][d->algorithm].name
                                  : NULL;
-    if (NULL != d && d->is_default)
-        snprintf(parameters, sizeof parameters, " direct=%s fanout=%d", name, d->fanout);
-    else if (NULL != d)
+    if (NULL != d)
         snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);
     opal_output(mca_coll_modeltuned_component.output,
                 "coll:modeltuned:%s cid=%d name=%s rank=%d bytes=%zu root=%d algorithm=%s%s",
                 mca_coll_modeltuned_op_name(op), mca_coll_modeltuned_cid(comm), comm->c_name,
-                ompi_comm_rank(comm), bytes, root, NULL == d || d->is_default ? "fallback" : name,
-                parameters);
+                ompi_comm_rank(comm), bytes, root, NULL == d ? "fallback" : name, parameters);
 }

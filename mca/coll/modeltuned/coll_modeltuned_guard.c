@@ -37,7 +37,7 @@ void mca_coll_modeltuned_call_extras(mca_coll_modeltuned_module_t *m, int kind,
 {
     if (m->call_flags & MCA_COLL_MODELTUNED_TRACE_CALLS)
         mca_coll_modeltuned_trace(comm, mca_coll_modeltuned_kind_op(kind), bytes, root, d);
-    if ((m->call_flags & MCA_COLL_MODELTUNED_DELAY_PICKS) && NULL != d && !d->is_default) {
+    if ((m->call_flags & MCA_COLL_MODELTUNED_DELAY_PICKS) && NULL != d) {
         /* Asleep, not spinning: the tests run more ranks than cores, where a spinning rank would
          * slow whichever calls the others run meanwhile, the default's too. */
         const int us = mca_coll_modeltuned_component.guard_test_delay_us;
@@ -90,12 +90,11 @@ static uint32_t next_gap(const mca_coll_modeltuned_guard_t *g)
 
 void mca_coll_modeltuned_guard_watch(mca_coll_modeltuned_module_t *m, int kind, int size_class,
                                      int root, mca_coll_modeltuned_decision_t *d,
-                                     const mt_decision *decision,
-                                     const mca_coll_modeltuned_decision_t *open_mpi)
+                                     const mt_decision *decision)
 {
     const int op = mca_coll_modeltuned_kind_op(kind);
     /* Lists the user narrowed are the user's choice, the default perhaps not among them. */
-    if (!m->guard_enabled || 0 == d->algorithm || d->is_default || decision->default_us <= 0 ||
+    if (!m->guard_enabled || 0 == d->algorithm || decision->default_us <= 0 ||
         m->allowed[op] != mca_coll_modeltuned_component.runnable[op])
         return;
     int free_guard = -1;
@@ -105,8 +104,7 @@ void mca_coll_modeltuned_guard_watch(mca_coll_modeltuned_module_t *m, int kind, 
     if (free_guard < 0) /* every rank watches the same decisions: all run out at the same one */
         return;
     mca_coll_modeltuned_guard_t *g = &m->guards[free_guard];
-    *g = (mca_coll_modeltuned_guard_t){.instead = *open_mpi,
-                                       .root = root,
+    *g = (mca_coll_modeltuned_guard_t){.root = root,
                                        .kind = (int8_t) kind,
                                        .size_class = (uint8_t) size_class,
                                        .in_use = true,
@@ -114,8 +112,6 @@ void mca_coll_modeltuned_guard_watch(mca_coll_modeltuned_module_t *m, int kind, 
                                                             ? decision->default_us /
                                                                   decision->predicted_us
                                                             : 1.0};
-    g->instead.countdown = UINT32_MAX;
-    g->instead.guard = 0;
     g->gap = first_gap(g->expected_gain);
     d->guard = (uint8_t) (free_guard + 1);
     arm(g, d, g->gap);
@@ -154,11 +150,7 @@ static void describe_arms(const mca_coll_modeltuned_guard_t *g,
 {
     const int op = mca_coll_modeltuned_kind_op(g->kind);
     mt_describe(op, pick->algorithm, pick->segsize, pick->fanout, pick_text, len);
-    if (0 == g->instead.algorithm)
-        snprintf(default_text, len, "handed back");
-    else
-        snprintf(default_text, len, "direct:%s",
-                 mca_coll_modeltuned_component.algorithms[op][g->instead.algorithm].name);
+    snprintf(default_text, len, "handed back");
 }
 
 /* The first byte count of a size class ([2^(k-1), 2^k); class 0 the empty call, a barrier's). */
@@ -231,7 +223,7 @@ static void take_back(mca_coll_modeltuned_module_t *m, struct ompi_communicator_
                       const int64_t sum[2])
 {
     const mca_coll_modeltuned_decision_t pick = *d;
-    *d = g->instead;
+    *d = (mca_coll_modeltuned_decision_t){.countdown = UINT32_MAX}; /* handed back from now on */
     /* The slot now differs from any copy remembered for this root: written back when replaced. */
     m->in_remembered[g->kind][g->size_class] = 0;
     g->in_use = false;
@@ -280,9 +272,7 @@ int mca_coll_modeltuned_guarded(const mca_coll_modeltuned_call_t *call,
     const int block = g->sampled / block_calls(), at = g->sampled % block_calls();
     const bool on_default = (0 == block || 3 == block) == default_first(g);
     const uint64_t start = now_ns();
-    const int rc = call->run(call, !on_default                 ? d
-                                   : 0 != g->instead.algorithm ? &g->instead
-                                                               : NULL);
+    const int rc = call->run(call, on_default ? NULL : d);
     const uint64_t elapsed = now_ns() - start;
     if (0 != at) { /* blocks 0, 1 are each arm's first, 2, 3 their second */
         uint32_t *arm_ns = on_default ? g->default_ns : g->pick_ns;

@@ -223,22 +223,6 @@ static void leave_kept_default_ops(mca_coll_modeltuned_module_t *m,
                      "communicator (docs/model.md, \"Ops the model never takes\")");
 }
 
-/* Whether a call whose default is kept may run tuned's fixed rule directly: only where the call
- * handed back would run exactly that (tuned below, told nothing by the user), and the fan-out the
- * rule passes, where it has one, is known. */
-static void choose_default_direct(mca_coll_modeltuned_module_t *m)
-{
-    for (int op = 0; op < MT_OPS; ++op) {
-        m->rule_fanout[op] = mca_coll_modeltuned_tuned_rule_fanout(op);
-        m->default_direct[op] = mca_coll_modeltuned_component.default_direct &&
-                                NULL != m->fallback[op] && 0 == strcmp(m->fallback[op], "tuned") &&
-                                '\0' == m->tuned_told[op][0] &&
-                                (NULL ==
-                                     mca_coll_modeltuned_collectives[op]->rule_fanout_variable ||
-                                 m->rule_fanout[op] > 0);
-    }
-}
-
 static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
@@ -276,7 +260,6 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     leave_unmodelled_fallbacks(m, comm);
     leave_uncovered_ops(m, comm, ready);
     leave_kept_default_ops(m, comm, ready);
-    choose_default_direct(m);
     return OMPI_SUCCESS;
 }
 

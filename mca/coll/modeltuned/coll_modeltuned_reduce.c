@@ -56,28 +56,51 @@ static int reduce_call(const mca_coll_modeltuned_call_t *c, const mca_coll_model
                        c->bytes);
 }
 
+/* A call that does not simply keep Open MPI's default: decided, guarded, run. */
+static __attribute__((noinline)) int reduce_decided(const void *sbuf, void *rbuf, int count,
+                                                    struct ompi_datatype_t *dtype,
+                                                    struct ompi_op_t *op, int root,
+                                                    struct ompi_communicator_t *comm,
+                                                    mca_coll_base_module_t *module)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    const size_t type_size = dtype->super.size, bytes = (size_t) count * type_size;
+    const int kind = mca_coll_modeltuned_reduction_kind(MCA_COLL_MODELTUNED_KIND_REDUCE, op);
+    mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup_reduction(m, comm, kind,
+                                                                             (size_t) count,
+                                                                             type_size, root);
+    if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
+        const mca_coll_modeltuned_call_t call = {.module = m,
+                                                 .comm = comm,
+                                                 .kind = MCA_COLL_MODELTUNED_KIND_REDUCE,
+                                                 .root = root,
+                                                 .bytes = bytes,
+                                                 .sbuf = sbuf,
+                                                 .rbuf = rbuf,
+                                                 .count = count,
+                                                 .dtype = dtype,
+                                                 .op = op,
+                                                 .run = reduce_call};
+        return mca_coll_modeltuned_guarded(&call, d);
+    }
+    return reduce_with(m, comm, d, sbuf, rbuf, count, dtype, op, root, bytes);
+}
+
 static int reduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
                   struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
                   mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
-    size_t type_size = 0;
-
-    ompi_datatype_type_size(dtype, &type_size);
-    const size_t bytes = (size_t) count * type_size;
+    const size_t bytes = (size_t) count * dtype->super.size;
     if (0 == bytes)
         return OMPI_SUCCESS; /* the same type signature everywhere: all empty */
-    mca_coll_modeltuned_decision_t
-        *d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE, op,
-                                                  (size_t) count, type_size, root);
-    if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
-        const mca_coll_modeltuned_call_t call = {m,    comm,        MCA_COLL_MODELTUNED_KIND_REDUCE,
-                                                 root, bytes,       sbuf,
-                                                 rbuf, count,       dtype,
-                                                 op,   reduce_call, NULL};
-        return mca_coll_modeltuned_guarded(&call, d);
-    }
-    return reduce_with(m, comm, d, sbuf, rbuf, count, dtype, op, root, bytes);
+    if (mca_coll_modeltuned_hands_back(
+            m, mca_coll_modeltuned_reduction_kind(MCA_COLL_MODELTUNED_KIND_REDUCE, op), bytes,
+            root))
+        return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, REDUCE, mca_coll_base_module_reduce_fn_t)(
+            sbuf, rbuf, count, dtype, op, root, comm,
+            MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, REDUCE));
+    return reduce_decided(sbuf, rbuf, count, dtype, op, root, comm, module);
 }
 
 const mca_coll_modeltuned_collective_t mca_coll_modeltuned_collective_reduce = {

@@ -54,10 +54,3 @@ bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size)
     }
     return false;
 }
-
-int mca_coll_modeltuned_tuned_rule_fanout(int op)
-{
-    const char *name = mca_coll_modeltuned_collectives[op]->rule_fanout_variable;
-    const int *fanout = NULL != name ? tuned_variable(name) : NULL;
-    return NULL != fanout ? *fanout : -1;
-}
