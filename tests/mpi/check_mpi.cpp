@@ -1064,7 +1064,8 @@ START_TEST(kept_default_runs_where_tuned_runs_it) {
   std::map<std::string, std::string> under_tuned;  // "op bytes" -> "algorithm depth caller"
   auto key = [](const std::string &line) { return field(line, "op") + " " + field(line, "bytes"); };
   auto where = [&](const std::string &line) {
-    return field(line, "algorithm") + " " + (sanitized_build() ? "" : field(line, "depth")) + " " + field(line, "caller");
+    return field(line, "algorithm") + " " + (sanitized_build() ? "" : field(line, "depth")) + " " +
+           field(line, "caller");
   };
   for (const std::string &line : p.lines_containing("stack_depth: op=")) under_tuned[key(line)] = where(line);
   long kept = 0;

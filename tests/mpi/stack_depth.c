@@ -35,12 +35,24 @@ static int ranks;
 static void call(int op, int bytes) {
   const int ints = bytes / 4;
   switch (op) {
-  case BCAST: MPI_Bcast(send_buf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD); break;
-  case REDUCE: MPI_Reduce(send_buf, recv_buf, ints, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD); break;
-  case ALLREDUCE: MPI_Allreduce(send_buf, recv_buf, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
-  case BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
-  case ALLGATHER: MPI_Allgather(send_buf, bytes, MPI_BYTE, recv_buf, bytes, MPI_BYTE, MPI_COMM_WORLD); break;
-  case ALLTOALL: MPI_Alltoall(send_buf, bytes, MPI_BYTE, recv_buf, bytes, MPI_BYTE, MPI_COMM_WORLD); break;
+    case BCAST:
+      MPI_Bcast(send_buf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+      break;
+    case REDUCE:
+      MPI_Reduce(send_buf, recv_buf, ints, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+      break;
+    case ALLREDUCE:
+      MPI_Allreduce(send_buf, recv_buf, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      break;
+    case BARRIER:
+      MPI_Barrier(MPI_COMM_WORLD);
+      break;
+    case ALLGATHER:
+      MPI_Allgather(send_buf, bytes, MPI_BYTE, recv_buf, bytes, MPI_BYTE, MPI_COMM_WORLD);
+      break;
+    case ALLTOALL:
+      MPI_Alltoall(send_buf, bytes, MPI_BYTE, recv_buf, bytes, MPI_BYTE, MPI_COMM_WORLD);
+      break;
   }
 }
 
