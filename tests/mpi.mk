@@ -1,11 +1,13 @@
 # MPI tests: tests/mpi/collectives checks MPI_Bcast / MPI_Reduce results exactly under mpirun;
 # tests/mpi/check_mpi runs it with and without modeltuned, on real and emulated topologies,
-# per algorithm and with bad input, and reads modeltuned's trace lines.
+# per algorithm and with bad input, and reads modeltuned's trace lines. Every MPI test program
+# links tests/mpi/watchdog.c: a rank stuck in one collective for 30 s names it, has every other
+# rank name its own, and aborts the job.
 check_PROGRAMS += tests/mpi/collectives tests/mpi/observe tests/mpi/check_mpi
 TESTS += tests/mpi/check_mpi
 
 # Built with mpicc's own flags (configure's OMPI_CPPFLAGS / OMPI_LIBS come from mpicc --showme).
-tests_mpi_collectives_SOURCES = tests/mpi/collectives.c tests/mpi/test_buffer.h
+tests_mpi_collectives_SOURCES = tests/mpi/collectives.c tests/mpi/test_buffer.h tests/mpi/watchdog.c
 tests_mpi_collectives_CPPFLAGS = $(OMPI_CPPFLAGS)
 tests_mpi_collectives_CFLAGS = $(AM_CFLAGS) -O2
 tests_mpi_collectives_LDADD = $(OMPI_LIBS)
@@ -13,7 +15,7 @@ tests_mpi_collectives_LDADD = $(OMPI_LIBS)
 # fixed_rule: the model's copy of tuned's fixed rules against tuned's own choices. It defines the
 # ompi_coll_base_* functions tuned calls, exported from the executable so they come first.
 check_PROGRAMS += tests/mpi/fixed_rule
-tests_mpi_fixed_rule_SOURCES = tests/mpi/fixed_rule.c tests/mpi/interpose.c tests/mpi/interpose.h
+tests_mpi_fixed_rule_SOURCES = tests/mpi/fixed_rule.c tests/mpi/interpose.c tests/mpi/interpose.h tests/mpi/watchdog.c
 nodist_EXTRA_tests_mpi_fixed_rule_SOURCES = tests/force_cxx_link.cxx
 tests_mpi_fixed_rule_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
 tests_mpi_fixed_rule_LDFLAGS = -export-dynamic
@@ -23,16 +25,22 @@ tests_mpi_fixed_rule_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIB
 # a sweep runs (interposed as for fixed_rule), with modeltuned loaded or under a tuned rules file
 # that modeltuned export-rules wrote.
 check_PROGRAMS += tests/mpi/rule_runs
-tests_mpi_rule_runs_SOURCES = tests/mpi/rule_runs.c tests/mpi/interpose.c tests/mpi/interpose.h
+tests_mpi_rule_runs_SOURCES = tests/mpi/rule_runs.c tests/mpi/interpose.c tests/mpi/interpose.h tests/mpi/watchdog.c
 tests_mpi_rule_runs_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
 tests_mpi_rule_runs_LDFLAGS = -export-dynamic
 tests_mpi_rule_runs_LDADD = $(OMPI_LIBS) -ldl
+
+# disagree: ranks that call different collectives, which the watchdog must end.
+check_PROGRAMS += tests/mpi/disagree
+tests_mpi_disagree_SOURCES = tests/mpi/disagree.c tests/mpi/watchdog.c
+tests_mpi_disagree_CPPFLAGS = $(OMPI_CPPFLAGS)
+tests_mpi_disagree_LDADD = $(OMPI_LIBS)
 
 # stack_depth: where each call's ompi_coll_base_* function runs (interposed as for fixed_rule): how
 # far below the caller's frame and called from which function, and whether modeltuned kept the
 # default there.
 check_PROGRAMS += tests/mpi/stack_depth
-tests_mpi_stack_depth_SOURCES = tests/mpi/stack_depth.c tests/mpi/interpose.c tests/mpi/interpose.h tests/mpi/mpi_t.h
+tests_mpi_stack_depth_SOURCES = tests/mpi/stack_depth.c tests/mpi/interpose.c tests/mpi/interpose.h tests/mpi/mpi_t.h tests/mpi/watchdog.c
 tests_mpi_stack_depth_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
 tests_mpi_stack_depth_LDFLAGS = -export-dynamic
 tests_mpi_stack_depth_LDADD = $(OMPI_LIBS) -ldl
@@ -40,19 +48,19 @@ tests_mpi_stack_depth_LDADD = $(OMPI_LIBS) -ldl
 # schedules: the model's allreduce and barrier schedules against the messages libmpi's base
 # algorithms send (it wraps the PML's send and isend).
 check_PROGRAMS += tests/mpi/schedules
-tests_mpi_schedules_SOURCES = tests/mpi/schedules.c
+tests_mpi_schedules_SOURCES = tests/mpi/schedules.c tests/mpi/watchdog.c
 nodist_EXTRA_tests_mpi_schedules_SOURCES = tests/force_cxx_link.cxx
 tests_mpi_schedules_CPPFLAGS = $(OMPI_CPPFLAGS) -I$(top_srcdir)
 tests_mpi_schedules_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(OMPI_LIBS)
 
 # heap_state: where a large malloc comes from after MPI_Init (mmap or heap).
 check_PROGRAMS += tests/mpi/heap_state
-tests_mpi_heap_state_SOURCES = tests/mpi/heap_state.c
+tests_mpi_heap_state_SOURCES = tests/mpi/heap_state.c tests/mpi/watchdog.c
 tests_mpi_heap_state_CPPFLAGS = $(OMPI_CPPFLAGS)
 tests_mpi_heap_state_LDADD = $(OMPI_LIBS)
 
 # observe: a known sequence of calls, then modeltuned's MPI_T counters.
-tests_mpi_observe_SOURCES = tests/mpi/observe.c tests/mpi/mpi_t.h
+tests_mpi_observe_SOURCES = tests/mpi/observe.c tests/mpi/mpi_t.h tests/mpi/watchdog.c
 tests_mpi_observe_CPPFLAGS = $(OMPI_CPPFLAGS)
 tests_mpi_observe_LDADD = $(OMPI_LIBS)
 
@@ -63,7 +71,7 @@ tests_mpi_check_mpi_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DMODELTUNED_TEST_
 tests_mpi_check_mpi_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_mpi_check_mpi_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
 EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe tests/mpi/fixed_rule tests/mpi/heap_state \
-	tests/mpi/rule_runs tests/mpi/stack_depth \
+	tests/mpi/rule_runs tests/mpi/stack_depth tests/mpi/disagree \
 	tests/mpi/schedules tools/modeltuned \
 	mca-components/mca_coll_modeltuned.so
 
@@ -71,7 +79,7 @@ EXTRA_tests_mpi_check_mpi_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe
 # makes the calls and checks their results).
 check_PROGRAMS += tests/mpi/guard tests/mpi/check_guard
 TESTS += tests/mpi/check_guard
-tests_mpi_guard_SOURCES = tests/mpi/guard.c tests/mpi/mpi_t.h
+tests_mpi_guard_SOURCES = tests/mpi/guard.c tests/mpi/mpi_t.h tests/mpi/watchdog.c
 tests_mpi_guard_CPPFLAGS = $(OMPI_CPPFLAGS)
 tests_mpi_guard_CFLAGS = $(AM_CFLAGS) -O2
 tests_mpi_guard_LDADD = $(OMPI_LIBS)
@@ -84,7 +92,7 @@ EXTRA_tests_mpi_check_guard_DEPENDENCIES = tests/mpi/guard mca-components/mca_co
 # Ranks passing different datatypes of one type signature, every algorithm, np 2-16.
 check_PROGRAMS += tests/mpi/signatures tests/mpi/check_signatures
 TESTS += tests/mpi/check_signatures
-tests_mpi_signatures_SOURCES = tests/mpi/signatures.c tests/mpi/mpi_t.h tests/mpi/test_buffer.h
+tests_mpi_signatures_SOURCES = tests/mpi/signatures.c tests/mpi/mpi_t.h tests/mpi/test_buffer.h tests/mpi/watchdog.c
 tests_mpi_signatures_CPPFLAGS = $(OMPI_CPPFLAGS)
 tests_mpi_signatures_CFLAGS = $(AM_CFLAGS) -O2
 tests_mpi_signatures_LDADD = $(OMPI_LIBS)

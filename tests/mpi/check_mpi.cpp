@@ -1079,6 +1079,28 @@ START_TEST(kept_default_runs_where_tuned_runs_it) {
 }
 END_TEST
 
+// Ranks that disagree on the collective they run (tests/mpi/disagree.c: rank 0 in an allreduce,
+// the others in a barrier) do not spin until the suite's timeout: the test programs' watchdog
+// (tests/mpi/watchdog.c, 10 s here) ends the job within a minute, each rank naming its collective.
+START_TEST(disagreeing_ranks_are_named) {
+  Scratch scratch("modeltuned-mpi");
+  MpiRun run = with_modeltuned(3, 0);
+  run.program = "disagree";
+  run.extra_mpirun_args = {"-x", "MODELTUNED_TEST_WATCHDOG_S=10"};
+  const RunResult r = run_mpi(run, scratch.dir);
+  expect(!r.timed_out && r.exit_status != 0, r, "the disagreeing ranks were not stopped");
+  expect(r.seconds < 60 * (sanitized_build() ? 10 : 1), r, "the watchdog took a minute or more");
+  const std::vector<std::string> lines = r.lines_containing("watchdog: world rank ");
+  for (int rank = 0; rank < 3; ++rank) {
+    const std::string expected = rank == 0 ? "MPI_Allreduce" : "MPI_Barrier";
+    const bool named = std::any_of(lines.begin(), lines.end(), [&](const std::string &line) {
+      return contains(line, "world rank " + std::to_string(rank) + " ") && contains(line, " in " + expected + " ");
+    });
+    expect(named, r, "world rank " + std::to_string(rank) + " did not say it is in " + expected);
+  }
+}
+END_TEST
+
 Suite *mpi_suite() {
   Suite *s = suite_create("mpi");
   auto add = [&](const char *name, auto... tests) { return add_case(s, name, tests...); };
@@ -1110,6 +1132,7 @@ Suite *mpi_suite() {
   tcase_add_loop_test(alltoall, alltoall_one_algorithm, 0, static_cast<int>(registered(Op::alltoall).size()));
   add("algorithm_list_by_number", algorithm_list_by_number);
   add("default", fixed_rule_is_tuneds, kept_default_runs_where_tuned_runs_it);
+  add("watchdog", disagreeing_ranks_are_named);
   add("schedules", schedules_are_libmpis);
   add("noncommutative", noncommutative_only_order_preserving, noncommutative_with_only_reordering_algorithms_allowed);
   TCase *bad = add("bad_input");
