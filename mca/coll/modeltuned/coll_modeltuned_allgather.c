@@ -55,8 +55,8 @@ static __attribute__((noinline)) int allgather_decided(const void *sbuf, int sco
                                                        struct ompi_communicator_t *comm,
                                                        mca_coll_base_module_t *module)
 {
-    return mca_coll_modeltuned_exchange_decided(&exchange, sbuf, scount, sdtype, rbuf, rcount,
-                                                rdtype, comm, module);
+    return mca_coll_modeltuned_exchange_decided(&exchange, false, sbuf, scount, sdtype, rbuf,
+                                                rcount, rdtype, comm, module);
 }
 
 static int allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,

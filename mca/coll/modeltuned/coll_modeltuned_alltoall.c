@@ -69,8 +69,8 @@ static __attribute__((noinline)) int alltoall_decided(const void *sbuf, int scou
                                                       struct ompi_communicator_t *comm,
                                                       mca_coll_base_module_t *module)
 {
-    return mca_coll_modeltuned_exchange_decided(&exchange, sbuf, scount, sdtype, rbuf, rcount,
-                                                rdtype, comm, module);
+    return mca_coll_modeltuned_exchange_decided(&exchange, MPI_IN_PLACE == sbuf, sbuf, scount,
+                                                sdtype, rbuf, rcount, rdtype, comm, module);
 }
 
 static int alltoall(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,

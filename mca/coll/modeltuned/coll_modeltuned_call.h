@@ -207,28 +207,29 @@ mca_coll_modeltuned_exchange(const mca_coll_modeltuned_exchange_t *x, bool hande
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     const size_t bytes = (size_t) rcount * rdtype->super.size;
-    if (0 == bytes || handed_back || mca_coll_modeltuned_hands_back(m, x->kind, bytes, 0)) {
-        if (0 == bytes || handed_back)
-            ++m->rows[x->kind].calls[0];
-        return (
-            (mca_coll_modeltuned_exchange_fn_t) m->previous[x->op].fn)(sbuf, scount, sdtype, rbuf,
+    const bool whole = 0 == bytes || handed_back;
+    if (whole && OPAL_LIKELY(0 == m->call_flags))
+        ++m->rows[x->kind].calls[0];
+    else if (whole || !mca_coll_modeltuned_hands_back(m, x->kind, bytes, 0))
+        return decided(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module);
+    return ((mca_coll_modeltuned_exchange_fn_t) m->previous[x->op].fn)(sbuf, scount, sdtype, rbuf,
                                                                        rcount, rdtype, comm,
                                                                        m->previous[x->op].module);
-    }
-    return decided(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module);
 }
 
-/* What `decided` runs: the call decided, guarded, run. */
-static inline int mca_coll_modeltuned_exchange_decided(const mca_coll_modeltuned_exchange_t *x,
-                                                       const void *sbuf, int scount,
-                                                       struct ompi_datatype_t *sdtype, void *rbuf,
-                                                       int rcount, struct ompi_datatype_t *rdtype,
-                                                       struct ompi_communicator_t *comm,
-                                                       mca_coll_base_module_t *module)
+/* What `decided` runs: the call decided (`handed_back` as for mca_coll_modeltuned_exchange),
+ * guarded, run, counted and traced. */
+static inline int mca_coll_modeltuned_exchange_decided(
+    const mca_coll_modeltuned_exchange_t *x, bool handed_back, const void *sbuf, int scount,
+    struct ompi_datatype_t *sdtype, void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
+    struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     const size_t bytes = (size_t) rcount * rdtype->super.size;
-    mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup(m, comm, x->kind, bytes, 1, 0);
+    mca_coll_modeltuned_decision_t *d = 0 == bytes || handed_back
+                                            ? NULL
+                                            : mca_coll_modeltuned_lookup(m, comm, x->kind, bytes, 1,
+                                                                         0);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
         const mca_coll_modeltuned_receive_side_t receive = {x, rcount, rdtype};
         const mca_coll_modeltuned_call_t call = {.module = m,
