@@ -1,7 +1,7 @@
 # MPI tests: tests/mpi/collectives checks MPI_Bcast / MPI_Reduce results exactly under mpirun;
 # tests/mpi/check_mpi runs it with and without modeltuned, on real and emulated topologies,
 # per algorithm and with bad input, and reads modeltuned's trace lines. Every MPI test program
-# links tests/mpi/watchdog.c: a rank stuck in one collective for 30 s names it, has every other
+# links tests/mpi/watchdog.c: a rank stuck in one collective for 75 s names it, has every other
 # rank name its own, and aborts the job.
 check_PROGRAMS += tests/mpi/collectives tests/mpi/observe tests/mpi/check_mpi
 TESTS += tests/mpi/check_mpi
