@@ -17,12 +17,13 @@
 # component path (OMPI_MCA_mca_base_component_path) unless installed. Prints one line per run and
 # "N passed, N failed" at the end; exit status 1 if any run failed. Not in the default list: the LU
 # tester xdlu, which reads memory uninitialised (docs/reliability.md) and fails under plain Open
-# MPI too wherever another algorithm runs, and the Cholesky tester xdllt, which oversubscribed here
-# stalled for minutes in some runs without modeltuned too (1.4 s in others).
+# MPI too wherever another algorithm runs, the Cholesky tester xdllt, which oversubscribed here
+# stalled for minutes in some runs without modeltuned too (1.4 s in others), and the symmetric
+# eigensolver's xdsep, one of whose checks fails in some runs and not others, without modeltuned too.
 set -uo pipefail
 
 runs=3
-testers="xdqr xdls xdinv xdhrd xdtrd xdbrd xdsep xdnep xzlu BLACS/xCbtest"
+testers="xdqr xdls xdinv xdhrd xdtrd xdbrd xdnep xzlu BLACS/xCbtest"
 plain=0 dry_run=0 table="" mpirun=${MPIRUN:-mpirun}
 dir=/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests
 while [ $# -gt 0 ]; do

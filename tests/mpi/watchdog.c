@@ -6,7 +6,8 @@
  * disagree on the collective they run then fail naming each rank's collective, instead of spinning
  * until the suite's timeout. The default leaves room for a rank held in MPI_Init: under Open MPI
  * 5.0, modeltuned waits up to 30 s there for what ranks without it never publish, while those
- * ranks wait in their first collective (check_multinode, modeltuned_missing_on_one_node):
+ * ranks wait in their first collective (check_multinode, modeltuned_missing_on_one_node), and a
+ * rank still in MPI_Init has no handler for the others' SIGUSR1 yet:
  *
  *   watchdog: world rank 0 (pid 4242) in MPI_Allreduce (call 3, count 1, root -1, rank 0 of 2) for 30 s
  *   watchdog: world rank 1 (pid 4243) in MPI_Barrier (call 3, count 0, root -1, rank 1 of 2) for 30 s
@@ -147,33 +148,24 @@ static void *watch(void *arg) {
   return NULL;
 }
 
-/* Before MPI_Init: a rank still in it when another's watchdog fires says so instead of dying of
- * SIGUSR1's default action. */
-static void answer_watchdogs(void) {
+static void start_watchdog(void) {
+  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_usr1;
   sa.sa_flags = SA_RESTART;
   sigaction(SIGUSR1, &sa, NULL);
-  now.name = "MPI_Init";
-}
-
-static void start_watchdog(void) {
-  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  now.name = NULL;
   pthread_t thread;
   if (0 == pthread_create(&thread, NULL, watch, NULL)) pthread_detach(thread);
 }
 
 int MPI_Init(int *argc, char ***argv) {
-  answer_watchdogs();
   const int rc = PMPI_Init(argc, argv);
   if (MPI_SUCCESS == rc) start_watchdog();
   return rc;
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-  answer_watchdogs();
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
   if (MPI_SUCCESS == rc) start_watchdog();
   return rc;
