@@ -71,10 +71,9 @@ static __attribute__((noinline)) int allreduce_decided(const void *sbuf, void *r
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     const size_t type_size = dtype->super.size, bytes = (size_t) count * type_size;
-    const int kind = mca_coll_modeltuned_reduction_kind(MCA_COLL_MODELTUNED_KIND_ALLREDUCE, op);
-    mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup_reduction(m, comm, kind,
-                                                                             (size_t) count,
-                                                                             type_size, 0);
+    mca_coll_modeltuned_decision_t
+        *d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_ALLREDUCE, op,
+                                                  (size_t) count, type_size, 0);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
         const mca_coll_modeltuned_call_t call = {.module = m,
                                                  .comm = comm,

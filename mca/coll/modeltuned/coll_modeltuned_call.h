@@ -70,13 +70,14 @@ static inline int mca_coll_modeltuned_reduction_kind(int first_kind, struct ompi
     return first_kind + MCA_COLL_MODELTUNED_REDUCTION_INTRINSIC;
 }
 
-/* The decision for a reduction of kind `kind` (mca_coll_modeltuned_reduction_kind). */
+/* The decision for a reduction of the collective whose first call kind is `first_kind`. */
 static inline mca_coll_modeltuned_decision_t *
 mca_coll_modeltuned_lookup_reduction(mca_coll_modeltuned_module_t *m,
-                                     struct ompi_communicator_t *comm, int kind, size_t count,
-                                     size_t type_size, int root)
+                                     struct ompi_communicator_t *comm, int first_kind,
+                                     struct ompi_op_t *op, size_t count, size_t type_size, int root)
 {
-    if (MCA_COLL_MODELTUNED_REDUCTION_INTRINSIC == mca_coll_modeltuned_kind_variant(kind))
+    const int kind = mca_coll_modeltuned_reduction_kind(first_kind, op);
+    if (first_kind + MCA_COLL_MODELTUNED_REDUCTION_INTRINSIC == kind)
         return mca_coll_modeltuned_lookup(m, comm, kind, count, type_size, root);
     return mca_coll_modeltuned_lookup(m, comm, kind, count * type_size, 1, root);
 }

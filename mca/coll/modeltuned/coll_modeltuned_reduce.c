@@ -65,10 +65,9 @@ static __attribute__((noinline)) int reduce_decided(const void *sbuf, void *rbuf
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     const size_t type_size = dtype->super.size, bytes = (size_t) count * type_size;
-    const int kind = mca_coll_modeltuned_reduction_kind(MCA_COLL_MODELTUNED_KIND_REDUCE, op);
-    mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup_reduction(m, comm, kind,
-                                                                             (size_t) count,
-                                                                             type_size, root);
+    mca_coll_modeltuned_decision_t
+        *d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE, op,
+                                                  (size_t) count, type_size, root);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
         const mca_coll_modeltuned_call_t call = {.module = m,
                                                  .comm = comm,
