@@ -515,7 +515,7 @@ CalibrationTable load_calibration(const std::string &path) {
   // The component reads the table inside the application's MPI_Init: in small blocks, never one
   // the size of the file. glibc serves a block of 128 KiB or more with mmap, and freeing one
   // raises its threshold for mmap to that size for the rest of the process: the application's
-  // own large buffers would then come from the heap (docs/validation.md, "Session 24").
+  // own large buffers would then come from the heap (docs/validation.md, "What being loaded costs").
   std::deque<char> text;
   if (problem.empty()) {
     char buffer[1 << 16];

@@ -58,7 +58,7 @@ inline constexpr double kChecksRanksReach = 2;
 // to an even size, while at least 2, kCheckGroups sizes at most (256 ranks: 256, 180, 128, 90, 64,
 // 44, 32, 22, 16, 10, 8, 4, 2). Down to 2 ranks, since a small communicator costs little to measure
 // and below the smallest size measured the rule keeps the default: with five sizes (256 to 64),
-// ORFEO's communicators of 31-61 ranks all kept it (docs/validation.md, session 18).
+// ORFEO's communicators of 31-61 ranks all kept it (2026-11-26, d70fe38).
 // Between two of them the rule interpolates (range_in); below the smallest it keeps Open MPI's
 // default. `modeltuned validate --calibrated-on N` fits its checks on the same sizes.
 inline constexpr int kCheckGroups = 16;

@@ -185,7 +185,7 @@ typedef struct mca_coll_modeltuned_slot_t {
  * its slot's line and its counter's, which for the small messages where it shows sit on the same
  * page: between large messages each page a call touches costs a TLB miss that tuned's own path
  * does not pay (on the 2-core VM a kept default's 1-256 B calls ran 1.1-1.2x tuned's while the
- * counters were the component's, docs/validation.md "Session 20"). */
+ * counters were the component's, docs/validation.md "Inside one job"). */
 typedef struct mca_coll_modeltuned_row_t {
     unsigned long long calls[MCA_COLL_MODELTUNED_MAX_SLOTS];
     mca_coll_modeltuned_slot_t slots[MCA_COLL_MODELTUNED_SIZE_CLASSES];

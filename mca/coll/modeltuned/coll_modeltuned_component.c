@@ -502,7 +502,7 @@ static const char *load_table(mca_coll_modeltuned_component_t *c)
  * is never placed: every communicator with it is declined first). On a thread of its own: glibc
  * gives that thread another malloc arena, so parsing the table, whose allocations are mostly freed
  * at once, and the node's topology leave the application's heap as it was (docs/validation.md,
- * "Session 21"). */
+ * "What being loaded costs"). */
 static void *read_inputs(void *component)
 {
     mca_coll_modeltuned_component_t *c = component;
