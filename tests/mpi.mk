@@ -102,6 +102,21 @@ tests_mpi_check_signatures_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
 tests_mpi_check_signatures_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
 EXTRA_tests_mpi_check_signatures_DEPENDENCIES = tests/mpi/signatures mca-components/mca_coll_modeltuned.so
 
+# The differential test: random but valid sequences of collectives (tests/mpi/differential) on
+# communicators made every way, with user operations, derived and per-rank datatypes, in place and
+# point-to-point traffic, compared with the same seed under plain Open MPI.
+check_PROGRAMS += tests/mpi/differential tests/mpi/check_differential
+TESTS += tests/mpi/check_differential
+tests_mpi_differential_SOURCES = tests/mpi/differential.c tests/mpi/watchdog.c
+tests_mpi_differential_CPPFLAGS = $(OMPI_CPPFLAGS)
+tests_mpi_differential_CFLAGS = $(AM_CFLAGS) -O2
+tests_mpi_differential_LDADD = $(OMPI_LIBS)
+tests_mpi_check_differential_SOURCES = tests/mpi/check_differential.cpp
+tests_mpi_check_differential_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_mpi_check_differential_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
+tests_mpi_check_differential_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
+EXTRA_tests_mpi_check_differential_DEPENDENCIES = tests/mpi/differential mca-components/mca_coll_modeltuned.so
+
 # Several emulated nodes on this machine (tools/modeltuned-emulate-nodes): placements over 2 and 3
 # nodes, every algorithm across nodes, tables that differ between nodes, calibration across nodes.
 check_PROGRAMS += tests/mpi/check_multinode
