@@ -89,11 +89,13 @@ void differential(MpiRun base, unsigned long long case_seed, int case_steps = 15
   expect(want.size() == static_cast<size_t>(base.np), reference, "not every rank printed its steps");
   const auto [picks, calls] = picks_and_calls(r);
   expect(calls > 0, r, "modeltuned traced no call: it stepped aside, so nothing was compared");
-  std::fprintf(stderr, "differential np %d%s seed %llu: %d steps alike on every rank; %ld of %ld traced calls ran "
-               "modeltuned's pick\n",
-               base.np, base.nodes.empty() ? (base.emulate_two_sockets ? " (emulated two sockets)" : "")
-                                           : (" on " + base.nodes).c_str(),
-               s.seed, s.steps, picks, calls);
+  std::fprintf(
+      stderr,
+      "differential np %d%s seed %llu: %d steps alike on every rank; %ld of %ld traced calls ran "
+      "modeltuned's pick\n",
+      base.np,
+      base.nodes.empty() ? (base.emulate_two_sockets ? " (emulated two sockets)" : "") : (" on " + base.nodes).c_str(),
+      s.seed, s.steps, picks, calls);
 }
 
 START_TEST(np2) { differential(with_modeltuned(2), 20261202); }
