@@ -206,6 +206,8 @@ START_TEST(tiny_run_is_consistent) {
     std::string vb, vd;
     in >> vb >> vd;
     expect(static_cast<bool>(in), r, "summary line does not parse: " + line);
+    expect(vb.find('[') != std::string::npos && vd.find('[') != std::string::npos, r,
+           "a ratio without the range its intervals allow: " + line);
     row.versus_best = std::stod(vb);
     row.versus_default = std::stod(vd);
     rows[{op, bytes}] = row;

@@ -29,6 +29,11 @@ check "nothing else is written under ~/.config/modeltuned" '[ "$(ls "$dir/home/.
 check "it says how to adopt the table" \
   'printf "%s" "$out" | grep -q "to use this table in every job, copy it to $dir/home/.config/modeltuned/calibration.json"'
 check "it prints what modeltuned chose per size" 'printf "%s" "$out" | grep -q "modeltuned chose" && printf "%s" "$out" | grep -qE "^bcast +1024 "'
+# Its first table's rows (8 fields before the speedup): every speedup comes with its interval and
+# significance, or says both sides ran the same algorithm.
+check "no speedup without its interval and significance" \
+  '! printf "%s\n" "$out" | awk "/^modeltuned chose|^op +bytes +modeltuned chose/ { t = 1; next } /^$/ { t = 0 }
+      t && /^(bcast|reduce) / && !/same algorithm as the default|too few repetitions/ && !/x \\[[0-9.]+,[0-9.]+\\] (not )?significant/ && \$NF != \"-\"" | grep -q .'
 check "it writes the A/B plot and CSV" '[ -s "$dir/demo/ab.png" ] && [ -s "$dir/demo/ab.csv" ]'
 check "its ORFEO part leaves the default somewhere, naming the checks that allowed it" \
   'printf "%s" "$out" | grep -q "leaves Open MPI.s default.*checks measured on [0-9]* and [0-9]* ranks"'

@@ -35,11 +35,15 @@ std::string ci_text(const MedianCi &c) {
   return fmt::format("{:.2f} [{:.2f},{:.2f}]", c.median, *c.low, *c.high);
 }
 
-// Ratio of medians; '~' when the two intervals overlap (the difference is not significant).
+// Ratio of medians, with the range the two intervals allow ([a.low / b.high, a.high / b.low]);
+// '~' when the intervals overlap (the difference is not significant). One word, no spaces; "n/a"
+// where either has no interval.
 std::string ratio_text(const MedianCi &a, const MedianCi &b) {
   if (b.median <= 0) return "-";
-  const bool overlap = a.low && b.low && *a.low <= *b.high && *b.low <= *a.high;
-  return fmt::format("{:.2f}{}", a.median / b.median, overlap ? "~" : "");
+  if (!a.low || !b.low || *b.low <= 0) return "n/a";  // too few repetitions for an interval: no ratio
+  const bool overlap = *a.low <= *b.high && *b.low <= *a.high;
+  return fmt::format("{:.2f}[{:.2f},{:.2f}]{}", a.median / b.median, *a.low / *b.high, *a.high / *b.low,
+                     overlap ? "~" : "");
 }
 
 // One row of the summary: the variants measured at one size of one op.
@@ -91,7 +95,7 @@ class Report {
         o.root, t.rounds, t.seconds, (unsigned long long)seed, o.rotate_buffers);
     std::printf(
         "times in microseconds: median [95%% confidence interval of the median]; "
-        "ratios of medians, '~' = intervals overlap (not significant)\n");
+        "ratios of medians [the range their intervals allow], '~' = intervals overlap (not significant)\n");
     if (setup.counted)
       std::printf("algorithms that ran: read from modeltuned's MPI_T call counters for every timed call\n");
     for (const auto &note : setup.notes) std::printf("note: %s\n", note.c_str());
@@ -100,8 +104,8 @@ class Report {
   // One table row per size of `op`, then notes on forced variants handed back; collects the plot.
   void print_op(Op op) {
     const std::string opname(op_name(op));
-    std::printf("\n%-6s %9s  %-26s %-26s %-22s %-26s %-22s %8s %10s\n", "op", "bytes", "default", "modeltuned", "(ran)",
-                "best forced", "(name)", "mt/best", "mt/default");
+    std::printf("\n%-6s %9s  %-26s %-26s %-22s %-26s %-22s %-20s %-20s\n", "op", "bytes", "default", "modeltuned",
+                "(ran)", "best forced", "(name)", "mt/best", "mt/default");
     HandedBack back;
     PlotRatios op_ratios{opname, {}, {}};
     const auto &sizes = plan.sizes.at(op);
@@ -192,7 +196,7 @@ class Report {
   }
 
   void print_row(const std::string &opname, uint64_t size, const SizeRow &row) const {
-    std::printf("%-6s %9llu  %-26s %-26s %-22s %-26s %-22s %8s %10s\n", opname.c_str(), (unsigned long long)size,
+    std::printf("%-6s %9llu  %-26s %-26s %-22s %-26s %-22s %-20s %-20s\n", opname.c_str(), (unsigned long long)size,
                 row.def ? ci_text(row.def->ci).c_str() : "-", row.mt ? ci_text(row.mt->ci).c_str() : "-",
                 row.mt_ran.c_str(), row.best ? ci_text(row.best->ci).c_str() : "-", row.best_name.c_str(),
                 row.mt && row.best ? ratio_text(row.mt->ci, row.best->ci).c_str() : "-",
