@@ -11,17 +11,17 @@ class App;
 
 namespace modeltuned::tools {
 
-// `modeltuned fit`: builds a calibration table from OSU-style CSVs (tools/modeltuned_fit.cpp).
+// `modeltuned fit`: builds a calibration table from OSU-style CSVs (tools/fit/fit.cpp).
 void add_fit_command(CLI::App &app);
 // `modeltuned validate`: the model against the ORFEO EPYC measurements (tools/validate/).
 void add_validate_command(CLI::App &app);
 
 // `modeltuned explain`: predictions, pick and Open MPI's default for an emulated job
-// (tools/modeltuned_explain.cpp).
+// (tools/explain/explain.cpp).
 void add_explain_command(CLI::App &app);
 
 // `modeltuned export-rules`: the decisions for an emulated job as tuned's rules file
-// (tools/modeltuned_export_rules.cpp).
+// (tools/export_rules/export_rules.cpp).
 void add_export_rules_command(CLI::App &app);
 
 // `modeltuned ab`: the user's command as a baseline job and a modeltuned job, alternated, and

@@ -1,6 +1,6 @@
 // Overhead of modeltuned, in Google Benchmark: the cached lookup every bcast/reduce call pays
 // (budget 30 ns) and one new size class decided on a large communicator (budget 100 us at P=256).
-// Run: make bench (or build/tools/bench-decision --benchmark_filter=...).
+// Run: make bench (or build/tools/overhead/bench-decision --benchmark_filter=...).
 #include <benchmark/benchmark.h>
 
 #include "model/calibration/table.hpp"
