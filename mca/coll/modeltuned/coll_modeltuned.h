@@ -311,15 +311,16 @@ void mca_coll_modeltuned_guard_counted(int op, bool takeback);
 
 /* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a miss of the row lookup
  * (coll_modeltuned_call.h) for a call of `size_class`: from the decisions remembered for other
- * roots, or by running the model once; NULL when nothing can run (remembered too).
- * mca_coll_modeltuned_trace: the level-20 line of what ran (d == NULL: fallback).
- * mca_coll_modeltuned_records: whether this rank writes `comm`'s lines of the decision file;
- * mca_coll_modeltuned_record appends one, `object` (a JSON object) after the communicator's
- * fields. */
+ * roots, or by running the model once; NULL when nothing can run (remembered too). */
 mca_coll_modeltuned_decision_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module,
                                                            struct ompi_communicator_t *comm,
                                                            int kind, int size_class, size_t count,
                                                            size_t type_size, int root);
+
+/* coll_modeltuned_record.c, what decide and the guard write. mca_coll_modeltuned_trace: the
+ * level-20 line of what ran (d == NULL: fallback). mca_coll_modeltuned_records: whether this rank
+ * writes `comm`'s lines of the decision file; mca_coll_modeltuned_record appends one, `object` (a
+ * JSON object) after the communicator's fields. */
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
                                const mca_coll_modeltuned_decision_t *d);
 bool mca_coll_modeltuned_records(struct ompi_communicator_t *comm);
@@ -335,12 +336,6 @@ void mca_coll_modeltuned_guard_watch(mca_coll_modeltuned_module_t *m, int kind, 
 
 /* coll_modeltuned_dispatch.c: the dispatch table, built at open from the model's registry. */
 int mca_coll_modeltuned_dispatch_open(void);
-
-/* The sums over the ranks of `comm` of `n` values, by the allreduce of the component below
- * modeltuned (its own would be decided, counted and guarded): what the guard's windows agree
- * on. */
-int mca_coll_modeltuned_sum_below(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                                  const int64_t *mine, int64_t *sum, int n);
 
 /* coll_modeltuned_view.c: the byte view of a bcast buffer. mca_coll_modeltuned_bcast_view fills
  * `v`; call mca_coll_modeltuned_bcast_view_done afterwards in every case (it unpacks and frees).

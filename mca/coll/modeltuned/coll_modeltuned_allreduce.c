@@ -37,12 +37,6 @@ static int previous_allreduce(mca_coll_modeltuned_module_t *m, const void *sbuf,
         sbuf, rbuf, count, dtype, op, comm, MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, ALLREDUCE));
 }
 
-int mca_coll_modeltuned_sum_below(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                                  const int64_t *mine, int64_t *sum, int n)
-{
-    return previous_allreduce(m, mine, sum, n, MPI_INT64_T, MPI_SUM, comm);
-}
-
 /* The call with decision `d` (NULL: the previous component), counted. */
 static inline int allreduce_with(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
                                  const mca_coll_modeltuned_decision_t *d, const void *sbuf,

@@ -231,6 +231,16 @@ static void take_back(mca_coll_modeltuned_module_t *m, struct ompi_communicator_
     announce_window(m, comm, g, &pick, sum, true);
 }
 
+/* The sums over the ranks of `comm` of `n` values, by the allreduce of the component below
+ * modeltuned (its own would be decided, counted and guarded): what the windows agree on. */
+static int sum_below(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                     const int64_t *mine, int64_t *sum, int n)
+{
+    return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, ALLREDUCE, mca_coll_base_module_allreduce_fn_t)(
+        mine, sum, n, MPI_INT64_T, MPI_SUM, comm,
+        MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, ALLREDUCE));
+}
+
 /* After the window's last call: every rank adds its medians to the others' and reads the same
  * sums, so the verdict, and the call it takes effect at, are the same everywhere. */
 static void conclude_window(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
@@ -240,7 +250,7 @@ static void conclude_window(mca_coll_modeltuned_module_t *m, struct ompi_communi
     int64_t mine[2] = {median_ns(g->pick_ns, c->guard_samples),
                        median_ns(g->default_ns, c->guard_samples)};
     int64_t sum[2] = {0, 0};
-    const int rc = mca_coll_modeltuned_sum_below(m, comm, mine, sum, 2);
+    const int rc = sum_below(m, comm, mine, sum, 2);
     ++g->window;
     g->sampled = 0;
     mca_coll_modeltuned_guard_counted(mca_coll_modeltuned_kind_op(g->kind), false);

@@ -13,6 +13,7 @@ MODELTUNED_COMPONENT_SOURCES = \
 	mca/coll/modeltuned/coll_modeltuned_list.c \
 	mca/coll/modeltuned/coll_modeltuned_decide.c \
 	mca/coll/modeltuned/coll_modeltuned_guard.c \
+	mca/coll/modeltuned/coll_modeltuned_record.c \
 	mca/coll/modeltuned/coll_modeltuned_dispatch.c \
 	mca/coll/modeltuned/coll_modeltuned_bcast.c \
 	mca/coll/modeltuned/coll_modeltuned_reduce.c \
