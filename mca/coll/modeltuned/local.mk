@@ -7,6 +7,10 @@ MODELTUNED_COMPONENT_SOURCES = \
 	mca/coll/modeltuned/coll_modeltuned_collectives.h \
 	mca/coll/modeltuned/coll_modeltuned_compat.h \
 	mca/coll/modeltuned/coll_modeltuned_component.c \
+	mca/coll/modeltuned/coll_modeltuned_collectives.c \
+	mca/coll/modeltuned/coll_modeltuned_help.c \
+	mca/coll/modeltuned/coll_modeltuned_table.c \
+	mca/coll/modeltuned/coll_modeltuned_counters.c \
 	mca/coll/modeltuned/coll_modeltuned_module.c \
 	mca/coll/modeltuned/coll_modeltuned_setup.c \
 	mca/coll/modeltuned/coll_modeltuned_tuned.c \
