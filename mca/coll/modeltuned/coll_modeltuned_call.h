@@ -232,7 +232,9 @@ static inline int mca_coll_modeltuned_exchange_decided(
                                             : mca_coll_modeltuned_lookup(m, comm, x->kind, bytes, 1,
                                                                          0);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
-        const mca_coll_modeltuned_receive_side_t receive = {x, rcount, rdtype};
+        const mca_coll_modeltuned_receive_side_t receive = {.collective = x,
+                                                            .rcount = rcount,
+                                                            .rdtype = rdtype};
         const mca_coll_modeltuned_call_t call = {.module = m,
                                                  .comm = comm,
                                                  .kind = x->kind,
