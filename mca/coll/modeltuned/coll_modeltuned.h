@@ -101,7 +101,7 @@ typedef struct mca_coll_modeltuned_component_t {
     /* MPI_T counters (coll_modeltuned_<name>_calls), index 0 = Open MPI's default
      * (handed to the previous component): the calls of modules gone; a call counts
      * in its module's row (mca_coll_modeltuned_row_t), and a read adds the live modules' (live,
-     * under counters_lock in coll_modeltuned_component.c). Plain increments: exact unless several
+     * under counters_lock in coll_modeltuned_counters.c). Plain increments: exact unless several
      * threads run collectives at once. */
     unsigned long long calls[MT_OPS][MCA_COLL_MODELTUNED_MAX_SLOTS];
     struct mca_coll_modeltuned_module_t **live;
@@ -268,12 +268,23 @@ typedef struct mca_coll_modeltuned_module_t {
 } mca_coll_modeltuned_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
 
-/* coll_modeltuned_component.c: parameters, open, close, table, version check, modex publishing;
+/* coll_modeltuned_component.c: parameters, open, close, modex publishing;
  * coll_modeltuned_module.c: comm_query, enable, disable; coll_modeltuned_setup.c: the placement,
- * from what the ranks published, and the model, at enable. mca_coll_modeltuned_show_help prints a
- * topic of help-coll-modeltuned.txt on stderr if `here` (the rank that reports a problem). */
+ * from what the ranks published, and the model, at enable. */
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads);
+
+/* coll_modeltuned_help.c. mca_coll_modeltuned_show_help prints a topic of help-coll-modeltuned.txt
+ * on stderr if `here` (the rank that reports a problem); mca_coll_modeltuned_help_dirs_add tells
+ * opal_show_help where that file is (at open). */
 void mca_coll_modeltuned_show_help(bool here, const char *topic, ...);
+void mca_coll_modeltuned_help_dirs_add(void);
+
+/* coll_modeltuned_table.c. mca_coll_modeltuned_table_register: the parameter naming the table a
+ * job reads (table_in_use), found at registration; mca_coll_modeltuned_load_table: at open, checks
+ * the version and the parameters, then loads that table; NULL, or why modeltuned steps aside in
+ * this process (c->problem says it in one line). */
+void mca_coll_modeltuned_table_register(mca_coll_modeltuned_component_t *c);
+const char *mca_coll_modeltuned_load_table(mca_coll_modeltuned_component_t *c);
 mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_t *comm,
                                                        int *priority);
 int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module,
@@ -294,7 +305,7 @@ char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char 
  * its fixed rules, and why in `why` (may be NULL). */
 bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size);
 
-/* coll_modeltuned_component.c: the collectives' names in the list's order, separated by ", " and
+/* coll_modeltuned_collectives.c: the collectives' names in the list's order, separated by ", " and
  * `last_separator` before the last ("bcast, reduce and allreduce"). */
 void mca_coll_modeltuned_collective_names(char *out, size_t size, const char *last_separator);
 
@@ -302,24 +313,29 @@ void mca_coll_modeltuned_collective_names(char *out, size_t size, const char *la
  * component its communicators need; if so, which and why in `what`, and the list in `list`. */
 bool mca_coll_modeltuned_coll_list_gap(char *what, size_t what_size, char *list, size_t list_size);
 
-/* coll_modeltuned_component.c: the modules whose row counters the MPI_T counters add up; a module
+/* coll_modeltuned_counters.c: the modules whose row counters the MPI_T counters add up; a module
  * removed adds its counts to the component's; a guard's window concluded on `op` (takeback: and
- * its pick taken back). Thread-safe. */
+ * its pick taken back). Thread-safe. The counters' registration (the calls of `op`, the guard's)
+ * and, at close, the list of live modules freed. */
 void mca_coll_modeltuned_counters_add(mca_coll_modeltuned_module_t *m);
 void mca_coll_modeltuned_counters_remove(mca_coll_modeltuned_module_t *m);
 void mca_coll_modeltuned_guard_counted(int op, bool takeback);
+void mca_coll_modeltuned_counters_register_calls(const mca_coll_modeltuned_component_t *c, int op);
+void mca_coll_modeltuned_counters_register_guard(mca_coll_modeltuned_component_t *c);
+void mca_coll_modeltuned_counters_close(mca_coll_modeltuned_component_t *c);
 
 /* coll_modeltuned_decide.c. mca_coll_modeltuned_decide serves a miss of the row lookup
  * (coll_modeltuned_call.h) for a call of `size_class`: from the decisions remembered for other
- * roots, or by running the model once; NULL when nothing can run (remembered too).
- * mca_coll_modeltuned_trace: the level-20 line of what ran (d == NULL: fallback).
- * mca_coll_modeltuned_records: whether this rank writes `comm`'s lines of the decision file;
- * mca_coll_modeltuned_record appends one, `object` (a JSON object) after the communicator's
- * fields. */
+ * roots, or by running the model once; NULL when nothing can run (remembered too). */
 mca_coll_modeltuned_decision_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *module,
                                                            struct ompi_communicator_t *comm,
                                                            int kind, int size_class, size_t count,
                                                            size_t type_size, int root);
+
+/* coll_modeltuned_record.c, what decide and the guard write. mca_coll_modeltuned_trace: the
+ * level-20 line of what ran (d == NULL: fallback). mca_coll_modeltuned_records: whether this rank
+ * writes `comm`'s lines of the decision file; mca_coll_modeltuned_record appends one, `object` (a
+ * JSON object) after the communicator's fields. */
 void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t bytes, int root,
                                const mca_coll_modeltuned_decision_t *d);
 bool mca_coll_modeltuned_records(struct ompi_communicator_t *comm);
@@ -332,15 +348,12 @@ void mca_coll_modeltuned_record(mca_coll_modeltuned_module_t *m, struct ompi_com
 void mca_coll_modeltuned_guard_watch(mca_coll_modeltuned_module_t *m, int kind, int size_class,
                                      int root, mca_coll_modeltuned_decision_t *d,
                                      const mt_decision *decision);
+/* The guard's MCA parameters, registered; whether their values are in range. */
+void mca_coll_modeltuned_guard_register(mca_coll_modeltuned_component_t *c);
+bool mca_coll_modeltuned_guard_parameters_valid(const mca_coll_modeltuned_component_t *c);
 
 /* coll_modeltuned_dispatch.c: the dispatch table, built at open from the model's registry. */
 int mca_coll_modeltuned_dispatch_open(void);
-
-/* The sums over the ranks of `comm` of `n` values, by the allreduce of the component below
- * modeltuned (its own would be decided, counted and guarded): what the guard's windows agree
- * on. */
-int mca_coll_modeltuned_sum_below(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                                  const int64_t *mine, int64_t *sum, int n);
 
 /* coll_modeltuned_view.c: the byte view of a bcast buffer. mca_coll_modeltuned_bcast_view fills
  * `v`; call mca_coll_modeltuned_bcast_view_done afterwards in every case (it unpacks and frees).

@@ -2,8 +2,9 @@
  * MPI_Allreduce: a cached lookup of the model's choice, then Open MPI's own implementation of it
  * through the dispatch table (coll_modeltuned_dispatch.c). As for reduce: non-commutative
  * operations only get order-preserving algorithms, user-defined ones only whole-message algorithms.
- * Allreduce has no root: every call is decided as rooted at 0. Its table (the end of the file) is
- * what the rest of the component knows of it.
+ * Allreduce has no root: every call is decided as rooted at 0, from the template of the reductions
+ * (coll_modeltuned_call.h). Its table (the end of the file) is what the rest of the component knows
+ * of it.
  */
 #include "ompi_config.h"
 
@@ -29,38 +30,27 @@ static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *
     return OMPI_ERR_NOT_SUPPORTED; /* unreachable: only resolved algorithms are ever allowed */
 }
 
-static int previous_allreduce(mca_coll_modeltuned_module_t *m, const void *sbuf, void *rbuf,
-                              int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                              struct ompi_communicator_t *comm)
+/* The previous component's function, in the template's arguments. */
+static inline int previous_allreduce(mca_coll_modeltuned_module_t *m, const void *sbuf, void *rbuf,
+                                     int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                     int root, struct ompi_communicator_t *comm)
 {
+    (void) root; /* 0: allreduce is decided as rooted at 0 */
     return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, ALLREDUCE, mca_coll_base_module_allreduce_fn_t)(
         sbuf, rbuf, count, dtype, op, comm, MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, ALLREDUCE));
 }
 
-int mca_coll_modeltuned_sum_below(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                                  const int64_t *mine, int64_t *sum, int n)
+/* The decided algorithm in its calling convention; allreduce has no root. */
+static int run_rooted(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf,
+                      int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                      struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
-    return previous_allreduce(m, mine, sum, n, MPI_INT64_T, MPI_SUM, comm);
+    (void) root;
+    return run(d, sbuf, rbuf, count, dtype, op, comm, module);
 }
 
-/* The call with decision `d` (NULL: the previous component), counted. */
-static inline int allreduce_with(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                                 const mca_coll_modeltuned_decision_t *d, const void *sbuf,
-                                 void *rbuf, int count, struct ompi_datatype_t *dtype,
-                                 struct ompi_op_t *op, size_t bytes)
-{
-    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_ALLREDUCE, comm, d, bytes, 0);
-    if (OPAL_UNLIKELY(NULL == d))
-        return previous_allreduce(m, sbuf, rbuf, count, dtype, op, comm);
-    return run(d, sbuf, rbuf, count, dtype, op, comm, &m->super);
-}
-
-static int allreduce_call(const mca_coll_modeltuned_call_t *c,
-                          const mca_coll_modeltuned_decision_t *d)
-{
-    return allreduce_with(c->module, c->comm, d, c->sbuf, c->rbuf, c->count, c->dtype, c->op,
-                          c->bytes);
-}
+static const mca_coll_modeltuned_reduction_t reduction =
+    {.kind = MCA_COLL_MODELTUNED_KIND_ALLREDUCE, .run = run_rooted, .previous = previous_allreduce};
 
 /* A call that does not simply keep Open MPI's default: decided, guarded, run. */
 static __attribute__((noinline)) int allreduce_decided(const void *sbuf, void *rbuf, int count,
@@ -69,25 +59,8 @@ static __attribute__((noinline)) int allreduce_decided(const void *sbuf, void *r
                                                        struct ompi_communicator_t *comm,
                                                        mca_coll_base_module_t *module)
 {
-    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
-    const size_t type_size = dtype->super.size, bytes = (size_t) count * type_size;
-    mca_coll_modeltuned_decision_t
-        *d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_ALLREDUCE, op,
-                                                  (size_t) count, type_size, 0);
-    if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
-        const mca_coll_modeltuned_call_t call = {.module = m,
-                                                 .comm = comm,
-                                                 .kind = MCA_COLL_MODELTUNED_KIND_ALLREDUCE,
-                                                 .bytes = bytes,
-                                                 .sbuf = sbuf,
-                                                 .rbuf = rbuf,
-                                                 .count = count,
-                                                 .dtype = dtype,
-                                                 .op = op,
-                                                 .run = allreduce_call};
-        return mca_coll_modeltuned_guarded(&call, d);
-    }
-    return allreduce_with(m, comm, d, sbuf, rbuf, count, dtype, op, bytes);
+    return mca_coll_modeltuned_reduction_decided(&reduction, sbuf, rbuf, count, dtype, op, 0, comm,
+                                                 module);
 }
 
 static int allreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
@@ -102,7 +75,7 @@ static int allreduce(const void *sbuf, void *rbuf, int count, struct ompi_dataty
     if (mca_coll_modeltuned_hands_back(
             m, mca_coll_modeltuned_reduction_kind(MCA_COLL_MODELTUNED_KIND_ALLREDUCE, op), bytes,
             0))
-        return previous_allreduce(m, sbuf, rbuf, count, dtype, op, comm);
+        return previous_allreduce(m, sbuf, rbuf, count, dtype, op, 0, comm);
     return allreduce_decided(sbuf, rbuf, count, dtype, op, comm, module);
 }
 

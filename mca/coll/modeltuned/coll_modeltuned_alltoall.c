@@ -60,8 +60,9 @@ static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, int sc
     return OMPI_ERR_NOT_SUPPORTED; /* unreachable: only resolved algorithms are ever allowed */
 }
 
-static const mca_coll_modeltuned_exchange_t exchange = {MT_OP_ALLTOALL,
-                                                        MCA_COLL_MODELTUNED_KIND_ALLTOALL, run};
+static const mca_coll_modeltuned_exchange_t exchange = {.op = MT_OP_ALLTOALL,
+                                                        .kind = MCA_COLL_MODELTUNED_KIND_ALLTOALL,
+                                                        .run = run};
 
 static __attribute__((noinline)) int alltoall_decided(const void *sbuf, int scount,
                                                       struct ompi_datatype_t *sdtype, void *rbuf,

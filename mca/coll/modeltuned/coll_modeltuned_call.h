@@ -1,8 +1,8 @@
 /*
  * The call path's inline part, shared by the collectives' files (coll_modeltuned_<name>.c) and the
  * lookup benchmark: the size class, the cached decision of a call, whether it cuts the message,
- * the count and trace of what ran, the previous component, the guard's turn, and the template of
- * the block exchanges. Nothing else includes it but the guard
+ * the count and trace of what ran, the previous component, the guard's turn, and the templates of
+ * the reductions and the block exchanges. Nothing else includes it but the guard
  * (coll_modeltuned_guard.c): the decisions behind a miss need none of it.
  */
 #ifndef MCA_COLL_MODELTUNED_CALL_H
@@ -232,7 +232,9 @@ static inline int mca_coll_modeltuned_exchange_decided(
                                             : mca_coll_modeltuned_lookup(m, comm, x->kind, bytes, 1,
                                                                          0);
     if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
-        const mca_coll_modeltuned_receive_side_t receive = {x, rcount, rdtype};
+        const mca_coll_modeltuned_receive_side_t receive = {.collective = x,
+                                                            .rcount = rcount,
+                                                            .rdtype = rdtype};
         const mca_coll_modeltuned_call_t call = {.module = m,
                                                  .comm = comm,
                                                  .kind = x->kind,
@@ -247,6 +249,79 @@ static inline int mca_coll_modeltuned_exchange_decided(
     }
     return mca_coll_modeltuned_exchange_with(x, m, comm, d, sbuf, scount, sdtype, rbuf, rcount,
                                              rdtype, bytes);
+}
+
+/* The template of a reduction: reduce, and allreduce as rooted at 0, with arguments (sbuf, rbuf,
+ * count, dtype, op, root, comm, module). A collective's file gives its first call kind
+ * (its calls are counted in that kind's row, decided by the kind of their operation), `run`, its
+ * algorithms in their calling conventions, and `previous`, which hands a call to the previous
+ * component. Its entry point stays its own: it hands a call back as its last act in its own
+ * arguments (mca_coll_modeltuned_hands_back), and allreduce's has one fewer. */
+typedef struct mca_coll_modeltuned_reduction_t {
+    int kind; /* MCA_COLL_MODELTUNED_KIND_*, the collective's first */
+    int (*run)(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf, int count,
+               struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+    int (*previous)(mca_coll_modeltuned_module_t *m, const void *sbuf, void *rbuf, int count,
+                    struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                    struct ompi_communicator_t *comm);
+} mca_coll_modeltuned_reduction_t;
+
+/* The call with decision `d` (NULL: the previous component), counted. */
+static inline int mca_coll_modeltuned_reduction_with(const mca_coll_modeltuned_reduction_t *x,
+                                                     mca_coll_modeltuned_module_t *m,
+                                                     struct ompi_communicator_t *comm,
+                                                     const mca_coll_modeltuned_decision_t *d,
+                                                     const void *sbuf, void *rbuf, int count,
+                                                     struct ompi_datatype_t *dtype,
+                                                     struct ompi_op_t *op, int root, size_t bytes)
+{
+    mca_coll_modeltuned_count_call(m, x->kind, comm, d, bytes, root);
+    if (OPAL_UNLIKELY(NULL == d))
+        return x->previous(m, sbuf, rbuf, count, dtype, op, root, comm);
+    return x->run(d, sbuf, rbuf, count, dtype, op, root, comm, &m->super);
+}
+
+/* What the guard's call record runs: the reduction in `more`. */
+static inline int mca_coll_modeltuned_reduction_call(const mca_coll_modeltuned_call_t *c,
+                                                     const mca_coll_modeltuned_decision_t *d)
+{
+    return mca_coll_modeltuned_reduction_with((const mca_coll_modeltuned_reduction_t *) c->more,
+                                              c->module, c->comm, d, c->sbuf, c->rbuf, c->count,
+                                              c->dtype, c->op, c->root, c->bytes);
+}
+
+/* What the collective's `<name>_decided` runs: a call that does not simply keep Open MPI's
+ * default, decided, guarded, run, counted and traced. */
+static inline int mca_coll_modeltuned_reduction_decided(const mca_coll_modeltuned_reduction_t *x,
+                                                        const void *sbuf, void *rbuf, int count,
+                                                        struct ompi_datatype_t *dtype,
+                                                        struct ompi_op_t *op, int root,
+                                                        struct ompi_communicator_t *comm,
+                                                        mca_coll_base_module_t *module)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    const size_t type_size = dtype->super.size, bytes = (size_t) count * type_size;
+    mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup_reduction(m, comm, x->kind, op,
+                                                                             (size_t) count,
+                                                                             type_size, root);
+    if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
+        const mca_coll_modeltuned_call_t call = {.module = m,
+                                                 .comm = comm,
+                                                 .kind = x->kind,
+                                                 .root = root,
+                                                 .bytes = bytes,
+                                                 .sbuf = sbuf,
+                                                 .rbuf = rbuf,
+                                                 .count = count,
+                                                 .dtype = dtype,
+                                                 .op = op,
+                                                 .run = mca_coll_modeltuned_reduction_call,
+                                                 .more = x};
+        return mca_coll_modeltuned_guarded(&call, d);
+    }
+    return mca_coll_modeltuned_reduction_with(x, m, comm, d, sbuf, rbuf, count, dtype, op, root,
+                                              bytes);
 }
 
 END_C_DECLS

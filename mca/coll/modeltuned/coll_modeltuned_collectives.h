@@ -78,7 +78,7 @@ typedef struct mca_coll_modeltuned_collective_t {
 MCA_COLL_MODELTUNED_COLLECTIVES(MCA_COLL_MODELTUNED_COLLECTIVE_DECLARE)
 #undef MCA_COLL_MODELTUNED_COLLECTIVE_DECLARE
 
-/* [MT_OP_*]: every collective's table (coll_modeltuned_component.c). */
+/* [MT_OP_*]: every collective's table (coll_modeltuned_collectives.c). */
 extern const mca_coll_modeltuned_collective_t *const mca_coll_modeltuned_collectives[MT_OPS];
 
 /* The fields of a table that follow from the list: name, family, kinds, slots. */

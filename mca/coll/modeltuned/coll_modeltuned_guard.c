@@ -16,6 +16,7 @@
 
 #include "coll_modeltuned_call.h"
 #include MCA_COLL_MODELTUNED_RTE_H
+#include "opal/mca/base/mca_base_var.h"
 #include "opal/util/printf.h"
 
 /* One window's verdict can be noise: the pick is taken back after this many lost in a row. */
@@ -231,6 +232,16 @@ static void take_back(mca_coll_modeltuned_module_t *m, struct ompi_communicator_
     announce_window(m, comm, g, &pick, sum, true);
 }
 
+/* The sums over the ranks of `comm` of `n` values, by the allreduce of the component below
+ * modeltuned (its own would be decided, counted and guarded): what the windows agree on. */
+static int sum_below(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                     const int64_t *mine, int64_t *sum, int n)
+{
+    return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, ALLREDUCE, mca_coll_base_module_allreduce_fn_t)(
+        mine, sum, n, MPI_INT64_T, MPI_SUM, comm,
+        MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, ALLREDUCE));
+}
+
 /* After the window's last call: every rank adds its medians to the others' and reads the same
  * sums, so the verdict, and the call it takes effect at, are the same everywhere. */
 static void conclude_window(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
@@ -240,7 +251,7 @@ static void conclude_window(mca_coll_modeltuned_module_t *m, struct ompi_communi
     int64_t mine[2] = {median_ns(g->pick_ns, c->guard_samples),
                        median_ns(g->default_ns, c->guard_samples)};
     int64_t sum[2] = {0, 0};
-    const int rc = mca_coll_modeltuned_sum_below(m, comm, mine, sum, 2);
+    const int rc = sum_below(m, comm, mine, sum, 2);
     ++g->window;
     g->sampled = 0;
     mca_coll_modeltuned_guard_counted(mca_coll_modeltuned_kind_op(g->kind), false);
@@ -285,4 +296,66 @@ int mca_coll_modeltuned_guarded(const mca_coll_modeltuned_call_t *call,
     else
         conclude_window(call->module, call->comm, g, d);
     return rc;
+}
+
+/* The guard's MCA parameters (docs/model.md "The guard"); its counters are registered with the
+ * others (coll_modeltuned_counters.c). */
+void mca_coll_modeltuned_guard_register(mca_coll_modeltuned_component_t *c)
+{
+    const mca_base_component_t *v = &c->super.collm_version;
+    c->guard = true;
+    (void) mca_base_component_var_register(
+        v, "guard",
+        "Check the picks that leave Open MPI's default against it during the run: now and then, "
+        "at the same call on every rank, run a few calls of each and take the pick back for good "
+        "when it is the slower. 0: never; every call of a size class then runs the same algorithm "
+        "(for floating-point sums that must be reproducible from run to run). Must be the same on "
+        "every rank",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_ALL, &c->guard);
+    c->guard_samples = 4;
+    (void) mca_base_component_var_register(
+        v, "guard_samples",
+        "Calls of the pick and as many of Open MPI's default that one comparison window times "
+        "(an even number, 2-16; the window's verdict compares their medians; the window runs two "
+        "blocks of each arm, each with one more call, untimed). Must be the same on every rank",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL,
+        &c->guard_samples);
+    c->guard_budget = 0.01;
+    (void) mca_base_component_var_register(
+        v, "guard_budget",
+        "Share of a watched pick's time that its comparisons may cost once it has won its first "
+        "window, as the model predicts it (0-1, not 0): after each window the pick wins, the next "
+        "comes twice as far on, and at least as far as that takes. Must be the same on every rank",
+        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL,
+        &c->guard_budget);
+    c->guard_tolerance = 0.10;
+    (void) mca_base_component_var_register(
+        v, "guard_tolerance",
+        "A window counts against the pick when its calls took more than (1 + this) times the "
+        "default's (sums over ranks of each rank's median); two such windows in a row take it "
+        "back. Must be the same on every rank",
+        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL,
+        &c->guard_tolerance);
+    c->guard_test_delay_us = 0;
+    (void) mca_base_component_var_register(
+        v, "guard_test_delay_us",
+        "For tests of the guard only: delay every call that runs a pick of the model by this many "
+        "microseconds (asleep), on the rank chosen by coll_modeltuned_guard_test_delay_rank",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
+        &c->guard_test_delay_us);
+    c->guard_test_delay_rank = -1;
+    (void) mca_base_component_var_register(
+        v, "guard_test_delay_rank",
+        "For tests of the guard only: the rank in MPI_COMM_WORLD whose picks "
+        "coll_modeltuned_guard_test_delay_us slows; -1: every rank",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
+        &c->guard_test_delay_rank);
+}
+
+/* Whether the guard's parameters are in range (else modeltuned steps aside: load_table). */
+bool mca_coll_modeltuned_guard_parameters_valid(const mca_coll_modeltuned_component_t *c)
+{
+    return !(c->guard_samples < 2 || c->guard_samples > MCA_COLL_MODELTUNED_GUARD_SAMPLES_MAX ||
+             0 != c->guard_samples % 2 || !(c->guard_budget > 0 && c->guard_budget <= 1) ||
+             !(c->guard_tolerance >= 0));
 }

@@ -1,8 +1,9 @@
 /*
  * MPI_Reduce: a cached lookup of the model's choice, then Open MPI's own implementation of it
  * through the dispatch table (coll_modeltuned_dispatch.c). Non-commutative operations only get
- * order-preserving algorithms, user-defined ones only whole-message algorithms. Its table (the end
- * of the file) is what the rest of the component knows of it.
+ * order-preserving algorithms, user-defined ones only whole-message algorithms; from the template
+ * of the reductions (coll_modeltuned_call.h). Its table (the end of the file) is what the rest of
+ * the component knows of it.
  */
 #include "ompi_config.h"
 
@@ -36,25 +37,18 @@ static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *
     return OMPI_ERR_NOT_SUPPORTED; /* unreachable: only resolved algorithms are ever allowed */
 }
 
-/* The call with decision `d` (NULL: the previous component), counted. */
-static inline int reduce_with(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                              const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf,
-                              int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                              int root, size_t bytes)
+/* The previous component's function, in the template's arguments. */
+static inline int previous_reduce(mca_coll_modeltuned_module_t *m, const void *sbuf, void *rbuf,
+                                  int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                  int root, struct ompi_communicator_t *comm)
 {
-    mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_REDUCE, comm, d, bytes, root);
-    if (OPAL_UNLIKELY(NULL == d))
-        return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, REDUCE, mca_coll_base_module_reduce_fn_t)(
-            sbuf, rbuf, count, dtype, op, root, comm,
-            MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, REDUCE));
-    return run(d, sbuf, rbuf, count, dtype, op, root, comm, &m->super);
+    return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, REDUCE, mca_coll_base_module_reduce_fn_t)(
+        sbuf, rbuf, count, dtype, op, root, comm, MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, REDUCE));
 }
 
-static int reduce_call(const mca_coll_modeltuned_call_t *c, const mca_coll_modeltuned_decision_t *d)
-{
-    return reduce_with(c->module, c->comm, d, c->sbuf, c->rbuf, c->count, c->dtype, c->op, c->root,
-                       c->bytes);
-}
+static const mca_coll_modeltuned_reduction_t reduction = {.kind = MCA_COLL_MODELTUNED_KIND_REDUCE,
+                                                          .run = run,
+                                                          .previous = previous_reduce};
 
 /* A call that does not simply keep Open MPI's default: decided, guarded, run. */
 static __attribute__((noinline)) int reduce_decided(const void *sbuf, void *rbuf, int count,
@@ -63,26 +57,8 @@ static __attribute__((noinline)) int reduce_decided(const void *sbuf, void *rbuf
                                                     struct ompi_communicator_t *comm,
                                                     mca_coll_base_module_t *module)
 {
-    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
-    const size_t type_size = dtype->super.size, bytes = (size_t) count * type_size;
-    mca_coll_modeltuned_decision_t
-        *d = mca_coll_modeltuned_lookup_reduction(m, comm, MCA_COLL_MODELTUNED_KIND_REDUCE, op,
-                                                  (size_t) count, type_size, root);
-    if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d))) {
-        const mca_coll_modeltuned_call_t call = {.module = m,
-                                                 .comm = comm,
-                                                 .kind = MCA_COLL_MODELTUNED_KIND_REDUCE,
-                                                 .root = root,
-                                                 .bytes = bytes,
-                                                 .sbuf = sbuf,
-                                                 .rbuf = rbuf,
-                                                 .count = count,
-                                                 .dtype = dtype,
-                                                 .op = op,
-                                                 .run = reduce_call};
-        return mca_coll_modeltuned_guarded(&call, d);
-    }
-    return reduce_with(m, comm, d, sbuf, rbuf, count, dtype, op, root, bytes);
+    return mca_coll_modeltuned_reduction_decided(&reduction, sbuf, rbuf, count, dtype, op, root,
+                                                 comm, module);
 }
 
 static int reduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
@@ -96,9 +72,7 @@ static int reduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_
     if (mca_coll_modeltuned_hands_back(
             m, mca_coll_modeltuned_reduction_kind(MCA_COLL_MODELTUNED_KIND_REDUCE, op), bytes,
             root))
-        return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, REDUCE, mca_coll_base_module_reduce_fn_t)(
-            sbuf, rbuf, count, dtype, op, root, comm,
-            MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, REDUCE));
+        return previous_reduce(m, sbuf, rbuf, count, dtype, op, root, comm);
     return reduce_decided(sbuf, rbuf, count, dtype, op, root, comm, module);
 }
 

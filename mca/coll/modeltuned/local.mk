@@ -7,12 +7,17 @@ MODELTUNED_COMPONENT_SOURCES = \
 	mca/coll/modeltuned/coll_modeltuned_collectives.h \
 	mca/coll/modeltuned/coll_modeltuned_compat.h \
 	mca/coll/modeltuned/coll_modeltuned_component.c \
+	mca/coll/modeltuned/coll_modeltuned_collectives.c \
+	mca/coll/modeltuned/coll_modeltuned_help.c \
+	mca/coll/modeltuned/coll_modeltuned_table.c \
+	mca/coll/modeltuned/coll_modeltuned_counters.c \
 	mca/coll/modeltuned/coll_modeltuned_module.c \
 	mca/coll/modeltuned/coll_modeltuned_setup.c \
 	mca/coll/modeltuned/coll_modeltuned_tuned.c \
 	mca/coll/modeltuned/coll_modeltuned_list.c \
 	mca/coll/modeltuned/coll_modeltuned_decide.c \
 	mca/coll/modeltuned/coll_modeltuned_guard.c \
+	mca/coll/modeltuned/coll_modeltuned_record.c \
 	mca/coll/modeltuned/coll_modeltuned_dispatch.c \
 	mca/coll/modeltuned/coll_modeltuned_bcast.c \
 	mca/coll/modeltuned/coll_modeltuned_reduce.c \
