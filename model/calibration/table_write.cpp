@@ -1,5 +1,6 @@
 // Calibration table: canonical JSON writing and the checksum over it.
 // Format and rules: docs/calibration-format.md.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -57,30 +58,23 @@ json to_json(const CalibrationTable &table) {
   }
   // The oldest version that holds what the table has, so a table without the newer fields is the
   // same file, with the same checksum, as before them.
-  bool contention = !table.checks.empty(), ranks = false, relay = false, allreduce = false, barrier = false,
-       allgather = false, alltoall = false;
+  int version = kOldestCalibrationVersion;
+  auto needs = [&version](bool has, int since) {
+    if (has) version = std::max(version, since);
+  };
   const bool fresh_from = !table.fresh_memory_source.empty() && table.fresh_memory_from_bytes > 0;
+  needs(!table.checks.empty(), 2);
+  needs(fresh_from, 6);
   for (const ChannelTable &ch : table.channels) {
-    contention |= !ch.concurrent.empty() || !ch.exchange.empty();
-    relay |= !ch.relay.empty();
+    needs(!ch.concurrent.empty() || !ch.exchange.empty(), 2);
+    needs(!ch.relay.empty(), 4);
   }
   for (const CheckResidual &r : table.checks) {
-    ranks |= r.has_ranks();
-    allreduce |= r.op == "allreduce";
-    barrier |= r.op == "barrier";
-    allgather |= r.op == "allgather";
-    alltoall |= r.op == "alltoall";
+    needs(r.has_ranks(), 3);
+    needs(true, checks_version(r.op));
   }
   json doc = {{"format", kCalibrationFormatName},
-              {"version", alltoall     ? 9
-                          : allgather  ? 8
-                          : barrier    ? 7
-                          : fresh_from ? 6
-                          : allreduce  ? 5
-                          : relay      ? 4
-                          : ranks      ? 3
-                          : contention ? 2
-                                       : kOldestCalibrationVersion},
+              {"version", version},
               {"provenance", table.provenance},
               {"channels", channels},
               {"reduce", {{"us_per_byte", table.reduce_us_per_byte}, {"source", table.reduce_source}}}};
