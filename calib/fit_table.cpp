@@ -129,14 +129,11 @@ PiecewiseFit positive_single_piece(const std::vector<Point> &points) {
 // programming, regression.hpp), which a slow repeat cannot move; each piece is then refitted by
 // median regression (IRLS) on the raw samples of its sizes, so the table reflects every
 // measurement and half of them may be outliers without moving the line.
-std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::vector<double>> &by_size, json &report) {
-  const std::string name(channel_name(channel));
-  if (by_size.size() < 2)
-    throw FitError("channel " + name + ": point-to-point samples at " + std::to_string(by_size.size()) +
-                   " message size(s); at least 2 distinct sizes are needed to fit latency and bandwidth");
-  const std::vector<Point> points = medians(by_size);
+// The pieces to refit: the piecewise Hockney fit of the per-size medians, or one piece from the
+// smallest median where that fit starts at 0 us or is steeper than a table may hold; `refit` says
+// which and why (empty: the piecewise fit).
+PiecewiseFit p2p_segmentation(const std::vector<Point> &points, std::string &refit) {
   auto segmented = fit_piecewise_hockney(points, PiecewiseOptions{});
-  std::string refit;
   if (!segmented) {
     segmented = positive_single_piece(points);
     refit =
@@ -149,71 +146,97 @@ std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::v
         "a piece of the piecewise fit is steeper than a table may hold (a few sizes with slow repeats, noise); "
         "one piece from the smallest per-size median, slope >= 0 above it";
   }
+  return *segmented;
+}
+
+// One piece refitted on its raw samples (sizes points[first, last)), with its report and what the
+// channel's report gathers from it.
+struct P2pPieceFit {
+  HockneyPiece piece;
+  json report;
+  std::vector<Point> raw;
+  std::vector<double> predicted, measured, held_out;
+};
+
+P2pPieceFit fit_p2p_piece(HockneyPiece piece, double range_start, const std::vector<Point> &points, size_t first,
+                          size_t last, const std::map<double, std::vector<double>> &by_size) {
+  P2pPieceFit fit;
+  std::vector<Point> &raw = fit.raw;
+  for (size_t i = first; i < last; ++i)
+    for (double t : by_size.at(points[i].x)) raw.push_back({points[i].x, t});
+
+  const LineFit robust = fit_line_robust(raw, Weighting::relative);
+  json &q = fit.report;
+  // The robust line of a piece spanning few bytes can be steeper than any machine when most of one
+  // size's repeats were slow; the medians' line is kept then, as where the robust one starts below 0.
+  if (robust.at(range_start) > 0 && robust.slope <= kMaxTableUsPerByte) {
+    piece.alpha_us = robust.intercept;
+    piece.beta_us_per_byte = robust.slope;
+    q["method"] = "median regression (IRLS) on raw samples";
+  } else {
+    q["method"] =
+        "least squares on medians (the robust line is not positive at the start of the range, or is steeper "
+        "than a table may hold)";
+  }
+  // Still steeper (a few sizes a byte or two apart, most repeats slow): at the table's limit, so
+  // that the table loads, as for the noise below; the report says so.
+  if (piece.beta_us_per_byte > kMaxTableUsPerByte) {
+    piece.beta_us_per_byte = kMaxTableUsPerByte;
+    q["clamped"] = "steeper than a table may hold (noise); the slope is the table's limit";
+  }
+  const LineFit used{piece.alpha_us, piece.beta_us_per_byte, 0};
+  const std::vector<double> relative = relative_residuals(raw, used);
+  // At the table's limit at most: an oversubscribed, loaded run can have 5 % of its small
+  // messages wait a scheduler quantum (ms against us); the table must still load. The report
+  // below keeps the measured spread.
+  piece.noise_rel_mad = std::min(robust_scale(relative), kMaxTableNoise);
+  piece.noise_rel_p95 = std::min(quantile(relative, 0.95), kMaxTableNoise);
+  fit.piece = piece;
+
+  for (size_t i = first; i < last; ++i) {
+    fit.predicted.push_back(used.at(points[i].x));
+    fit.measured.push_back(points[i].y);
+  }
+  q.update(quality(fit.predicted, fit.measured));
+  q["from_bytes"] = points[first].x;
+  q["to_bytes"] = points[last - 1].x;
+  q["sizes"] = last - first;
+  fit.held_out = cross_validated_predictions(
+      raw, kFolds, kFoldSeed, [](std::span<const Point> p) { return fit_line_robust(p, Weighting::relative); });
+  q["held_out"] = held_out_quality(raw, fit.held_out);
+  q["noise"] = noise_report(relative);
+  return fit;
+}
+
+std::vector<HockneyPiece> fit_p2p(Channel channel, const std::map<double, std::vector<double>> &by_size, json &report) {
+  const std::string name(channel_name(channel));
+  if (by_size.size() < 2)
+    throw FitError("channel " + name + ": point-to-point samples at " + std::to_string(by_size.size()) +
+                   " message size(s); at least 2 distinct sizes are needed to fit latency and bandwidth");
+  const std::vector<Point> points = medians(by_size);
+  std::string refit;
+  const PiecewiseFit segmented = p2p_segmentation(points, refit);
 
   std::vector<HockneyPiece> pieces;
   std::vector<double> predicted, measured;
   std::vector<Point> all_raw;
   std::vector<double> all_held_out;
   json piece_reports = json::array();
-  for (size_t k = 0; k < segmented->pieces.size(); ++k) {
-    const size_t first = segmented->first_point[k];
-    const size_t last = k + 1 < segmented->pieces.size() ? segmented->first_point[k + 1] : points.size();
-    std::vector<Point> raw;
-    for (size_t i = first; i < last; ++i)
-      for (double t : by_size.at(points[i].x)) raw.push_back({points[i].x, t});
-
-    HockneyPiece piece = segmented->pieces[k];
+  for (size_t k = 0; k < segmented.pieces.size(); ++k) {
+    const size_t first = segmented.first_point[k];
+    const size_t last = k + 1 < segmented.pieces.size() ? segmented.first_point[k + 1] : points.size();
     const double range_start = k == 0 ? 0 : pieces.back().upto_bytes;
-    const LineFit robust = fit_line_robust(raw, Weighting::relative);
-    json q;
-    // The robust line of a piece spanning few bytes can be steeper than any machine when most of one
-    // size's repeats were slow; the medians' line is kept then, as where the robust one starts below 0.
-    if (robust.at(range_start) > 0 && robust.slope <= kMaxTableUsPerByte) {
-      piece.alpha_us = robust.intercept;
-      piece.beta_us_per_byte = robust.slope;
-      q["method"] = "median regression (IRLS) on raw samples";
-    } else {
-      q["method"] =
-          "least squares on medians (the robust line is not positive at the start of the range, or is steeper "
-          "than a table may hold)";
-    }
-    // Still steeper (a few sizes a byte or two apart, most repeats slow): at the table's limit, so
-    // that the table loads, as for the noise below; the report says so.
-    if (piece.beta_us_per_byte > kMaxTableUsPerByte) {
-      piece.beta_us_per_byte = kMaxTableUsPerByte;
-      q["clamped"] = "steeper than a table may hold (noise); the slope is the table's limit";
-    }
-    const LineFit used{piece.alpha_us, piece.beta_us_per_byte, 0};
-    const std::vector<double> relative = relative_residuals(raw, used);
-    // At the table's limit at most: an oversubscribed, loaded run can have 5 % of its small
-    // messages wait a scheduler quantum (ms against us); the table must still load. The report
-    // below keeps the measured spread.
-    piece.noise_rel_mad = std::min(robust_scale(relative), kMaxTableNoise);
-    piece.noise_rel_p95 = std::min(quantile(relative, 0.95), kMaxTableNoise);
-    pieces.push_back(piece);
-
-    std::vector<double> piece_predicted, piece_measured;
-    for (size_t i = first; i < last; ++i) {
-      piece_predicted.push_back(used.at(points[i].x));
-      piece_measured.push_back(points[i].y);
-    }
-    q.update(quality(piece_predicted, piece_measured));
-    q["from_bytes"] = points[first].x;
-    q["to_bytes"] = points[last - 1].x;
-    q["sizes"] = last - first;
-    const std::vector<double> held_out = cross_validated_predictions(
-        raw, kFolds, kFoldSeed, [](std::span<const Point> p) { return fit_line_robust(p, Weighting::relative); });
-    q["held_out"] = held_out_quality(raw, held_out);
-    q["noise"] = noise_report(relative);
-    piece_reports.push_back(q);
-    predicted.insert(predicted.end(), piece_predicted.begin(), piece_predicted.end());
-    measured.insert(measured.end(), piece_measured.begin(), piece_measured.end());
-    if (!held_out.empty()) {
-      all_raw.insert(all_raw.end(), raw.begin(), raw.end());
-      all_held_out.insert(all_held_out.end(), held_out.begin(), held_out.end());
+    P2pPieceFit fit = fit_p2p_piece(segmented.pieces[k], range_start, points, first, last, by_size);
+    pieces.push_back(fit.piece);
+    piece_reports.push_back(fit.report);
+    predicted.insert(predicted.end(), fit.predicted.begin(), fit.predicted.end());
+    measured.insert(measured.end(), fit.measured.begin(), fit.measured.end());
+    if (!fit.held_out.empty()) {
+      all_raw.insert(all_raw.end(), fit.raw.begin(), fit.raw.end());
+      all_held_out.insert(all_held_out.end(), fit.held_out.begin(), fit.held_out.end());
     }
   }
-  place_breakpoints(pieces, segmented->first_point, points);
+  place_breakpoints(pieces, segmented.first_point, points);
   report = quality(predicted, measured);  // in sample, on the per-size medians
   report["samples"] = 0;
   for (const auto &[bytes, ts] : by_size) report["samples"] = report["samples"].get<size_t>() + ts.size();

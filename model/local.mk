@@ -13,7 +13,7 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/schedule/rounds.hpp model/schedule/rounds.cpp \
 	model/simulate/call.hpp model/simulate/evaluation.hpp model/simulate/evaluation.cpp \
 	model/simulate/tree_algorithms.hpp model/simulate/tree_algorithms.cpp \
-	model/collectives/plan.hpp model/collectives/family.hpp model/collectives/families.cpp \
+	model/collectives/list.h model/collectives/plan.hpp model/collectives/family.hpp model/collectives/families.cpp \
 	model/collectives/fixed_rule.hpp model/collectives/trees.hpp model/collectives/trees.cpp \
 	model/collectives/bcast/bcast.cpp \
 	model/collectives/bcast/split_bintree.hpp model/collectives/bcast/split_bintree.cpp \

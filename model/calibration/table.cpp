@@ -316,15 +316,12 @@ void parse_checks(const json &checks, CalibrationTable &table, int table_version
         fail(where + "." + key, v.dump() + " is not one of the allowed values");
       return value;
     };
-    out.op = text("op", {"bcast", "reduce", "allreduce", "barrier", "allgather", "alltoall"});
-    if (out.op == "allreduce" && table_version < 5)
-      fail(where + ".op", "\"allreduce\" needs \"version\": 5 (older tables have no allreduce checks)");
-    if (out.op == "barrier" && table_version < 7)
-      fail(where + ".op", "\"barrier\" needs \"version\": 7 (older tables have no barrier checks)");
-    if (out.op == "allgather" && table_version < 8)
-      fail(where + ".op", "\"allgather\" needs \"version\": 8 (older tables have no allgather checks)");
-    if (out.op == "alltoall" && table_version < 9)
-      fail(where + ".op", "\"alltoall\" needs \"version\": 9 (older tables have no alltoall checks)");
+#define MT_CHECK_OP(name, NAME, version) #name,
+    out.op = text("op", {MT_COLLECTIVES(MT_CHECK_OP)});
+#undef MT_CHECK_OP
+    if (const int needs = checks_version(out.op); table_version < needs)
+      fail(where + ".op", "\"" + out.op + "\" needs \"version\": " + std::to_string(needs) + " (older tables have no " +
+                              out.op + " checks)");
     out.algorithm = text("algorithm", {});
     auto parameter = [&](const char *key, long long limit) {
       const json &v = require_key(r, key, where, "give the parameter measured (0: none)");

@@ -11,19 +11,29 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/collectives/list.h"
 #include "model/topology/placement.hpp"
 
 namespace modeltuned {
 
 // Version 2 adds the optional per-channel "concurrent" and "exchange" curves and the optional
 // "checks" (CheckResidual); version 3 sized checks; version 4 the optional per-channel "relay";
-// version 5 allreduce checks; version 6 the optional "memory.from_bytes"; version 7 barrier
-// checks; version 8 allgather checks; version 9 alltoall checks.
+// versions 5, 7, 8 and 9 checks of a collective newer than bcast and reduce, each collective's in
+// collectives/list.h (checks_version); version 6 the optional "memory.from_bytes".
 // A table is written as the oldest version that holds what it has, so old tables load, checksum
 // and predict as before.
 inline constexpr int kCalibrationVersion = 9;
 inline constexpr int kOldestCalibrationVersion = 1;
 inline constexpr std::string_view kCalibrationFormatName = "modeltuned-calibration";
+// The oldest version whose checks may carry collective `op` (op_name's spelling); 0 for a name
+// that is no collective.
+inline constexpr int checks_version(std::string_view op) {
+#define MT_CHECKS_VERSION(name, NAME, version) \
+  if (op == #name) return version;
+  MT_COLLECTIVES(MT_CHECKS_VERSION)
+#undef MT_CHECKS_VERSION
+  return 0;
+}
 
 // What a table may hold, refused outside (docs/calibration-format.md, "Limits"). Far beyond any
 // working machine, so they only catch corrupt or hand-edited values that would make the model

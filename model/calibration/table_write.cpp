@@ -1,5 +1,6 @@
 // Calibration table: canonical JSON writing and the checksum over it.
 // Format and rules: docs/calibration-format.md.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -31,7 +32,8 @@ json flat_to_json(const std::vector<FlatTreeFit> &fits) {
   return list;
 }
 
-json to_json(const CalibrationTable &table) {
+// The channels a table has, each with its curves.
+json channels_to_json(const CalibrationTable &table) {
   json channels = json::object();
   for (int c = 0; c < kChannels; ++c) {
     const ChannelTable &ch = table.channels[c];
@@ -55,63 +57,71 @@ json to_json(const CalibrationTable &table) {
     }
     channels[std::string(kChannelNames[c])] = channel;
   }
-  // The oldest version that holds what the table has, so a table without the newer fields is the
-  // same file, with the same checksum, as before them.
-  bool contention = !table.checks.empty(), ranks = false, relay = false, allreduce = false, barrier = false,
-       allgather = false, alltoall = false;
-  const bool fresh_from = !table.fresh_memory_source.empty() && table.fresh_memory_from_bytes > 0;
+  return channels;
+}
+
+// "memory.from_bytes" is written (version 6).
+bool has_fresh_from(const CalibrationTable &table) {
+  return !table.fresh_memory_source.empty() && table.fresh_memory_from_bytes > 0;
+}
+
+// The oldest version that holds what the table has, so a table without the newer fields is the
+// same file, with the same checksum, as before them.
+int oldest_version(const CalibrationTable &table) {
+  int version = kOldestCalibrationVersion;
+  auto needs = [&version](bool has, int since) {
+    if (has) version = std::max(version, since);
+  };
+  needs(!table.checks.empty(), 2);
+  needs(has_fresh_from(table), 6);
   for (const ChannelTable &ch : table.channels) {
-    contention |= !ch.concurrent.empty() || !ch.exchange.empty();
-    relay |= !ch.relay.empty();
+    needs(!ch.concurrent.empty() || !ch.exchange.empty(), 2);
+    needs(!ch.relay.empty(), 4);
   }
   for (const CheckResidual &r : table.checks) {
-    ranks |= r.has_ranks();
-    allreduce |= r.op == "allreduce";
-    barrier |= r.op == "barrier";
-    allgather |= r.op == "allgather";
-    alltoall |= r.op == "alltoall";
+    needs(r.has_ranks(), 3);
+    needs(true, checks_version(r.op));
   }
+  return version;
+}
+
+// The table's checks: their source and residuals.
+json checks_to_json(const CalibrationTable &table) {
+  json residuals = json::array();
+  for (const CheckResidual &r : table.checks) {
+    json entry = {{"op", r.op},
+                  {"algorithm", r.algorithm},
+                  {"segsize", r.segsize},
+                  {"fanout", r.fanout},
+                  {"objective", r.objective},
+                  {"neighbors", r.neighbors},
+                  {"widest", r.widest},
+                  {"from_bytes", bytes_value(r.from_bytes)},
+                  {"below_bytes", bytes_value(r.below_bytes)},
+                  {"log_lo", r.log_lo},
+                  {"log_hi", r.log_hi},
+                  {"samples", r.samples}};
+    if (r.has_ranks()) {
+      entry["from_ranks"] = r.from_ranks;
+      entry["below_ranks"] = r.below_ranks;
+    }
+    residuals.push_back(std::move(entry));
+  }
+  return {{"source", table.checks_source}, {"residuals", residuals}};
+}
+
+json to_json(const CalibrationTable &table) {
   json doc = {{"format", kCalibrationFormatName},
-              {"version", alltoall     ? 9
-                          : allgather  ? 8
-                          : barrier    ? 7
-                          : fresh_from ? 6
-                          : allreduce  ? 5
-                          : relay      ? 4
-                          : ranks      ? 3
-                          : contention ? 2
-                                       : kOldestCalibrationVersion},
+              {"version", oldest_version(table)},
               {"provenance", table.provenance},
-              {"channels", channels},
+              {"channels", channels_to_json(table)},
               {"reduce", {{"us_per_byte", table.reduce_us_per_byte}, {"source", table.reduce_source}}}};
   if (!table.fresh_memory_source.empty())
     doc["memory"] = {{"fresh_us_per_byte", table.fresh_memory_us_per_byte}, {"source", table.fresh_memory_source}};
   if (!table.fresh_memory_source.empty() && table.fresh_memory_one_buffer_us_per_byte >= 0)
     doc["memory"]["one_buffer_us_per_byte"] = table.fresh_memory_one_buffer_us_per_byte;
-  if (fresh_from) doc["memory"]["from_bytes"] = bytes_value(table.fresh_memory_from_bytes);
-  if (!table.checks.empty()) {
-    json residuals = json::array();
-    for (const CheckResidual &r : table.checks) {
-      json entry = {{"op", r.op},
-                    {"algorithm", r.algorithm},
-                    {"segsize", r.segsize},
-                    {"fanout", r.fanout},
-                    {"objective", r.objective},
-                    {"neighbors", r.neighbors},
-                    {"widest", r.widest},
-                    {"from_bytes", bytes_value(r.from_bytes)},
-                    {"below_bytes", bytes_value(r.below_bytes)},
-                    {"log_lo", r.log_lo},
-                    {"log_hi", r.log_hi},
-                    {"samples", r.samples}};
-      if (r.has_ranks()) {
-        entry["from_ranks"] = r.from_ranks;
-        entry["below_ranks"] = r.below_ranks;
-      }
-      residuals.push_back(std::move(entry));
-    }
-    doc["checks"] = {{"source", table.checks_source}, {"residuals", residuals}};
-  }
+  if (has_fresh_from(table)) doc["memory"]["from_bytes"] = bytes_value(table.fresh_memory_from_bytes);
+  if (!table.checks.empty()) doc["checks"] = checks_to_json(table);
   return doc;
 }
 

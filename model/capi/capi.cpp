@@ -19,22 +19,17 @@
 
 using namespace modeltuned;
 
-// The component dispatches on mt_algorithm_info.convention: the registry's values are the C API's.
-static_assert(static_cast<int>(CallingConvention::bcast) == MT_CALL_BCAST &&
-              static_cast<int>(CallingConvention::bcast_segsize) == MT_CALL_BCAST_SEGSIZE &&
-              static_cast<int>(CallingConvention::bcast_segsize_fanout) == MT_CALL_BCAST_SEGSIZE_FANOUT &&
-              static_cast<int>(CallingConvention::reduce) == MT_CALL_REDUCE &&
-              static_cast<int>(CallingConvention::reduce_segsize_requests) == MT_CALL_REDUCE_SEGSIZE_REQUESTS &&
-              static_cast<int>(CallingConvention::reduce_segsize_fanout_requests) ==
-                  MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS &&
-              static_cast<int>(CallingConvention::allreduce) == MT_CALL_ALLREDUCE &&
-              static_cast<int>(CallingConvention::allreduce_segsize) == MT_CALL_ALLREDUCE_SEGSIZE &&
-              static_cast<int>(CallingConvention::barrier) == MT_CALL_BARRIER &&
-              static_cast<int>(CallingConvention::allgather) == MT_CALL_ALLGATHER &&
-              static_cast<int>(CallingConvention::allgather_in_place) == MT_CALL_ALLGATHER_IN_PLACE &&
-              static_cast<int>(CallingConvention::alltoall) == MT_CALL_ALLTOALL &&
-              static_cast<int>(CallingConvention::alltoall_requests) == MT_CALL_ALLTOALL_REQUESTS &&
-              static_cast<int>(CallingConvention::alltoall_one_layout) == MT_CALL_ALLTOALL_ONE_LAYOUT);
+// The component dispatches on mt_algorithm_info.convention and numbers collectives by MT_OP_*:
+// the registry, Op and the C API derive both from collectives/list.h, in its order; these are the
+// values the component is built with, which the list's order must keep.
+static_assert(static_cast<int>(CallingConvention::bcast) == MT_CALL_BCAST && MT_CALL_BCAST == 0 &&
+              MT_CALL_BCAST_SEGSIZE == 1 && MT_CALL_BCAST_SEGSIZE_FANOUT == 2 && MT_CALL_REDUCE == 3 &&
+              MT_CALL_REDUCE_SEGSIZE_REQUESTS == 4 && MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS == 5 &&
+              MT_CALL_ALLREDUCE == 6 && MT_CALL_ALLREDUCE_SEGSIZE == 7 && MT_CALL_BARRIER == 8 &&
+              MT_CALL_ALLGATHER == 9 && MT_CALL_ALLGATHER_IN_PLACE == 10 && MT_CALL_ALLTOALL == 11 &&
+              MT_CALL_ALLTOALL_REQUESTS == 12 && MT_CALL_ALLTOALL_ONE_LAYOUT == 13 && MT_CALLS == 14);
+static_assert(MT_OPS == kOpCount && MT_OP_BCAST == op_index(Op::bcast) && MT_OP_BCAST == 0 && MT_OP_REDUCE == 1 &&
+              MT_OP_ALLREDUCE == 2 && MT_OP_BARRIER == 3 && MT_OP_ALLGATHER == 4 && MT_OP_ALLTOALL == 5 && MT_OPS == 6);
 
 namespace {
 
@@ -103,10 +98,6 @@ static void set_error(char *err, size_t len, const char *msg) {
   if (err && len) std::snprintf(err, len, "%s", msg);
 }
 
-// The C API numbers collectives as Op does (MT_OP_* in the order of collectives/family.hpp).
-static_assert(MT_OPS == kOpCount && MT_OP_BCAST == op_index(Op::bcast) && MT_OP_REDUCE == op_index(Op::reduce) &&
-              MT_OP_ALLREDUCE == op_index(Op::allreduce) && MT_OP_BARRIER == op_index(Op::barrier) &&
-              MT_OP_ALLGATHER == op_index(Op::allgather) && MT_OP_ALLTOALL == op_index(Op::alltoall));
 static Op to_op(int op) { return op >= 0 && op < MT_OPS ? static_cast<Op>(op) : Op::bcast; }
 static Metric to_metric(int objective) {
   return objective == MT_OBJECTIVE_RANK_MEAN ? Metric::rank_mean : Metric::completion;

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/collectives/list.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -13,15 +15,11 @@ extern "C" {
 typedef struct mt_table mt_table;
 typedef struct mt_comm_model mt_comm_model;
 
-enum {
-  MT_OP_BCAST = 0,
-  MT_OP_REDUCE = 1,
-  MT_OP_ALLREDUCE = 2,
-  MT_OP_BARRIER = 3,
-  MT_OP_ALLGATHER = 4,
-  MT_OP_ALLTOALL = 5,
-  MT_OPS = 6
-};
+/* MT_OP_<NAME> per collective of model/collectives/list.h, numbered in its order from 0 (MT_OP_BCAST
+ * = 0, ... MT_OP_ALLTOALL = 5), and MT_OPS = 6 of them. */
+#define MT_OP_ENUMERATOR(name, NAME, checks_version) MT_OP_##NAME,
+enum { MT_COLLECTIVES(MT_OP_ENUMERATOR) MT_OPS };
+#undef MT_OP_ENUMERATOR
 enum { MT_CHANNELS = 4 };
 
 /* hwloc logical indices of the objects the rank is bound inside; -1 = spans several/unknown. */
@@ -61,25 +59,12 @@ typedef struct mt_call {
  * the last rank's end, or each rank's own time averaged over ranks (OSU's latency). */
 enum { MT_OBJECTIVE_COMPLETION = 0, MT_OBJECTIVE_RANK_MEAN = 1 };
 
-/* How an algorithm's ompi_coll_base_* function takes its parameters after the common ones
- * (bcast: buf, count, dtype, root, comm, module; reduce: sbuf, rbuf, count, dtype, op, root,
- * comm, module). */
-enum {
-  MT_CALL_BCAST = 0,                          /* nothing more */
-  MT_CALL_BCAST_SEGSIZE = 1,                  /* uint32_t segsize */
-  MT_CALL_BCAST_SEGSIZE_FANOUT = 2,           /* uint32_t segsize, int fanout or radix */
-  MT_CALL_REDUCE = 3,                         /* nothing more */
-  MT_CALL_REDUCE_SEGSIZE_REQUESTS = 4,        /* uint32_t segsize, int max_outstanding_reqs */
-  MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS = 5, /* uint32_t segsize, int fanout, int max_outstanding_reqs */
-  MT_CALL_ALLREDUCE = 6,                      /* nothing more (sbuf, rbuf, count, dtype, op, comm, module) */
-  MT_CALL_ALLREDUCE_SEGSIZE = 7,              /* uint32_t segsize */
-  MT_CALL_BARRIER = 8,                        /* nothing (comm, module) */
-  MT_CALL_ALLGATHER = 9,           /* nothing more (sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module) */
-  MT_CALL_ALLGATHER_IN_PLACE = 10, /* the same, called in place with the receive side's count and type */
-  MT_CALL_ALLTOALL = 11,           /* nothing more (sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module) */
-  MT_CALL_ALLTOALL_REQUESTS = 12,  /* int max_outstanding_reqs (0: every request at once) */
-  MT_CALL_ALLTOALL_ONE_LAYOUT = 13 /* the same as ALLTOALL, with the receive side's type on both sides */
-};
+/* How an algorithm's ompi_coll_base_* function takes its parameters after the common ones:
+ * MT_CALL_<NAME> per calling convention of model/collectives/list.h (which says what each takes),
+ * numbered in its order from 0 (MT_CALL_BCAST = 0, ... MT_CALL_ALLTOALL_ONE_LAYOUT = 13). */
+#define MT_CALL_ENUMERATOR(name, NAME) MT_CALL_##NAME,
+enum { MT_CALLING_CONVENTIONS(MT_CALL_ENUMERATOR) MT_CALLS };
+#undef MT_CALL_ENUMERATOR
 
 /* One algorithm of the registry (model/registry), for the component's dispatch table and
  * parameter help. The strings live as long as the library. */
@@ -154,9 +139,10 @@ void mt_comm_model_free(mt_comm_model *model);
  * when a call may. The same on every rank: it reads only the table and the placement. */
 int mt_comm_model_may_leave_default(const mt_comm_model *model, int op);
 /* 1 when every call of op (MT_OP_*) that the component decides on this communicator keeps Open
- * MPI's default under objective (MT_OBJECTIVE_*): known for barrier, allgather and alltoall
- * (modeltuned::Selector::keeps_default_everywhere), computed once per shared model. The component
- * then leaves the op to the previous component. 0 otherwise. The same on every rank. */
+ * MPI's default under objective (MT_OBJECTIVE_*): known for the rootless collectives that carry no
+ * operation, barrier and the block exchanges (modeltuned::Selector::keeps_default_everywhere),
+ * computed once per shared model. The component then leaves the op to the previous component. 0
+ * otherwise. The same on every rank. */
 int mt_comm_model_keeps_default_everywhere(mt_comm_model *model, int op, int objective);
 /* Channels the communicator's ranks talk through, "cache,core" style, into buf. */
 void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len);

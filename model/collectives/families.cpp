@@ -5,9 +5,9 @@
 namespace modeltuned {
 
 std::span<const CollectiveFamily *const> collective_families() {
-  static const std::array<const CollectiveFamily *, kOpCount> families = {&bcast_family(),     &reduce_family(),
-                                                                          &allreduce_family(), &barrier_family(),
-                                                                          &allgather_family(), &alltoall_family()};
+#define MT_FAMILY_ADDRESS(name, NAME, checks_version) &name##_family(),
+  static const std::array<const CollectiveFamily *, kOpCount> families = {MT_COLLECTIVES(MT_FAMILY_ADDRESS)};
+#undef MT_FAMILY_ADDRESS
   return families;
 }
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/collectives/list.h"
 #include "model/registry/registry.hpp"
 #include "model/schedule/rounds.hpp"
 
@@ -44,12 +45,10 @@ std::optional<Op> find_collective(std::string_view name);
 // Every collective's name, in Op order, joined: ("bcast", ", ", " or ") -> "bcast, reduce or allreduce".
 std::string collective_names(std::string_view separator, std::string_view last_separator);
 
-const CollectiveFamily &bcast_family();
-const CollectiveFamily &reduce_family();
-const CollectiveFamily &allreduce_family();
-const CollectiveFamily &barrier_family();
-const CollectiveFamily &allgather_family();
-const CollectiveFamily &alltoall_family();
+// Each collective's family, <name>_family() in collectives/<name>/<name>.cpp.
+#define MT_FAMILY_DECLARATION(name, NAME, checks_version) const CollectiveFamily &name##_family();
+MT_COLLECTIVES(MT_FAMILY_DECLARATION)
+#undef MT_FAMILY_DECLARATION
 
 // Specs name only the fields that differ from their defaults; GCC would warn about the others.
 #pragma GCC diagnostic push

@@ -13,35 +13,18 @@
 #include <string>
 #include <string_view>
 
+#include "model/collectives/list.h"
 #include "model/collectives/plan.hpp"
 #include "model/schedule/ompi_version.hpp"
 
 namespace modeltuned {
 
-// How Open MPI's ompi_coll_base_* function of an algorithm is called (after the common arguments
-// buf, count, dtype, root, comm, module for bcast; sbuf, rbuf, count, dtype, op, root, comm,
-// module for reduce). Values are the C API's MT_CALL_* (capi/modeltuned_model.h).
-enum class CallingConvention : int {
-  bcast = 0,                           // nothing more
-  bcast_segsize = 1,                   // segsize
-  bcast_segsize_fanout = 2,            // segsize, fan-out (chains) or radix (k-nomial)
-  reduce = 3,                          // nothing more
-  reduce_segsize_requests = 4,         // segsize, max outstanding requests
-  reduce_segsize_fanout_requests = 5,  // segsize, fan-out, max outstanding requests
-  allreduce = 6,                       // nothing more (after sbuf, rbuf, count, dtype, op, comm, module)
-  allreduce_segsize = 7,               // segsize
-  barrier = 8,                         // nothing (comm, module)
-  allgather = 9,                       // nothing more (after sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module)
-  // The same function called in place with the receive side's count and type, the own block
-  // copied into place first: sparbit sends `scount` elements of `rdtype`, so it is exact only so.
-  allgather_in_place = 10,
-  alltoall = 11,           // nothing more (after sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module)
-  alltoall_requests = 12,  // max outstanding requests (0: every request at once)
-  // The same function called with the receive side's type on both sides, the send blocks copied
-  // into that layout first where a rank's two types differ: 4.1's Bruck describes the blocks it
-  // receives with the send type, so it is exact only so.
-  alltoall_one_layout = 13,
-};
+// How Open MPI's ompi_coll_base_* function of an algorithm is called after the common arguments:
+// the list in collectives/list.h, which says what each takes. Values are the C API's MT_CALL_*
+// (capi/modeltuned_model.h), numbered in the list's order.
+#define MT_CALLING_CONVENTION_ENUMERATOR(name, NAME) name,
+enum class CallingConvention : int { MT_CALLING_CONVENTIONS(MT_CALLING_CONVENTION_ENUMERATOR) };
+#undef MT_CALLING_CONVENTION_ENUMERATOR
 
 // An algorithm that runs other collectives of the communicator (whatever decides them there:
 // modeltuned's own decisions when it is loaded) instead of a plan of its own.

@@ -5,14 +5,22 @@
 #include <cstdint>
 #include <string_view>
 
+#include "model/collectives/list.h"
+
 namespace modeltuned {
 
-// The collectives, in the order of their families (collectives/families.cpp).
-enum class Op : uint8_t { bcast = 0, reduce = 1, allreduce = 2, barrier = 3, allgather = 4, alltoall = 5 };
-inline constexpr int kOpCount = 6;
+// The collectives, in the order of their list (collectives/list.h), which is the C API's.
+#define MT_OP_ENUMERATOR(name, NAME, checks_version) name,
+enum class Op : uint8_t { MT_COLLECTIVES(MT_OP_ENUMERATOR) };
+#undef MT_OP_ENUMERATOR
+#define MT_OP_COUNT(name, NAME, checks_version) +1
+inline constexpr int kOpCount = 0 MT_COLLECTIVES(MT_OP_COUNT);
+#undef MT_OP_COUNT
 inline constexpr int op_index(Op op) { return static_cast<int>(op); }
 inline constexpr std::string_view op_name(Op op) {
-  constexpr std::string_view names[kOpCount] = {"bcast", "reduce", "allreduce", "barrier", "allgather", "alltoall"};
+#define MT_OP_NAME(name, NAME, checks_version) #name,
+  constexpr std::string_view names[kOpCount] = {MT_COLLECTIVES(MT_OP_NAME)};
+#undef MT_OP_NAME
   return names[op_index(op)];
 }
 // A reduction: operands are combined, so a non-commutative operation limits the algorithms.
