@@ -146,7 +146,7 @@ for t in $testers; do
     result=PASS
     if [ "$failed_checks" = none ] || { [ "$baseline" != none ] && [ "$failed_checks" -gt "$baseline" ]; }; then
       result=FAIL
-    elif [ ${#verbose[@]} -gt 0 ] && ! grep -aqE "coll:modeltuned:decide cid=[0-9]+ name=MPI COMMUNICATOR" "$log"; then
+    elif [ ${#verbose[@]} -gt 0 ] && ! grep -aqE "coll:modeltuned:decide cid=[0-9]+ name=MPI COMM(UNICATOR)? [0-9]" "$log"; then
       result=FAIL
       echo "libraries.sh: $t: no decide line on the library's communicators (modeltuned stepped aside)"
     fi
