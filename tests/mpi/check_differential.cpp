@@ -62,6 +62,7 @@ void differential(MpiRun base, unsigned long long case_seed, int case_steps = 15
   Scratch plain_dir("modeltuned-differential-plain"), modeltuned_dir("modeltuned-differential");
   MpiRun plain = base;
   plain.modeltuned = false;
+  if (!base.coll.empty()) plain.coll = base.coll + ",modeltuned";  // "^han": both without han
   plain.verbose = 0;
   const RunResult reference = run_mpi(plain, plain_dir.dir);
   expect_correct(reference);
@@ -115,9 +116,13 @@ START_TEST(np8_emulated_two_sockets) {
 }
 END_TEST
 
+// Under 5.0 han runs across nodes on communicators of its own, split per node: those of different
+// nodes share a name, which the check of consistent decisions groups traces by. Both runs leave
+// han out, as check_multinode's do.
 START_TEST(across_emulated_nodes) {
   MpiRun run = with_modeltuned(4);
   run.nodes = "nodeA:2,nodeB:2";
+  if (ompi_series() != "4.1") run.coll = "^han";
   differential(run, 44);
 }
 END_TEST
