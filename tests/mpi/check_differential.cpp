@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "model/collectives/family.hpp"
 #include "tests/support/mpi_checks.hpp"
 
 // Last: check.h defines a fail() macro that breaks the standard headers.
@@ -46,8 +47,8 @@ std::map<int, std::vector<std::string>> step_lines(const RunResult &r) {
 // Calls modeltuned ran with its own pick (not Open MPI's default) and calls it traced.
 std::pair<long, long> picks_and_calls(const RunResult &r) {
   long picks = 0, calls = 0;
-  for (const std::string op : {"bcast", "reduce", "allreduce", "barrier", "allgather", "alltoall"})
-    for (const TraceLine &t : r.trace(op)) {
+  for (const modeltuned::CollectiveFamily *family : modeltuned::collective_families())
+    for (const TraceLine &t : r.trace(std::string(modeltuned::op_name(family->op)))) {
       ++calls;
       picks += t.algorithm != "fallback";
     }
