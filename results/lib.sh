@@ -73,7 +73,8 @@ setup_mpi() {
 commit_of() {
   local c
   c=$(git -C "$top" rev-parse --short HEAD 2>/dev/null) || c=unknown
-  git -C "$top" diff --quiet HEAD -- 2>/dev/null || c="$c with uncommitted changes"
+  # Results being written are not changes to the code that wrote them.
+  git -C "$top" diff --quiet HEAD -- . ':!results/[0-9]*' 2>/dev/null || c="$c with uncommitted changes"
   printf '%s' "$c"
 }
 
