@@ -9,12 +9,12 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/calibration/contention.hpp model/calibration/contention.cpp \
 	model/cost/channel_cost.hpp model/cost/channel_cost.cpp \
 	model/schedule/ompi_version.hpp model/schedule/ompi_version.cpp \
-	model/schedule/trees.hpp model/schedule/trees.cpp \
+	model/schedule/ompi_trees.hpp model/schedule/ompi_trees.cpp \
 	model/schedule/rounds.hpp model/schedule/rounds.cpp \
 	model/simulate/call.hpp model/simulate/evaluation.hpp model/simulate/evaluation.cpp \
-	model/simulate/tree_algorithms.hpp model/simulate/tree_algorithms.cpp \
+	model/simulate/tree_evaluation.hpp model/simulate/tree_evaluation.cpp \
 	model/collectives/list.h model/collectives/plan.hpp model/collectives/family.hpp model/collectives/families.cpp \
-	model/collectives/fixed_rule.hpp model/collectives/trees.hpp model/collectives/trees.cpp \
+	model/collectives/fixed_rule.hpp model/collectives/tree_specs.hpp model/collectives/tree_specs.cpp \
 	model/collectives/bcast/bcast.cpp \
 	model/collectives/bcast/split_bintree.hpp model/collectives/bcast/split_bintree.cpp \
 	model/collectives/bcast/scatter_allgather.hpp model/collectives/bcast/scatter_allgather.cpp \

@@ -16,7 +16,7 @@
 
 #include "model/capi/capi_internal.hpp"
 #include "model/cost/channel_cost.hpp"
-#include "model/schedule/trees.hpp"
+#include "model/schedule/ompi_trees.hpp"
 #include "model/select/ompi_fixed.hpp"
 #include "model/select/decision_json.hpp"
 #include "model/select/margin.hpp"

@@ -1,4 +1,4 @@
-/* Our trees (model/schedule/trees.cpp) against the ones libmpi itself builds.
+/* Our trees (model/schedule/ompi_trees.cpp) against the ones libmpi itself builds.
  *
  * libmpi's ompi_coll_base_topo_build_* read the communicator only through the inline accessors
  * ompi_comm_rank (comm->c_my_rank) and ompi_comm_size (comm->c_local_group->grp_proc_count);
@@ -18,7 +18,7 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/group/group.h"
 #include "ompi/mca/coll/base/coll_base_topo.h"
-#include "trees_shim.h"
+#include "tests/support/trees_shim.h"
 
 #define MAX_P 300
 

@@ -6,7 +6,7 @@
 # folder, which must be named. (b) Every path it names (a word with a slash and a source or text
 # extension) exists: from the repository root, in mca/coll/modeltuned/, or as the end of a tracked
 # path ("support/run_suite.h"), and so does every component file it names without its folder
-# ("coll_modeltuned_view.c"). Templates ("collectives/<name>/<name>.cpp", "trees.*") are not
+# ("coll_modeltuned_view.c"). Templates ("collectives/<name>/<name>.cpp", "tree_specs.*") are not
 # paths. Needs a git checkout (the tracked files); elsewhere (a release tarball) it is skipped.
 if [ -n "${srcdir:-}" ] && [ -f "$srcdir/docs/design.md" ]; then
   top="$(cd "$srcdir" && pwd)"

@@ -31,7 +31,7 @@ struct CollectiveFamily {
   bool moves_data = true;                     // false: every call is the empty message (barrier)
   std::span<const AlgorithmSpec> algorithms;  // Open MPI's, in tuned's order
   FixedRule fixed_rule = nullptr;
-  RoundsOf rounds = nullptr;  // nullptr: the family's algorithms are trees (schedule/trees.hpp)
+  RoundsOf rounds = nullptr;  // nullptr: the family's algorithms are trees (schedule/ompi_trees.hpp)
   // Open MPI 5.0's han has a hierarchical algorithm of its own for it, Open MPI's default on
   // communicators across nodes; elsewhere, and for a collective han lacks, tuned's fixed rule.
   bool han = false;

@@ -11,7 +11,7 @@
 #include "model/collectives/bcast/scatter_allgather.hpp"
 #include "model/collectives/bcast/split_bintree.hpp"
 #include "model/collectives/reduce/rabenseifner.hpp"
-#include "model/simulate/tree_algorithms.hpp"
+#include "model/simulate/tree_evaluation.hpp"
 
 namespace modeltuned {
 

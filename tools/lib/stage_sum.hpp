@@ -4,7 +4,7 @@
 #pragma once
 #include <span>
 
-#include "model/simulate/tree_algorithms.hpp"
+#include "model/simulate/tree_evaluation.hpp"
 
 namespace modeltuned::tools {
 

@@ -9,7 +9,7 @@
 #include "model/collectives/allreduce/schedule.hpp"
 #include "model/simulate/evaluation.hpp"
 #include "model/collectives/reduce/rabenseifner.hpp"
-#include "model/simulate/tree_algorithms.hpp"
+#include "model/simulate/tree_evaluation.hpp"
 #include "model/topology/placement.hpp"
 
 namespace modeltuned {

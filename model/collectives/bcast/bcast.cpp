@@ -6,7 +6,7 @@
 #include "model/collectives/bcast/split_bintree.hpp"
 #include "model/collectives/family.hpp"
 #include "model/collectives/fixed_rule.hpp"
-#include "model/collectives/trees.hpp"
+#include "model/collectives/tree_specs.hpp"
 
 // Specs name only the fields that differ from their defaults; GCC would warn about the others.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"

@@ -2,7 +2,7 @@
 // with blocking sends, then paired ranks swap halves (docs/openmpi-algorithms.md §2).
 #pragma once
 #include "model/simulate/evaluation.hpp"
-#include "model/simulate/tree_algorithms.hpp"
+#include "model/simulate/tree_evaluation.hpp"
 #include "model/topology/placement.hpp"
 
 namespace modeltuned {

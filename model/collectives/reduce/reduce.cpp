@@ -4,7 +4,7 @@
 #include "model/collectives/family.hpp"
 #include "model/collectives/fixed_rule.hpp"
 #include "model/collectives/reduce/rabenseifner.hpp"
-#include "model/collectives/trees.hpp"
+#include "model/collectives/tree_specs.hpp"
 #include "model/schedule/rounds.hpp"
 
 // Specs name only the fields that differ from their defaults; GCC would warn about the others.

@@ -1,5 +1,5 @@
 // What the tree algorithms of bcast and reduce share in their registry entries: they run on
-// Open MPI's generic pipelined trees (simulate/tree_algorithms.hpp), take the same parameters and
+// Open MPI's generic pipelined trees (simulate/tree_evaluation.hpp), take the same parameters and
 // fall back alike.
 #pragma once
 #include <optional>

@@ -1,4 +1,4 @@
-#include "model/collectives/trees.hpp"
+#include "model/collectives/tree_specs.hpp"
 
 namespace modeltuned {
 

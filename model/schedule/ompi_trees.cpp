@@ -4,7 +4,7 @@
 // tree_prev (root itself, -1 or MPI_PROC_NULL depending on the builder) is normalised to -1.
 // 64-bit intermediates keep the power/mask arithmetic from overflowing where Open MPI's int would
 // not either (any realistic communicator size).
-#include "model/schedule/trees.hpp"
+#include "model/schedule/ompi_trees.hpp"
 
 #include <cstdint>
 #include <stdexcept>

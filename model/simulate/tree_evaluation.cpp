@@ -1,4 +1,4 @@
-#include "model/simulate/tree_algorithms.hpp"
+#include "model/simulate/tree_evaluation.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/schedule/trees.hpp"
+#include "model/schedule/ompi_trees.hpp"
 #include "model/simulate/evaluation.hpp"
 #include "model/topology/placement.hpp"
 

@@ -1,12 +1,12 @@
 // extern "C" bridge so the C Check test (which needs Open MPI's C headers) can walk our trees.
-#include "trees_shim.h"
+#include "tests/support/trees_shim.h"
 
 #include <cstring>
 #include <exception>
 #include <stdexcept>
 #include <string>
 
-#include "model/schedule/trees.hpp"
+#include "model/schedule/ompi_trees.hpp"
 
 struct mt_tree {
   modeltuned::Tree tree;

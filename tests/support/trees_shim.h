@@ -1,4 +1,4 @@
-/* C view of modeltuned's trees (model/schedule/trees.hpp) for the Check tests. */
+/* C view of modeltuned's trees (model/schedule/ompi_trees.hpp) for the Check tests. */
 #ifndef MODELTUNED_TESTS_TREES_SHIM_H
 #define MODELTUNED_TESTS_TREES_SHIM_H
 #include <stddef.h>
