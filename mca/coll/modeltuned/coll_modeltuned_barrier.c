@@ -28,8 +28,8 @@ static inline int barrier_with(mca_coll_modeltuned_module_t *m, struct ompi_comm
     return ((barrier_fn) d->fn)(comm, &m->super);
 }
 
-static inline __attribute__((always_inline)) int
-barrier_call(const mca_coll_modeltuned_call_t *c, const mca_coll_modeltuned_decision_t *d)
+static int barrier_call(const mca_coll_modeltuned_call_t *c,
+                        const mca_coll_modeltuned_decision_t *d)
 {
     return barrier_with(c->module, c->comm, d);
 }
@@ -42,11 +42,9 @@ static __attribute__((noinline)) int barrier_decided(struct ompi_communicator_t 
     mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup(m, comm,
                                                                    MCA_COLL_MODELTUNED_KIND_BARRIER,
                                                                    0, 1, 0);
-    const mca_coll_modeltuned_call_t call = {.module = m,
-                                             .comm = comm,
-                                             .kind = MCA_COLL_MODELTUNED_KIND_BARRIER,
-                                             .run = barrier_call};
-    return mca_coll_modeltuned_guard_or_run(&call, d);
+    return MCA_COLL_MODELTUNED_GUARD_OR_RUN(d, barrier_with(m, comm, d), .module = m, .comm = comm,
+                                            .kind = MCA_COLL_MODELTUNED_KIND_BARRIER,
+                                            .run = barrier_call);
 }
 
 static int barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module)

@@ -73,8 +73,7 @@ static inline int bcast_with(mca_coll_modeltuned_module_t *m, struct ompi_commun
     return run(d, buf, count, dtype, root, comm, &m->super);
 }
 
-static inline __attribute__((always_inline)) int bcast_call(const mca_coll_modeltuned_call_t *c,
-                                                            const mca_coll_modeltuned_decision_t *d)
+static int bcast_call(const mca_coll_modeltuned_call_t *c, const mca_coll_modeltuned_decision_t *d)
 {
     return bcast_with(c->module, c->comm, d, c->rbuf, c->count, c->dtype, c->root, c->bytes);
 }
@@ -91,16 +90,12 @@ static __attribute__((noinline)) int bcast_decided(void *buf, int count,
     mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup(m, comm,
                                                                    MCA_COLL_MODELTUNED_KIND_BCAST,
                                                                    bytes, 1, root);
-    const mca_coll_modeltuned_call_t call = {.module = m,
-                                             .comm = comm,
-                                             .kind = MCA_COLL_MODELTUNED_KIND_BCAST,
-                                             .root = root,
-                                             .bytes = bytes,
-                                             .rbuf = buf,
-                                             .count = count,
-                                             .dtype = dtype,
-                                             .run = bcast_call};
-    return mca_coll_modeltuned_guard_or_run(&call, d);
+    return MCA_COLL_MODELTUNED_GUARD_OR_RUN(d,
+                                            bcast_with(m, comm, d, buf, count, dtype, root, bytes),
+                                            .module = m, .comm = comm,
+                                            .kind = MCA_COLL_MODELTUNED_KIND_BCAST, .root = root,
+                                            .bytes = bytes, .rbuf = buf, .count = count,
+                                            .dtype = dtype, .run = bcast_call);
 }
 
 static int bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,

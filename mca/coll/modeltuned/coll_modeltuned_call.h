@@ -143,16 +143,13 @@ int mca_coll_modeltuned_guarded(const mca_coll_modeltuned_call_t *call,
                                 mca_coll_modeltuned_decision_t *d);
 
 /* The last step of every collective's decided call: the guard takes the call when its countdown
- * ran out, else the call runs decision `d` (NULL: the previous component). Inlined into each
- * `<name>_decided`, where `call->run` is a constant: each `run` is always inlined, so the call
- * runs as if written out there. */
-static inline int mca_coll_modeltuned_guard_or_run(const mca_coll_modeltuned_call_t *call,
-                                                   mca_coll_modeltuned_decision_t *d)
-{
-    if (OPAL_UNLIKELY(NULL != d && mca_coll_modeltuned_guard_due(d)))
-        return mca_coll_modeltuned_guarded(call, d);
-    return call->run(call, d);
-}
+ * ran out, with the call record built from the designated initializers that follow; else
+ * `unguarded` runs decision `d` (NULL: the previous component). A macro, so that the record is
+ * built only where the guard takes the call, off the path of every other call. */
+#define MCA_COLL_MODELTUNED_GUARD_OR_RUN(d, unguarded, ...)                                   \
+    (OPAL_UNLIKELY(NULL != (d) && mca_coll_modeltuned_guard_due(d))                           \
+         ? mca_coll_modeltuned_guarded(&(const mca_coll_modeltuned_call_t){__VA_ARGS__}, (d)) \
+         : (unguarded))
 
 /* The template of a block exchange: a collective whose every rank sends and receives blocks, with
  * arguments (sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module). A call is decided by one
@@ -197,9 +194,8 @@ mca_coll_modeltuned_exchange_with(const mca_coll_modeltuned_exchange_t *x,
     return x->run(d, sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, &m->super);
 }
 
-static inline __attribute__((always_inline)) int
-mca_coll_modeltuned_exchange_call(const mca_coll_modeltuned_call_t *c,
-                                  const mca_coll_modeltuned_decision_t *d)
+static inline int mca_coll_modeltuned_exchange_call(const mca_coll_modeltuned_call_t *c,
+                                                    const mca_coll_modeltuned_decision_t *d)
 {
     const mca_coll_modeltuned_receive_side_t *receive = (const mca_coll_modeltuned_receive_side_t *)
                                                             c->more;
@@ -244,20 +240,15 @@ static inline int mca_coll_modeltuned_exchange_decided(
                                             ? NULL
                                             : mca_coll_modeltuned_lookup(m, comm, x->kind, bytes, 1,
                                                                          0);
-    const mca_coll_modeltuned_receive_side_t receive = {.collective = x,
-                                                        .rcount = rcount,
-                                                        .rdtype = rdtype};
-    const mca_coll_modeltuned_call_t call = {.module = m,
-                                             .comm = comm,
-                                             .kind = x->kind,
-                                             .bytes = bytes,
-                                             .sbuf = sbuf,
-                                             .rbuf = rbuf,
-                                             .count = scount,
-                                             .dtype = sdtype,
-                                             .run = mca_coll_modeltuned_exchange_call,
-                                             .more = &receive};
-    return mca_coll_modeltuned_guard_or_run(&call, d);
+    return MCA_COLL_MODELTUNED_GUARD_OR_RUN(
+        d,
+        mca_coll_modeltuned_exchange_with(x, m, comm, d, sbuf, scount, sdtype, rbuf, rcount, rdtype,
+                                          bytes),
+        .module = m, .comm = comm, .kind = x->kind, .bytes = bytes, .sbuf = sbuf, .rbuf = rbuf,
+        .count = scount, .dtype = sdtype, .run = mca_coll_modeltuned_exchange_call,
+        .more = &(const mca_coll_modeltuned_receive_side_t){.collective = x,
+                                                            .rcount = rcount,
+                                                            .rdtype = rdtype});
 }
 
 /* The template of a reduction: reduce, and allreduce as rooted at 0, with arguments (sbuf, rbuf,
@@ -292,9 +283,8 @@ static inline int mca_coll_modeltuned_reduction_with(const mca_coll_modeltuned_r
 }
 
 /* What the guard's call record runs: the reduction in `more`. */
-static inline __attribute__((always_inline)) int
-mca_coll_modeltuned_reduction_call(const mca_coll_modeltuned_call_t *c,
-                                   const mca_coll_modeltuned_decision_t *d)
+static inline int mca_coll_modeltuned_reduction_call(const mca_coll_modeltuned_call_t *c,
+                                                     const mca_coll_modeltuned_decision_t *d)
 {
     return mca_coll_modeltuned_reduction_with((const mca_coll_modeltuned_reduction_t *) c->more,
                                               c->module, c->comm, d, c->sbuf, c->rbuf, c->count,
@@ -315,19 +305,14 @@ static inline int mca_coll_modeltuned_reduction_decided(const mca_coll_modeltune
     mca_coll_modeltuned_decision_t *d = mca_coll_modeltuned_lookup_reduction(m, comm, x->kind, op,
                                                                              (size_t) count,
                                                                              type_size, root);
-    const mca_coll_modeltuned_call_t call = {.module = m,
-                                             .comm = comm,
-                                             .kind = x->kind,
-                                             .root = root,
-                                             .bytes = bytes,
-                                             .sbuf = sbuf,
-                                             .rbuf = rbuf,
-                                             .count = count,
-                                             .dtype = dtype,
-                                             .op = op,
-                                             .run = mca_coll_modeltuned_reduction_call,
-                                             .more = x};
-    return mca_coll_modeltuned_guard_or_run(&call, d);
+    return MCA_COLL_MODELTUNED_GUARD_OR_RUN(d,
+                                            mca_coll_modeltuned_reduction_with(x, m, comm, d, sbuf,
+                                                                               rbuf, count, dtype,
+                                                                               op, root, bytes),
+                                            .module = m, .comm = comm, .kind = x->kind,
+                                            .root = root, .bytes = bytes, .sbuf = sbuf,
+                                            .rbuf = rbuf, .count = count, .dtype = dtype, .op = op,
+                                            .run = mca_coll_modeltuned_reduction_call, .more = x);
 }
 
 END_C_DECLS
