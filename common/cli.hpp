@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <string>
 #include <system_error>
 
@@ -49,6 +50,20 @@ inline CLI::Validator number(double lo, double hi = std::numeric_limits<double>:
       },
       range);
 }
+
+// The help's usage line begins "Usage:" with every CLI11: 2.4 and later leave the label out where
+// the program is named (Debian sid's 2.6), which help2man and the tests read.
+class UsageFormatter : public CLI::Formatter {
+ public:
+  std::string make_usage(const CLI::App *app, std::string name) const override {
+    std::string usage = CLI::Formatter::make_usage(app, name);
+    const size_t start = usage.find_first_not_of('\n');
+    if (start != std::string::npos && usage.compare(start, 6, "Usage:") != 0) usage.insert(start, "Usage: ");
+    return usage;
+  }
+};
+// Call before adding subcommands, which take their parent's formatter.
+inline void use_usage_line(CLI::App &app) { app.formatter(std::make_shared<UsageFormatter>()); }
 
 // The error in one line. CLI11's messages name the option ("--op: scan not in {bcast,reduce}",
 // "The following argument was not expected: --bogus"); some span lines.

@@ -42,7 +42,12 @@ parse_common() {
   done
   case "$machine" in *[!A-Za-z0-9._-]*) die "--machine $machine: letters, digits, '.', '_' and '-' only" ;; esac
   today=$(date -u +%F)
-  [ -n "$out" ] || out="$top/results/$today-$machine"
+  # The Open MPI line of the jobs (4.1 here, 5.0 or 6.0 inside scripts/ompi-env's roots): results
+  # of another line than 4.1 go to a folder of their own.
+  ompi_line=$(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full:\([0-9]*\.[0-9]*\).*/\1/p' | head -1)
+  line_suffix=""
+  [ -z "$ompi_line" ] || [ "$ompi_line" = 4.1 ] || line_suffix="-ompi$ompi_line"
+  [ -n "$out" ] || out="$top/results/$today-$machine$line_suffix"
   work=$(mktemp -d "${TMPDIR:-/tmp}/modeltuned-results.XXXXXX")
   trap 'rm -rf "$work"' EXIT
 }

@@ -1,6 +1,6 @@
 # Sourced by scripts/build, check, fuzz and package: compile through ccache where it is
-# installed (scripts/deps installs it), with one cache per machine, as the trixie root of
-# scripts/ompi5-env is the machine's: a fresh clone then recompiles only what differs from a build
+# installed (scripts/deps installs it), with one cache per machine, as the roots of
+# scripts/ompi-env are the machine's: a fresh clone then recompiles only what differs from a build
 # already made here, with the same compiler and flags. Paths under the clone are hashed relative
 # to it (base_dir) and the working directory is left out of the hash (hash_dir false), so clones
 # at different paths share results; where a flag names the clone's own path, ccache falls back to

@@ -61,14 +61,44 @@ bool receives_each_block_once(int size, const std::vector<Round> &rounds) {
 START_TEST(registry_has_tuneds_allgather) {
   const CollectiveFamily &family = allgather_family();
   ck_assert(!family.rooted && family.moves_data && family.rounds);
-  ck_assert_int_eq(family.algorithms.size(), 7);
+  // 4.1.4's six, 5.0.7's sparbit, 6.0's k-radix Bruck (under Bruck's number) and direct messaging.
+  ck_assert_int_eq(family.algorithms.size(), 9);
   for (const AlgorithmSpec &a : family.algorithms) {
-    ck_assert(!a.splits && !a.parameters.segmented && a.parameters.fanouts.empty());
-    ck_assert(a.ompi_function.starts_with("ompi_coll_base_allgather_intra_"));
+    const bool k_bruck = a.name == "k_bruck";
+    ck_assert(!a.splits && !a.parameters.segmented && a.parameters.fanouts.empty() == !k_bruck);
+    ck_assert(a.ompi_function.starts_with(a.id == 8 ? "ompi_coll_base_allgather_direct_messaging"
+                                                    : "ompi_coll_base_allgather_intra_"));
     ck_assert_int_eq(a.runs_only_on, a.id == 6 ? 2 : 0);
-    ck_assert(a.since == (a.id == 7 ? OmpiVersion::v5_0 : OmpiVersion::v4_1));
-    ck_assert(a.convention == (a.id == 7 ? CallingConvention::allgather_in_place : CallingConvention::allgather));
+    ck_assert(a.since == (a.id == 7              ? OmpiVersion::v5_0
+                          : k_bruck || a.id == 8 ? OmpiVersion::v6_0
+                                                 : OmpiVersion::v4_1));
+    ck_assert(a.until == (a.id == 2 && !k_bruck ? OmpiVersion::v5_0 : OmpiVersion::v6_0));
+    const CallingConvention expected = a.id == 7   ? CallingConvention::allgather_in_place
+                                       : k_bruck   ? CallingConvention::allgather_radix
+                                       : a.id == 8 ? CallingConvention::allgather_own_block
+                                                   : CallingConvention::allgather;
+    ck_assert(a.convention == expected);
     ck_assert(a.composed == (a.id == 1 ? Composition::gather_then_bcast : Composition::none));
+  }
+  // Number 2 is the release's: Bruck's in 4.1 and 5.0, the k-radix Bruck in 6.0, the same
+  // rounds at radix 2.
+  ck_assert_str_eq(find_algorithm(Op::allgather, 2)->name.data(), "bruck");
+  set_registry_release(OmpiVersion::v6_0);
+  ck_assert_str_eq(find_algorithm(Op::allgather, 2)->name.data(), "k_bruck");
+  ck_assert_str_eq(find_algorithm(Op::allgather, "bruck")->name.data(), "bruck");
+  set_registry_release(OmpiVersion::v4_1);
+  ck_assert(allgather_rounds(2, 7, 3, 4, 0, 2) == allgather_rounds(2, 7, 3, 4, 0, 0));
+  // Candidates under number 2 are the line's: Bruck's without a radix up to 5.0, the k-radix
+  // Bruck's with one in 6.0 (a radix below 2 would never end there).
+  const CallShape call{Op::allgather, 8, 1, 0, true};
+  for (OmpiVersion v : {OmpiVersion::v4_1, OmpiVersion::v5_0, OmpiVersion::v6_0}) {
+    int radices = 0;
+    for (const Candidate &c : enumerate_candidates(call, 5, kAllAlgorithms, v)) {
+      if (c.algorithm != 2) continue;
+      ++radices;
+      ck_assert_msg(v == OmpiVersion::v6_0 ? c.fanout >= 2 : c.fanout == 0, "radix %d", c.fanout);
+    }
+    ck_assert_int_eq(radices, v == OmpiVersion::v6_0 ? 3 : 1);  // radices 2, 3 and 4 below 5 ranks
   }
   // Open MPI runs another off the sizes they need: recursive doubling Bruck, neighbor exchange the ring.
   ck_assert_int_eq(what_runs(Candidate{Op::allgather, 3, 0, 0}, 100, 1, 6, true).algorithm, 2);
@@ -93,7 +123,7 @@ START_TEST(fixed_rule_by_size_and_block) {
                         {1500, 511, 2},   {3000, 31, 2},    {3000, 32, 3},     {5000, 1, 3},     {5000, 2, 2},
                         {5000, 8, 3},     {5000, 16, 2},    {5000, 4096, 5}};
   for (const Case &c : cases)
-    for (OmpiVersion v : {OmpiVersion::v4_1, OmpiVersion::v5_0}) {
+    for (OmpiVersion v : {OmpiVersion::v4_1, OmpiVersion::v5_0, OmpiVersion::v6_0}) {
       const Candidate d = ompi_fixed_decision(Op::allgather, c.bytes, c.p, true, v);
       ck_assert_msg(d.algorithm == c.algorithm, "P %d, %zu B: %d, expected %d", c.p, c.bytes, d.algorithm, c.algorithm);
     }

@@ -36,8 +36,8 @@ std::optional<double> predict(const CalibrationTable &t, int p, int alg, size_t 
 
 START_TEST(registry_has_tuneds_allreduce) {
   const char *names[] = {"",     "basic_linear",   "nonoverlapping", "recursive_doubling",
-                         "ring", "segmented_ring", "rabenseifner"};
-  for (int id = 1; id <= 6; ++id) {
+                         "ring", "segmented_ring", "rabenseifner",   "allgather_reduce"};
+  for (int id = 1; id <= 7; ++id) {
     const AlgorithmSpec *spec = find_algorithm(Op::allreduce, id);
     ck_assert_msg(spec && (spec->tuned_name == names[id] || spec->name == names[id]), "allreduce %d", id);
     ck_assert(spec->ompi_function.starts_with("ompi_coll_base_allreduce_intra_"));
@@ -45,7 +45,8 @@ START_TEST(registry_has_tuneds_allreduce) {
     // reduce (which takes only order-preserving algorithms for such an operation).
     ck_assert(spec->order_preserving == (id <= 3));
   }
-  ck_assert(!find_algorithm(Op::allreduce, 7));
+  ck_assert(!find_algorithm(Op::allreduce, 8));
+  ck_assert(find_algorithm(Op::allreduce, 7)->since == OmpiVersion::v6_0);
   ck_assert(find_algorithm(Op::allreduce, "segmented_ring")->parameters.segmented);
   ck_assert_str_eq(op_name(Op::allreduce).data(), "allreduce");
 }
@@ -72,7 +73,8 @@ START_TEST(fallbacks_follow_open_mpi) {
   ck_assert(!predict(t, 8, 5, 1000) && predict(t, 8, 5, 1000, 64));
   ck_assert(!predict(t, 6, 6, 3) && predict(t, 6, 6, 5));
   // A non-commutative operation: only order-preserving candidates.
-  for (const Candidate &c : enumerate_candidates(CallShape{Op::allreduce, 1000, 4, 0, false}, 8, kAllAlgorithms))
+  for (const Candidate &c :
+       enumerate_candidates(CallShape{Op::allreduce, 1000, 4, 0, false}, 8, kAllAlgorithms, OmpiVersion::v6_0))
     ck_assert(c.algorithm <= 3);
 }
 END_TEST

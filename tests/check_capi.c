@@ -162,7 +162,10 @@ END_TEST
 /* The registry's listing, from which the component builds its dispatch table. */
 START_TEST(algorithm_listing) {
   ck_assert_int_eq(mt_algorithm_count(MT_OP_BCAST), 9);
-  ck_assert_int_eq(mt_algorithm_count(MT_OP_REDUCE), 7);
+  /* Under 4.1 (the default line): 6.0's k-nomial reduce is listed (the component finds no
+   * function for it), 6.0's k-radix Bruck is not (4.1's Bruck has its number). */
+  ck_assert_int_eq(mt_algorithm_count(MT_OP_REDUCE), 8);
+  ck_assert_int_eq(mt_algorithm_count(MT_OP_ALLGATHER), 8);
   mt_algorithm_info a;
   ck_assert_int_eq(mt_algorithm_at(MT_OP_BCAST, 3, &a), 0);
   ck_assert_int_eq(a.id, 4);
@@ -176,7 +179,19 @@ START_TEST(algorithm_listing) {
   ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 6, &a), 0);
   ck_assert_str_eq(a.name, "rabenseifner");
   ck_assert_str_eq(a.ompi_function, "ompi_coll_base_reduce_intra_redscat_gather");
-  ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 7, &a), -1);
+  ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 7, &a), 0);
+  ck_assert_str_eq(a.name, "knomial");
+  ck_assert_int_eq(a.convention, MT_CALL_REDUCE_SEGSIZE_REQUESTS_RADIX);
+  ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 8, &a), -1);
+  ck_assert_int_eq(mt_algorithm_at(MT_OP_ALLGATHER, 1, &a), 0);
+  ck_assert_str_eq(a.name, "bruck");
+  /* Under 6.0, number 2 is the k-radix Bruck. */
+  ck_assert_int_eq(mt_set_ompi_version("6.0.0rc2"), 0);
+  ck_assert_int_eq(mt_algorithm_count(MT_OP_ALLGATHER), 8);
+  ck_assert_int_eq(mt_algorithm_at(MT_OP_ALLGATHER, 1, &a), 0);
+  ck_assert_str_eq(a.name, "k_bruck");
+  ck_assert_int_eq(a.convention, MT_CALL_ALLGATHER_RADIX);
+  ck_assert_int_eq(mt_set_ompi_version("4.1"), 0);
   ck_assert_int_eq(mt_algorithm_at(MT_OP_BCAST, -1, &a), -1);
 }
 END_TEST

@@ -838,7 +838,7 @@ END_TEST
 
 START_TEST(candidates_cover_parameters) {
   CallShape call{Op::bcast, 1 << 20, 1, 0, true};
-  auto cands = enumerate_candidates(call, 64, kAllAlgorithms);
+  auto cands = enumerate_candidates(call, 64, kAllAlgorithms, OmpiVersion::v4_1);
   int chains = 0;
   bool segmented_chain_fanout_8 = false;
   for (const Candidate &c : cands) {
@@ -851,7 +851,8 @@ START_TEST(candidates_cover_parameters) {
   ck_assert_int_eq(chains, 5 * 9);  // fan-outs 2..32 x segment sizes {0, 1 KiB .. 128 KiB}
   // A small message gets no segment sizes beyond the message itself.
   call.count = 2000;
-  for (const Candidate &c : enumerate_candidates(call, 64, kAllAlgorithms)) ck_assert(c.segsize < 2000);
+  for (const Candidate &c : enumerate_candidates(call, 64, kAllAlgorithms, OmpiVersion::v4_1))
+    ck_assert(c.segsize < 2000);
 }
 END_TEST
 
@@ -1003,28 +1004,28 @@ START_TEST(tuned_fixed_rules) {
 }
 END_TEST
 
-// The registry against Open MPI 4.1.4: tuned's numbers and names (coll_tuned_{bcast,reduce}_
-// decision.c) and base functions, modeltuned's own names, and every spec's plan is one its
-// evaluator reads.
+// The registry against Open MPI 4.1.4, 5.0.7 and 6.0: tuned's numbers and names
+// (coll_tuned_<op>_decision.c) and base functions, modeltuned's own names, and every spec's plan is
+// one its evaluator reads.
 START_TEST(registry_matches_tuned) {
   const std::pair<int, const char *> bcast[] = {
       {1, "basic_linear"}, {2, "chain"},   {3, "pipeline"},          {4, "split_binary_tree"},     {5, "binary_tree"},
       {6, "binomial"},     {7, "knomial"}, {8, "scatter_allgather"}, {9, "scatter_allgather_ring"}};
-  const std::pair<int, const char *> reduce[] = {{1, "linear"},      {2, "chain"},    {3, "pipeline"},
-                                                 {4, "binary"},      {5, "binomial"}, {6, "in-order_binary"},
-                                                 {7, "rabenseifner"}};
+  const std::pair<int, const char *> reduce[] = {{1, "linear"},       {2, "chain"},    {3, "pipeline"},
+                                                 {4, "binary"},       {5, "binomial"}, {6, "in-order_binary"},
+                                                 {7, "rabenseifner"}, {8, "knomial"}};
   for (auto [number, name] : bcast) ck_assert_int_eq(find_algorithm(Op::bcast, name)->id, number);
   for (auto [number, name] : reduce) ck_assert_int_eq(find_algorithm(Op::reduce, name)->id, number);
-  const std::pair<int, const char *> allreduce[] = {{1, "basic_linear"},       {2, "nonoverlapping"},
-                                                    {3, "recursive_doubling"}, {4, "ring"},
-                                                    {5, "segmented_ring"},     {6, "rabenseifner"}};
+  const std::pair<int, const char *> allreduce[] = {
+      {1, "basic_linear"},   {2, "nonoverlapping"}, {3, "recursive_doubling"}, {4, "ring"},
+      {5, "segmented_ring"}, {6, "rabenseifner"},   {7, "allgather_reduce"}};
   for (auto [number, name] : allreduce) ck_assert_int_eq(find_algorithm(Op::allreduce, name)->id, number);
   const std::pair<int, const char *> barrier[] = {{1, "linear"}, {2, "double_ring"}, {3, "recursive_doubling"},
                                                   {4, "bruck"},  {5, "two_proc"},    {6, "tree"}};
   for (auto [number, name] : barrier) ck_assert_int_eq(find_algorithm(Op::barrier, name)->id, number);
-  const std::pair<int, const char *> allgather[] = {{1, "linear"}, {2, "bruck"},    {3, "recursive_doubling"},
-                                                    {4, "ring"},   {5, "neighbor"}, {6, "two_proc"},
-                                                    {7, "sparbit"}};
+  const std::pair<int, const char *> allgather[] = {{1, "linear"},  {2, "bruck"},          {3, "recursive_doubling"},
+                                                    {4, "ring"},    {5, "neighbor"},       {6, "two_proc"},
+                                                    {7, "sparbit"}, {2, "bruck-k-fanout"}, {8, "direct-messaging"}};
   for (auto [number, name] : allgather) ck_assert_int_eq(find_algorithm(Op::allgather, name)->id, number);
   ck_assert_int_eq(find_algorithm(Op::bcast, "bintree")->id, 5);
   ck_assert_int_eq(find_algorithm(Op::reduce, "in_order_binary")->id, 6);
@@ -1033,9 +1034,12 @@ START_TEST(registry_matches_tuned) {
   int specs = 0;
   for (const AlgorithmSpec &a : algorithm_registry()) {
     ++specs;
-    const std::string prefix = fmt::format("ompi_coll_base_{}_intra_", op_name(a.op));
+    // 6.0 names direct messaging without "intra".
+    const std::string prefix =
+        fmt::format("ompi_coll_base_{}_{}", op_name(a.op), a.name == "direct_messaging" ? "" : "intra_");
     ck_assert_msg(a.ompi_function.starts_with(prefix), "%s", a.ompi_function.data());
-    if (a.composed == Composition::reduce_then_bcast) continue;  // predicted by the selector (check_allreduce)
+    if (a.composed == Composition::reduce_then_bcast || a.composed == Composition::allgather_then_reduce)
+      continue;  // predicted by the selector (check_allreduce)
     // Segmented ones with segments (the segmented ring runs the ring without).
     const Candidate c{a.op, a.id, a.parameters.segmented ? 1024u : 0u,
                       a.parameters.fanouts.empty() ? 0 : a.parameters.fanouts.front()};
@@ -1045,7 +1049,7 @@ START_TEST(registry_matches_tuned) {
     if (a.runs_only_on != 0)  // refused elsewhere: never predicted there
       ck_assert(!predict_us(t, one_cache(ranks + 1), c, CallShape{a.op, 1000, 8, 1, true}));
   }
-  ck_assert_int_eq(specs, 9 + 7 + 6 + 6 + 7 + 5);
+  ck_assert_int_eq(specs, 9 + 8 + 8 + 6 + 9 + 5);  // allreduce: 6.0's Rabenseifner beside 4.1's and 5.0's
 }
 END_TEST
 

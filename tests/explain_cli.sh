@@ -100,10 +100,24 @@ if [ -z "$missing" ]; then passed=$((passed + 1)); else
 # --ompi picks the Open MPI line whose default is shown: the decision says which, and a line the
 # model does not know is refused.
 expect_error "--ompi '4.0'" --machine orfeo-epyc -np 4 --ompi 4.0
-for line in 4.1 5.0; do
+for line in 4.1 5.0 6.0; do
   if "$tool" explain --machine orfeo-epyc -np 16 --op bcast --sizes 1K --ompi $line --json | grep -q "\"ompi\": \"$line\""; then
     passed=$((passed + 1)); else echo "FAIL: explain --ompi $line does not say $line"; failures=$((failures + 1)); fi
 done
+# 6.0's algorithms are candidates under 6.0 only; 6.0's k-radix Bruck takes Bruck's number there.
+expect_listing() {
+  local line=$1 op=$2 want=$3 out
+  out=$("$tool" explain --machine orfeo-epyc -np 16 --op "$op" --sizes 1K --ompi "$line" --top 0)
+  if printf '%s\n' "$out" | grep -q -- "$want"; then passed=$((passed + 1)); else
+    echo "FAIL: explain --ompi $line --op $op lacks '$want':"; printf '%s\n' "$out" | tail -n 20; failures=$((failures + 1)); fi
+}
+expect_listing 6.0 reduce "knomial(radix=2)"
+expect_listing 6.0 allreduce " allgather_reduce "
+expect_listing 6.0 allgather "k_bruck(radix=3)"
+expect_listing 6.0 allgather " direct_messaging "
+expect_listing 6.0 allgather "not a candidate: bruck (Open MPI 6.0 has k_bruck under its number 2)"
+expect_listing 5.0 reduce "not a candidate: knomial (Open MPI 5.0 has none; it comes with 6.0)"
+expect_listing 4.1 allgather "not a candidate: k_bruck (Open MPI 4.1 has none; it comes with 6.0)"
 
 # An op no check of the table covers at this communicator size (ORFEO's checks were measured on
 # 2-254 ranks, as modeltuned-calibrate would on 254, and reach up to 508) is left to Open MPI at
@@ -180,17 +194,18 @@ if command -v lstopo-no-graphics >/dev/null 2>&1; then
 fi
 
 # export-rules: one line naming each bad value; a 4.1 file begins with its comment, a 5.0 file with
-# its version line, a JSON file is 6.0's (tests/check_rules and check_mpi's rules_file test what
-# the rules say).
+# its version line, a JSON file is 5.0's or 6.0's (tests/check_rules and check_mpi's rules_file
+# test what the rules say).
 expect_usage "--ops 'scan'" export-rules --machine orfeo-epyc -np 4 --ops bcast,scan
-expect_usage "--ompi '6.0'" export-rules --machine orfeo-epyc -np 4 --ompi 6.0
+expect_usage "--ompi '7.0'" export-rules --machine orfeo-epyc -np 4 --ompi 7.0
 expect_usage "--root 9: must be in 0..3" export-rules --machine orfeo-epyc -np 4 --root 9
 expect_usage "--max-bytes: '12Q'" export-rules --machine orfeo-epyc -np 4 --max-bytes 12Q
 expect_usage "--format" export-rules --machine orfeo-epyc -np 4 --format yaml
 expect_usage "-o /nonexistent/rules.conf: cannot write it" export-rules --machine orfeo-epyc -np 4 -o /nonexistent/rules.conf
 expect_help export-rules --help
 rules=$(mktemp)
-for case in "4.1 classic # Open MPI 4.1 tuned rules" "5.0 classic rule-file-version-2" "5.0 json {"; do
+for case in "4.1 classic # Open MPI 4.1 tuned rules" "5.0 classic rule-file-version-2" "5.0 json {" \
+            "6.0 classic rule-file-version-2" "6.0 json {"; do
   set -- $case
   ompi=$1 format=$2; shift 2
   want="$*"

@@ -59,6 +59,7 @@ int main(int argc, char **argv) {
                            "the A/B against Open MPI's own decisions ({})",
                            modeltuned::collective_names("/", "/"), PACKAGE_VERSION),
                "modeltuned"};
+  modeltuned::cli::use_usage_line(app);
   app.set_version_flag("--version", PACKAGE_VERSION);
   app.require_subcommand(1);
   modeltuned::tools::add_fit_command(app);

@@ -293,6 +293,7 @@ using RangeKey = std::tuple<int, int, uint32_t, int, int, double, std::string, s
 
 struct GroupRun {
   bool han_default = false;  // Open MPI's default on the group is han's hierarchical algorithm
+  OmpiVersion ompi = OmpiVersion::v4_1;
   int ranks = 0, rounds = 0, configurations = 0;
   double seconds = 0;
   std::string neighbors, widest, problem;
@@ -445,7 +446,7 @@ void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> 
   for (size_t k = 0; k < n; ++k) {
     const Entry &e = entries[k];
     Config c = configs[e.config];
-    if (c.algorithm == 0 && run.han_default && collective_family(c.op).han) c.algorithm = kHanDefault;
+    if (c.algorithm == 0 && run.han_default && han_has(collective_family(c.op), run.ompi)) c.algorithm = kHanDefault;
     std::vector<double> us[kMetrics];
     for (int r = 0; r < rounds; ++r) {
       us[0].push_back(o.completion_us[r * n + k]);
@@ -481,6 +482,7 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
   result.neighbors = channel_name(placement.neighbor_channel());
   result.widest = channel_name(placement.widest_channel());
   result.han_default = !fallback_runs_tuned_rule(ompi, placement, han_in_job());
+  result.ompi = ompi;
 
   std::vector<Config> configs;
   std::vector<Entry> entries;

@@ -37,6 +37,7 @@
 #include "calib/merge.hpp"
 #include "calib/plot.hpp"
 #include "model/calibration/table.hpp"
+#include "model/registry/registry.hpp"
 #include "common/cli.hpp"
 #include "common/clock.hpp"
 
@@ -248,6 +249,7 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
       "Run under mpirun with ranks bound to cores, e.g.\n"
       "  mpirun -np 16 --bind-to core modeltuned-calibrate -o calibration.json",
       kProgram};
+  modeltuned::cli::use_usage_line(app);
   app.set_version_flag("--version", PACKAGE_VERSION);
   auto *output = app.add_option("-o,--output", options.output, "calibration table to write")->capture_default_str();
   bool install_system = false;
@@ -433,6 +435,9 @@ void measure_checks_phase(int rank, const mc::WorldPlacement &world, uint64_t se
   const modeltuned::OmpiVersion ompi =
       modeltuned::parse_ompi_version(version.empty() ? "" : version.substr(std::string("Open MPI v").size()))
           .value_or(modeltuned::OmpiVersion::v4_1);
+  // The checks' algorithm names as that line has them (6.0's allgather 2 is its k-radix Bruck):
+  // the component looks them up by its own line's names.
+  modeltuned::set_registry_release(ompi);
   const mc::CheckedCandidates candidates =
       g_run.options.checks == "algorithms" ? mc::CheckedCandidates::algorithms : mc::CheckedCandidates::model;
   mc::ChecksResult checks = mc::measure_checks(fitted ? &*fitted : nullptr, world.placement, ompi, candidates,

@@ -25,9 +25,10 @@ using namespace modeltuned;
 static_assert(static_cast<int>(CallingConvention::bcast) == MT_CALL_BCAST && MT_CALL_BCAST == 0 &&
               MT_CALL_BCAST_SEGSIZE == 1 && MT_CALL_BCAST_SEGSIZE_FANOUT == 2 && MT_CALL_REDUCE == 3 &&
               MT_CALL_REDUCE_SEGSIZE_REQUESTS == 4 && MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS == 5 &&
-              MT_CALL_ALLREDUCE == 6 && MT_CALL_ALLREDUCE_SEGSIZE == 7 && MT_CALL_BARRIER == 8 &&
-              MT_CALL_ALLGATHER == 9 && MT_CALL_ALLGATHER_IN_PLACE == 10 && MT_CALL_ALLTOALL == 11 &&
-              MT_CALL_ALLTOALL_REQUESTS == 12 && MT_CALL_ALLTOALL_ONE_LAYOUT == 13 && MT_CALLS == 14);
+              MT_CALL_REDUCE_SEGSIZE_REQUESTS_RADIX == 6 && MT_CALL_ALLREDUCE == 7 && MT_CALL_ALLREDUCE_SEGSIZE == 8 &&
+              MT_CALL_BARRIER == 9 && MT_CALL_ALLGATHER == 10 && MT_CALL_ALLGATHER_IN_PLACE == 11 &&
+              MT_CALL_ALLGATHER_RADIX == 12 && MT_CALL_ALLGATHER_OWN_BLOCK == 13 && MT_CALL_ALLTOALL == 14 &&
+              MT_CALL_ALLTOALL_REQUESTS == 15 && MT_CALL_ALLTOALL_ONE_LAYOUT == 16 && MT_CALLS == 17);
 static_assert(MT_OPS == kOpCount && MT_OP_BCAST == op_index(Op::bcast) && MT_OP_BCAST == 0 && MT_OP_REDUCE == 1 &&
               MT_OP_ALLREDUCE == 2 && MT_OP_BARRIER == 3 && MT_OP_ALLGATHER == 4 && MT_OP_ALLTOALL == 5 && MT_OPS == 6);
 
@@ -166,6 +167,7 @@ int mt_set_ompi_version(const char *series) {
   const std::optional<OmpiVersion> v = series ? parse_ompi_version(series) : std::nullopt;
   if (!v) return -1;
   process_ompi.store(*v);
+  set_registry_release(*v);
   return 0;
 }
 
@@ -228,7 +230,8 @@ void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len) {
 }
 
 int mt_fixed_rule(int op, uint64_t bytes, int comm_size, int commutative, int32_t *fanout) {
-  const Candidate c = ompi_fixed_decision(to_op(op), static_cast<size_t>(bytes), comm_size, commutative != 0);
+  const Candidate c =
+      ompi_fixed_decision(to_op(op), static_cast<size_t>(bytes), comm_size, commutative != 0, process_ompi.load());
   if (fanout) *fanout = c.fanout;
   return c.algorithm;
 }
@@ -238,11 +241,13 @@ int mt_schedule_sends(int op, int algorithm, int comm_size, uint64_t count, uint
   if (op < 0 || op >= MT_OPS || comm_size < 1 || rank < 0 || rank >= comm_size) return -1;
   const CollectiveFamily &family = collective_family(to_op(op));
   if (!family.rounds || !find_algorithm(family.op, algorithm)) return -1;
-  const Candidate runs = what_runs(Candidate{family.op, algorithm, segsize, 0}, static_cast<size_t>(count),
-                                   static_cast<size_t>(type_size), comm_size, true);
+  // What tuned runs forced to the algorithm: its forced fan-out or radix.
+  const Candidate forced{family.op, algorithm, segsize, forced_candidate(family.op, algorithm).fanout};
+  const Candidate runs = what_runs(forced, static_cast<size_t>(count), static_cast<size_t>(type_size), comm_size, true);
   if (find_algorithm(family.op, runs.algorithm)->composed != Composition::none) return -1;
-  const auto sends = sends_per_rank(comm_size, family.rounds(runs.algorithm, comm_size, static_cast<size_t>(count),
-                                                             static_cast<size_t>(type_size), runs.segsize))[rank];
+  const auto sends =
+      sends_per_rank(comm_size, family.rounds(runs.algorithm, comm_size, static_cast<size_t>(count),
+                                              static_cast<size_t>(type_size), runs.segsize, runs.fanout))[rank];
   for (size_t i = 0; i < sends.size() && static_cast<int>(i) < capacity; ++i)
     out[i] = mt_send{sends[i].to, sends[i].count};
   return static_cast<int>(sends.size());
@@ -250,14 +255,14 @@ int mt_schedule_sends(int op, int algorithm, int comm_size, uint64_t count, uint
 
 int mt_algorithm_count(int op) {
   int n = 0;
-  for (const AlgorithmSpec &a : algorithm_registry()) n += a.op == to_op(op);
+  for (const AlgorithmSpec &a : algorithm_registry()) n += a.op == to_op(op) && listed_for_release(a);
   return n;
 }
 
 int mt_algorithm_at(int op, int index, mt_algorithm_info *out) {
   int n = 0;
   for (const AlgorithmSpec &a : algorithm_registry()) {
-    if (a.op != to_op(op) || n++ != index) continue;
+    if (a.op != to_op(op) || !listed_for_release(a) || n++ != index) continue;
     // The registry keeps its own NUL-terminated copies of every spec's strings.
     *out = mt_algorithm_info{a.id,
                              a.name.data(),
@@ -265,7 +270,8 @@ int mt_algorithm_at(int op, int index, mt_algorithm_info *out) {
                              a.ompi_function.data(),
                              static_cast<int32_t>(a.convention),
                              a.splits ? 1 : 0,
-                             a.tuned_name.data()};
+                             a.tuned_name.data(),
+                             ompi_version_name(a.since).data()};
     return 0;
   }
   return -1;

@@ -61,7 +61,7 @@ enum { MT_OBJECTIVE_COMPLETION = 0, MT_OBJECTIVE_RANK_MEAN = 1 };
 
 /* How an algorithm's ompi_coll_base_* function takes its parameters after the common ones:
  * MT_CALL_<NAME> per calling convention of model/collectives/list.h (which says what each takes),
- * numbered in its order from 0 (MT_CALL_BCAST = 0, ... MT_CALL_ALLTOALL_ONE_LAYOUT = 13). */
+ * numbered in its order from 0 (MT_CALL_BCAST = 0, ... MT_CALL_ALLTOALL_ONE_LAYOUT = 16). */
 #define MT_CALL_ENUMERATOR(name, NAME) MT_CALL_##NAME,
 enum { MT_CALLING_CONVENTIONS(MT_CALL_ENUMERATOR) MT_CALLS };
 #undef MT_CALL_ENUMERATOR
@@ -76,6 +76,7 @@ typedef struct mt_algorithm_info {
   int32_t convention;        /* MT_CALL_* */
   int32_t splits;            /* 1: cuts the message into parts even unsegmented */
   const char *tuned_name;    /* tuned's name ("binary_tree"), accepted in lists too; may be "" */
+  const char *since;         /* the first Open MPI line that has it: "4.1", "5.0" or "6.0" */
 } mt_algorithm_info;
 
 /* Algorithms of an operation in registry order: index 0 .. mt_algorithm_count(op) - 1. */
@@ -94,7 +95,8 @@ typedef struct mt_send {
 } mt_send;
 /* The messages `rank` sends, in order, in Open MPI's algorithm `algorithm` (tuned's number) of
  * collective `op` on `comm_size` ranks for a commutative call of `count` elements of `type_size`
- * bytes, with segment size `segsize` (allreduce's segmented ring), after Open MPI's silent
+ * bytes, with segment size `segsize` (allreduce's segmented ring) and the fan-out or radix tuned
+ * passes when forced to the algorithm (coll_tuned_<op>_algorithm), after Open MPI's silent
  * fallbacks (an allreduce ring with count < P runs recursive doubling, ...): the family's rounds
  * (model/collectives/<op>/schedule.hpp), which the model's plans are built from. Writes at most
  * `capacity` and returns how many there are; -1 for an unknown algorithm, for a collective whose

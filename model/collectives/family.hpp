@@ -22,8 +22,10 @@ namespace modeltuned {
 // for a call of `bytes` on `comm_size` ranks (commutative: the reduction's operation is).
 using FixedRule = int (*)(size_t bytes, int comm_size, bool commutative);
 // Every round of algorithm `algorithm` (tuned's number) as it runs itself, in order, for the
-// families whose algorithms are rounds of exchanges; empty for an algorithm that is not.
-using RoundsOf = std::vector<Round> (*)(int algorithm, int size, size_t count, size_t type_size, uint32_t segsize);
+// families whose algorithms are rounds of exchanges; empty for an algorithm that is not. `fanout`:
+// the radix of an algorithm that takes one (6.0's k-radix Bruck), ignored by the others.
+using RoundsOf = std::vector<Round> (*)(int algorithm, int size, size_t count, size_t type_size, uint32_t segsize,
+                                        int fanout);
 
 struct CollectiveFamily {
   Op op = Op::bcast;
@@ -32,10 +34,15 @@ struct CollectiveFamily {
   std::span<const AlgorithmSpec> algorithms;  // Open MPI's, in tuned's order
   FixedRule fixed_rule = nullptr;
   RoundsOf rounds = nullptr;  // nullptr: the family's algorithms are trees (schedule/ompi_trees.hpp)
-  // Open MPI 5.0's han has a hierarchical algorithm of its own for it, Open MPI's default on
-  // communicators across nodes; elsewhere, and for a collective han lacks, tuned's fixed rule.
+  // Open MPI 5.0's han has a hierarchical algorithm of its own for it (6.0's for alltoall too:
+  // han_since), Open MPI's default on communicators across nodes; elsewhere, and for a collective
+  // han lacks, tuned's fixed rule.
   bool han = false;
+  OmpiVersion han_since = OmpiVersion::v5_0;
 };
+
+// Whether han has a hierarchical algorithm for the family's collective in Open MPI line `ompi`.
+inline bool han_has(const CollectiveFamily &family, OmpiVersion ompi) { return family.han && ompi >= family.han_since; }
 
 // The families in Op order: the list of collectives the model decides.
 std::span<const CollectiveFamily *const> collective_families();

@@ -27,6 +27,8 @@
  * - reduce: nothing more
  * - reduce_segsize_requests: uint32_t segsize, int max_outstanding_reqs
  * - reduce_segsize_fanout_requests: uint32_t segsize, int fanout, int max_outstanding_reqs
+ * - reduce_segsize_requests_radix: uint32_t segsize, int max_outstanding_reqs, int radix (6.0's
+ *   k-nomial)
  * - allreduce: nothing more (sbuf, rbuf, count, dtype, op, comm, module)
  * - allreduce_segsize: uint32_t segsize
  * - barrier: nothing (comm, module)
@@ -34,6 +36,10 @@
  * - allgather_in_place: the same function called in place with the receive side's count and
  *   type, the own block copied into place first: sparbit sends `scount` elements of `rdtype`, so
  *   it is exact only so
+ * - allgather_radix: int radix (6.0's k-radix Bruck)
+ * - allgather_own_block: as allgather, but called in place with this rank's block of the receive
+ *   buffer as the send side: 6.0's direct messaging sends the send side's count and type even in
+ *   place, which MPI leaves undefined there
  * - alltoall: nothing more (sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module)
  * - alltoall_requests: int max_outstanding_reqs (0: every request at once)
  * - alltoall_one_layout: the same as alltoall, called with the receive side's type on both
@@ -46,11 +52,14 @@
   X(reduce, REDUCE)                                                 \
   X(reduce_segsize_requests, REDUCE_SEGSIZE_REQUESTS)               \
   X(reduce_segsize_fanout_requests, REDUCE_SEGSIZE_FANOUT_REQUESTS) \
+  X(reduce_segsize_requests_radix, REDUCE_SEGSIZE_REQUESTS_RADIX)   \
   X(allreduce, ALLREDUCE)                                           \
   X(allreduce_segsize, ALLREDUCE_SEGSIZE)                           \
   X(barrier, BARRIER)                                               \
   X(allgather, ALLGATHER)                                           \
   X(allgather_in_place, ALLGATHER_IN_PLACE)                         \
+  X(allgather_radix, ALLGATHER_RADIX)                               \
+  X(allgather_own_block, ALLGATHER_OWN_BLOCK)                       \
   X(alltoall, ALLTOALL)                                             \
   X(alltoall_requests, ALLTOALL_REQUESTS)                           \
   X(alltoall_one_layout, ALLTOALL_ONE_LAYOUT)

@@ -1,6 +1,7 @@
 #include "model/registry/registry.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <stdexcept>
 
@@ -32,14 +33,21 @@ std::string problem(const AlgorithmRegistry &registry, const AlgorithmSpec &spec
   if (spec.id < 1 || spec.id > 31) return "its number must be 1..31";
   if (spec.name.empty() || is_number(spec.name) || is_number(spec.tuned_name))
     return "it needs a name that is not a number";
-  if (spec.ompi_function.empty() || (spec.composed != Composition::reduce_then_bcast && (!spec.plan || !spec.evaluate)))
+  const bool planless =
+      spec.composed == Composition::reduce_then_bcast || spec.composed == Composition::allgather_then_reduce;
+  if (spec.ompi_function.empty() || (!planless && (!spec.plan || !spec.evaluate)))
     return "it needs an ompi_function, a plan builder and an evaluator";
+  if (spec.until < spec.since) return "its last release comes before its first";
   if (spec.parameters.fanout_name.empty() != spec.parameters.fanouts.empty())
     return "a fan-out needs both a name and the values to search";
   for (const AlgorithmSpec &other : registry) {
     if (other.op != spec.op) continue;
     auto named = [&](std::string_view n) { return !n.empty() && (n == other.name || n == other.tuned_name); };
-    if (other.id == spec.id || named(spec.name) || named(spec.tuned_name))
+    // Specs share a number or a name only across releases (6.0's Rabenseifner allreduce), and a
+    // name keeps its number.
+    const bool releases_overlap = spec.since <= other.until && other.since <= spec.until;
+    const bool same_name = named(spec.name) || named(spec.tuned_name);
+    if ((releases_overlap && (other.id == spec.id || same_name)) || (same_name && other.id != spec.id))
       return fmt::format("it clashes with {} ({})", other.name, other.id);
   }
   return {};
@@ -66,10 +74,33 @@ const AlgorithmRegistry &algorithm_registry() { return global_registry(); }
 
 const AlgorithmSpec &register_algorithm(const AlgorithmSpec &spec) { return global_registry().add(spec); }
 
+std::atomic<OmpiVersion> &release_of_registry() {
+  static std::atomic<OmpiVersion> release{OmpiVersion::v4_1};
+  return release;
+}
+
+void set_registry_release(OmpiVersion ompi) { release_of_registry().store(ompi); }
+OmpiVersion registry_release() { return release_of_registry().load(); }
+
+// The first spec `matches` accepts, preferring one of the registry's release.
+template <class Matches>
+const AlgorithmSpec *find_for_release(Matches matches) {
+  const AlgorithmSpec *found = nullptr;
+  const OmpiVersion release = registry_release();
+  for (const AlgorithmSpec &a : algorithm_registry()) {
+    if (!matches(a)) continue;
+    if (in_release(a, release)) return &a;
+    if (!found) found = &a;
+  }
+  return found;
+}
+
 const AlgorithmSpec *find_algorithm(Op op, int id) {
-  for (const AlgorithmSpec &a : algorithm_registry())
-    if (a.op == op && a.id == id) return &a;
-  return nullptr;
+  return find_for_release([&](const AlgorithmSpec &a) { return a.op == op && a.id == id; });
+}
+
+bool listed_for_release(const AlgorithmSpec &spec) {
+  return in_release(spec, registry_release()) || find_algorithm(spec.op, spec.id) == &spec;
 }
 
 Candidate forced_candidate(Op op, int algorithm) {
@@ -81,15 +112,15 @@ const AlgorithmSpec *find_algorithm(Op op, std::string_view name_or_id) {
   int id = 0;
   auto [end, ec] = std::from_chars(name_or_id.data(), name_or_id.data() + name_or_id.size(), id);
   if (ec == std::errc() && end == name_or_id.data() + name_or_id.size()) return find_algorithm(op, id);
-  for (const AlgorithmSpec &a : algorithm_registry())
-    if (a.op == op && !name_or_id.empty() && (a.name == name_or_id || a.tuned_name == name_or_id)) return &a;
-  return nullptr;
+  return find_for_release([&](const AlgorithmSpec &a) {
+    return a.op == op && !name_or_id.empty() && (a.name == name_or_id || a.tuned_name == name_or_id);
+  });
 }
 
 std::string algorithm_names(Op op) {
   std::string out;
   for (const AlgorithmSpec &a : algorithm_registry()) {
-    if (a.op != op) continue;
+    if (a.op != op || !listed_for_release(a)) continue;
     out += fmt::format("{}{}", out.empty() ? "" : ", ", a.name);
     if (!a.tuned_name.empty() && a.tuned_name != a.name) out += fmt::format(" or {}", a.tuned_name);
     out += fmt::format(" ({})", a.id);

@@ -32,6 +32,9 @@ enum class Composition {
   none,
   reduce_then_bcast,  // its reduce to rank 0, then its bcast (allreduce nonoverlapping): no plan
   gather_then_bcast,  // its gather to rank 0 (the plan's), then its bcast of the whole (allgather linear)
+  // its allgather of every rank's message, then P - 1 local reductions on every rank (6.0's
+  // allreduce allgather_reduce): no plan
+  allgather_then_reduce,
 };
 
 // The parameters an algorithm takes, and the values the selector searches.
@@ -78,7 +81,17 @@ struct AlgorithmSpec {
   Composition composed = Composition::none;
   // The first release that has it (older ones lack its function: never a candidate there).
   OmpiVersion since = OmpiVersion::v4_1;
+  // The last release that has it: a later one replaced it under its number (6.0's allgather 2, a
+  // k-radix Bruck where 4.1 and 5.0 have Bruck's). Two specs may share a number only so.
+  OmpiVersion until = OmpiVersion::v6_0;
 };
+
+// Whether Open MPI's release line `ompi` has the algorithm.
+inline bool in_release(const AlgorithmSpec &spec, OmpiVersion ompi) { return spec.since <= ompi && ompi <= spec.until; }
+// The release line whose spec find_algorithm returns where two share a number: the one the
+// component runs under (mt_set_ompi_version), or a tool's --ompi. 4.1 until set.
+void set_registry_release(OmpiVersion ompi);
+OmpiVersion registry_release();
 
 // Every algorithm, the built-in ones first (per operation in tuned's order): the order in which
 // candidates are enumerated, so ties go to the earlier. References to specs stay valid.
@@ -102,7 +115,12 @@ const AlgorithmRegistry &algorithm_registry();
 // Adds an algorithm to it (tests add dummy ones). Not thread-safe: call it before building models.
 const AlgorithmSpec &register_algorithm(const AlgorithmSpec &spec);
 
+// By number or name: the spec of registry_release() where two share it.
 const AlgorithmSpec *find_algorithm(Op op, int id);
+// Whether `spec` is what registry_release() runs under its number: every spec but one that a spec
+// of that release replaces (an algorithm of a later release stays: no other has its number, and
+// the component finds no function for it). What listings show, one per number.
+bool listed_for_release(const AlgorithmSpec &spec);
 // What tuned runs when coll_tuned_<op>_algorithm forces `algorithm` and no other variable is set:
 // unsegmented, with its forced fan-out or radix (Parameters::tuned_forced_fanout).
 Candidate forced_candidate(Op op, int algorithm);

@@ -9,9 +9,22 @@ std::optional<OmpiVersion> parse_ompi_version(std::string_view text) {
   };
   if (line("4.1")) return OmpiVersion::v4_1;
   if (line("5.0")) return OmpiVersion::v5_0;
+  if (line("6.0")) return OmpiVersion::v6_0;
   return std::nullopt;
 }
 
-std::string_view ompi_version_name(OmpiVersion v) { return v == OmpiVersion::v5_0 ? "5.0" : "4.1"; }
+std::string_view ompi_version_name(OmpiVersion v) {
+  switch (v) {
+    case OmpiVersion::v4_1:
+      return "4.1";
+    case OmpiVersion::v5_0:
+      return "5.0";
+    case OmpiVersion::v6_0:
+      return "6.0";
+  }
+  return "4.1";
+}
+
+std::string_view ompi_version_names() { return "4.1, 5.0 or 6.0"; }
 
 }  // namespace modeltuned

@@ -11,6 +11,7 @@ namespace modeltuned {
 struct Transfer {
   int from = 0, to = 0;
   size_t count = 0;  // elements
+  bool operator==(const Transfer &) const = default;
 };
 // Transfers under way at once; a rank's own transfers in a round are listed in the order it starts them.
 using Round = std::vector<Transfer>;

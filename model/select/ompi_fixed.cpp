@@ -6,13 +6,31 @@
 
 namespace modeltuned {
 
+namespace {
+
+// The fan-out tuned's fixed rules pass to the algorithm: 0 in 4.1 and 5.0 (k-nomial: its radix
+// parameter's default), 2 for reduce and allgather from 6.0 on (coll_tuned_decision_fixed.c's
+// faninout: the chain's fan-out, the k-radix Bruck's radix).
+int fixed_fanout(const AlgorithmSpec &spec, OmpiVersion ompi) {
+  const bool passes_two = ompi >= OmpiVersion::v6_0 && (spec.op == Op::reduce || spec.op == Op::allgather);
+  return passes_two && !spec.parameters.fanout_name.empty() ? 2 : spec.parameters.tuned_fixed_fanout;
+}
+
+// The spec tuned runs under number `id` in release `ompi`.
+const AlgorithmSpec *spec_in_release(Op op, int id, OmpiVersion ompi) {
+  for (const AlgorithmSpec &a : algorithm_registry())
+    if (a.op == op && a.id == id && in_release(a, ompi)) return &a;
+  return find_algorithm(op, id);
+}
+
+}  // namespace
+
 Candidate ompi_fixed_decision(Op op, size_t bytes, int comm_size, bool commutative, OmpiVersion ompi) {
-  // The same rules in both lines (the file did not change from 4.1.4 to 5.0.7); a release that
-  // changes them gets its own rule in the families.
-  (void)ompi;
+  // The rules' branches are the same in every line (coll_tuned_decision_fixed.c of 4.1.4, 5.0.7
+  // and 6.0); what a release passes with them differs (fixed_fanout).
   const int alg = collective_family(op).fixed_rule(bytes, comm_size, commutative);
-  const AlgorithmSpec *spec = find_algorithm(op, alg);
-  return Candidate{op, alg, 0, spec ? spec->parameters.tuned_fixed_fanout : 0};
+  const AlgorithmSpec *spec = spec_in_release(op, alg, ompi);
+  return Candidate{op, alg, 0, spec ? fixed_fanout(*spec, ompi) : 0};
 }
 
 Candidate what_runs(const Candidate &c, size_t count, size_t type_size, int comm_size, bool commutative) {

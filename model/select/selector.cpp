@@ -27,10 +27,11 @@ static std::vector<int> fanouts_for(const AlgorithmSpec &spec, int comm_size) {
   return out;
 }
 
-std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size, AlgorithmMask allowed) {
+std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size, AlgorithmMask allowed,
+                                            OmpiVersion ompi) {
   std::vector<Candidate> out;
   for (const AlgorithmSpec &spec : algorithm_registry()) {
-    if (spec.op != call.op || !(allowed & (AlgorithmMask{1} << spec.id))) continue;
+    if (spec.op != call.op || !(allowed & (AlgorithmMask{1} << spec.id)) || !in_release(spec, ompi)) continue;
     if (reduces(call.op) && !call.commutative && !spec.order_preserving) continue;
     if (call.whole_message && spec.splits) continue;
     std::vector<uint32_t> segsizes{0};
@@ -58,7 +59,7 @@ Selector::Selector(const CalibrationTable &table, Placement placement, const All
   // the functions it resolved.
   AlgorithmMask released[kOpCount] = {};
   for (const AlgorithmSpec &spec : algorithm_registry())
-    if (spec.since <= ompi_) released[op_index(spec.op)] |= AlgorithmMask{1} << spec.id;
+    if (in_release(spec, ompi_)) released[op_index(spec.op)] |= AlgorithmMask{1} << spec.id;
   for (int op = 0; op < kOpCount; ++op) {
     allowed_[op] &= released[op];  // an algorithm of a later release has no function to run here
     default_is_candidate_[op] = allowed_[op] == released[op];
@@ -92,6 +93,15 @@ std::optional<double> Selector::predict(const Candidate &c, const CallShape &cal
     if (!reduce || !bcast) return std::nullopt;
     return reduce->predicted_us + bcast->predicted_us;
   }
+  if (spec && spec->composed == Composition::allgather_then_reduce) {
+    // The communicator's own allgather of every rank's message (this model's decision), then
+    // P - 1 reductions of the whole message on every rank.
+    const std::optional<Decision> allgather =
+        decide(CallShape{Op::allgather, call.count, call.type_size, 0, true, Metric::completion, call.whole_message});
+    if (!allgather) return std::nullopt;
+    return allgather->predicted_us +
+           table_.reduce_us_per_byte * static_cast<double>(call.bytes()) * static_cast<double>(placement_.size() - 1);
+  }
   const Plan *p = plan(c, call.root);
   // Nullopt: Open MPI would run another algorithm for this call; never pick it.
   const std::optional<double> own = p ? evaluate_plan(table_, *p, call, c, tree_schedule_) : std::nullopt;
@@ -107,7 +117,8 @@ std::optional<double> Selector::predict(const Candidate &c, const CallShape &cal
 std::optional<Decision> Selector::decide(const CallShape &asked) {
   CallShape call = asked;
   if (!collective_family(call.op).rooted) call.root = 0;  // one set of plans serves every call
-  const std::vector<Candidate> candidates = enumerate_candidates(call, placement_.size(), allowed_[op_index(call.op)]);
+  const std::vector<Candidate> candidates =
+      enumerate_candidates(call, placement_.size(), allowed_[op_index(call.op)], ompi_);
   Decision decision;
   decision.predictions.reserve(candidates.size());
   for (const Candidate &c : candidates)

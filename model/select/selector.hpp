@@ -29,8 +29,11 @@ std::vector<uint32_t> segment_sizes();
 
 // Every candidate the selector considers for this call: each allowed algorithm of the registry
 // with the parameter values its spec searches (only order-preserving ones for non-commutative
-// reductions; only unsplit and unsegmented ones when ranks may cut the message differently).
-std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size, AlgorithmMask allowed);
+// reductions; only unsplit and unsegmented ones when ranks may cut the message differently), as
+// Open MPI line `ompi` has it: where two specs share a number (6.0's k-radix Bruck took Bruck's),
+// only that line's, whose parameters are the ones its function takes.
+std::vector<Candidate> enumerate_candidates(const CallShape &call, int comm_size, AlgorithmMask allowed,
+                                            OmpiVersion ompi);
 
 struct Prediction {
   Candidate candidate;

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/collectives/family.hpp"
 #include "model/registry/registry.hpp"
 #include "tests/support/mpi_checks.hpp"
 
@@ -212,21 +213,12 @@ START_TEST(barrier_one_algorithm) {
 }
 END_TEST
 // On 2 + 2 ranks, where every allgather algorithm runs as itself (recursive doubling needs a power
-// of two, neighbor exchange an even size), two_proc on 1 + 1; sparbit under 5.0 only (under 4.1
-// the component has no function for it and hands every call on).
+// of two, neighbor exchange an even size), two_proc on 1 + 1; an algorithm of a later line is
+// handed on (expect_only_algorithm).
 START_TEST(allgather_one_algorithm) {
   const modeltuned::AlgorithmSpec &spec = *registered(Op::allgather)[_i];
   MpiRun run = without_han(spec.runs_only_on == 2 ? 2 : 4);
   run.nodes = spec.runs_only_on == 2 ? "nodeA:1,nodeB:1" : "nodeA:2,nodeB:2";
-  if (spec.since == modeltuned::OmpiVersion::v5_0 && ompi_series() == "4.1") {
-    Scratch scratch("modeltuned-multinode");
-    run.mca.emplace_back("coll_modeltuned_allgather_algorithms", std::string(spec.name));
-    run.program_args = {"--ops=allgather", "--max-bytes=65536"};
-    RunResult r = run_mpi(run, scratch.dir);
-    expect_correct(r);
-    for (const auto &t : r.trace("allgather")) expect(t.algorithm == "fallback", r, "4.1 ran " + t.algorithm);
-    return;
-  }
   expect_only_algorithm(run, Op::allgather, _i, "MPI_COMM_WORLD");
 }
 END_TEST
@@ -389,8 +381,11 @@ START_TEST(calibrate_with_han_as_the_default) {
   std::set<std::string> han_ops;
   for (const nlohmann::json &r : doc["checks"]["residuals"])
     if (r["algorithm"] == "han") han_ops.insert(r["op"].get<std::string>());
-  // han runs every collective modeltuned decides there that it has (not alltoall)
-  const std::set<std::string> every{"allgather", "allreduce", "barrier", "bcast", "reduce"};
+  // han runs every collective modeltuned decides there that it has (alltoall from 6.0)
+  std::set<std::string> every;
+  for (const modeltuned::CollectiveFamily *family : modeltuned::collective_families())
+    if (modeltuned::han_has(*family, *modeltuned::parse_ompi_version(ompi_series())))
+      every.insert(std::string(modeltuned::op_name(family->op)));
   ck_assert_msg(han ? han_ops == every : han_ops.empty(), "%zu ops with checks of han", han_ops.size());
 
   MpiRun run = with_modeltuned(4);

@@ -192,8 +192,13 @@ int main(int argc, char **argv) {
         wrong |= bad;
       }
     }
+  /* On a communicator of its own: this call, and whatever a composed pick of it calls (6.0's
+   * allgather_reduce an allgather), are not the watched calls on MPI_COMM_WORLD. */
   int any_wrong = 0;
-  MPI_Allreduce(&wrong, &any_wrong, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  MPI_Comm verdict;
+  MPI_Comm_dup(MPI_COMM_WORLD, &verdict);
+  MPI_Allreduce(&wrong, &any_wrong, 1, MPI_INT, MPI_LOR, verdict);
+  MPI_Comm_free(&verdict);
 
   print_counter(session, takebacks, takebacks_opened, "takebacks");
   print_counter(session, windows, windows_opened, "guard_windows");

@@ -118,12 +118,20 @@ int ompi_coll_base_reduce_intra_in_order_binary(REDUCE_ARGS, uint32_t segsize, i
   if (note(6, segsize, 0, max_requests)) return MPI_SUCCESS;
   FORWARD(ompi_coll_base_reduce_intra_in_order_binary, reduce_seg_t, R, segsize, max_requests);
 }
+#if OMPI_MAJOR_VERSION >= 6
+/* 6.0: 8 knomial, which takes its radix last */
+typedef int (*reduce_seg_req_radix_t)(REDUCE_ARGS, uint32_t, int, int);
+int ompi_coll_base_reduce_intra_knomial(REDUCE_ARGS, uint32_t segsize, int max_requests, int radix) {
+  if (note(8, segsize, radix, max_requests)) return MPI_SUCCESS;
+  FORWARD(ompi_coll_base_reduce_intra_knomial, reduce_seg_req_radix_t, R, segsize, max_requests, radix);
+}
+#endif
 int ompi_coll_base_reduce_intra_redscat_gather(REDUCE_ARGS) {
   if (note(7, 0, 0, 0)) return MPI_SUCCESS;
   FORWARD(ompi_coll_base_reduce_intra_redscat_gather, reduce_t, R);
 }
 
-/* allreduce: 1 linear ... 6 Rabenseifner (coll_tuned_allreduce_decision.c) */
+/* allreduce: 1 linear ... 6 Rabenseifner, 7 allgather_reduce from 6.0 (coll_tuned_allreduce_decision.c) */
 #define A ALLREDUCE_BASE_ARG_NAMES, module
 typedef int (*allreduce_t)(ALLREDUCE_ARGS);
 typedef int (*allreduce_seg_t)(ALLREDUCE_ARGS, uint32_t);
@@ -151,6 +159,12 @@ int ompi_coll_base_allreduce_intra_redscat_allgather(ALLREDUCE_ARGS) {
   if (note(6, 0, 0, 0)) return MPI_SUCCESS;
   FORWARD(ompi_coll_base_allreduce_intra_redscat_allgather, allreduce_t, A);
 }
+#if OMPI_MAJOR_VERSION >= 6
+int ompi_coll_base_allreduce_intra_allgather_reduce(ALLREDUCE_ARGS) {
+  if (note(7, 0, 0, 0)) return MPI_SUCCESS;
+  FORWARD(ompi_coll_base_allreduce_intra_allgather_reduce, allreduce_t, A);
+}
+#endif
 
 /* barrier: 1 linear ... 6 tree (coll_tuned_barrier_decision.c) */
 typedef int (*barrier_t)(BARRIER_ARGS);
@@ -166,7 +180,8 @@ BARRIER(4, ompi_coll_base_barrier_intra_bruck)
 BARRIER(5, ompi_coll_base_barrier_intra_two_procs)
 BARRIER(6, ompi_coll_base_barrier_intra_tree)
 
-/* allgather: 1 linear ... 6 two_proc, 7 sparbit from 5.0 (coll_tuned_allgather_decision.c) */
+/* allgather: 1 linear ... 6 two_proc, 7 sparbit from 5.0; 6.0 has a k-radix Bruck as 2 and direct
+ * messaging as 8 (coll_tuned_allgather_decision.c) */
 typedef int (*allgather_t)(ALLGATHER_ARGS);
 #define ALLGATHER(number, name)                                                                           \
   int name(ALLGATHER_ARGS) {                                                                              \
@@ -174,7 +189,17 @@ typedef int (*allgather_t)(ALLGATHER_ARGS);
     FORWARD(name, allgather_t, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, module); \
   }
 ALLGATHER(1, ompi_coll_base_allgather_intra_basic_linear)
+#if OMPI_MAJOR_VERSION >= 6
+typedef int (*allgather_radix_t)(ALLGATHER_ARGS, int);
+int ompi_coll_base_allgather_intra_k_bruck(ALLGATHER_ARGS, int radix) {
+  if (note(2, 0, radix, 0)) return MPI_SUCCESS;
+  FORWARD(ompi_coll_base_allgather_intra_k_bruck, allgather_radix_t, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+          recvtype, comm, module, radix);
+}
+ALLGATHER(8, ompi_coll_base_allgather_direct_messaging)
+#else
 ALLGATHER(2, ompi_coll_base_allgather_intra_bruck)
+#endif
 ALLGATHER(3, ompi_coll_base_allgather_intra_recursivedoubling)
 ALLGATHER(4, ompi_coll_base_allgather_intra_ring)
 ALLGATHER(5, ompi_coll_base_allgather_intra_neighborexchange)

@@ -110,7 +110,9 @@ std::vector<nlohmann::json> read_guard_events(const std::filesystem::path &file)
 int expect_explain_reproduces(const RunResult &r, const std::filesystem::path &decision_file,
                               const std::string &placement_args);
 
-// The registry's algorithms of `op`, in registry order (the per-algorithm test loops index them).
+// The registry's algorithms of `op` as the Open MPI line under test has them, one per number, and
+// a later line's under a number it lacks (the component hands those on), in registry order (the
+// per-algorithm test loops index them).
 std::vector<const modeltuned::AlgorithmSpec *> registered(modeltuned::Op op);
 
 // `run` (5 ranks, say) with `op` restricted to the registry's algorithm `index`: exact results,

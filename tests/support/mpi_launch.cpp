@@ -54,13 +54,28 @@ std::vector<std::string> emulated_topology_args(const std::string &xml, int np) 
   // 4.1: ORTE and the ranks read the file (hwloc_base_topo_file); rtc ^hwloc keeps the binding
   // to emulated cores in the mapping only. 5.0: PRRTE reads it (prte hwloc_use_topo_file) and
   // passes it to the ranks through PMIx; its --report-bindings says nothing when rtc is off, so
-  // the job map (--display map) reports the binding.
+  // the job map (--display map) reports the binding. 6.0's PRRTE 5 has no rtc and binds each rank
+  // as it starts it: if-supported leaves a rank on a core this machine lacks unbound instead of
+  // failing the job (a "not bound" notice), and the ranks still see the mapping's places.
   if (!prrte())
     return {"--mca", "hwloc_base_topo_file", xml, "--mca",     "rtc",  "^hwloc",
             "--mca", "mpi_yield_when_idle",  "1", "--bind-to", "core", "--map-by",
             ppr,     "--report-bindings"};
-  return {"--prtemca", "hwloc_use_topo_file", xml,    "--prtemca", "rtc", "^hwloc",    "--mca", "mpi_yield_when_idle",
-          "1",         "--bind-to",           "core", "--map-by",  ppr,   "--display", "map"};
+  return {"--prtemca",
+          "hwloc_use_topo_file",
+          xml,
+          "--prtemca",
+          "rtc",
+          "^hwloc",
+          "--mca",
+          "mpi_yield_when_idle",
+          "1",
+          "--bind-to",
+          "core:if-supported",
+          "--map-by",
+          ppr,
+          "--display",
+          "map"};
 }
 
 std::string bound_to_package_marker(int package) {

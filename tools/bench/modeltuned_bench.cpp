@@ -12,6 +12,8 @@
 #include <optional>
 
 #include "common/mpi_t.hpp"
+#include "config.h"
+#include "model/registry/registry.hpp"
 #include "tools/bench/job.hpp"
 #include "tools/bench/measure.hpp"
 #include "tools/bench/options.hpp"
@@ -25,6 +27,10 @@ int main(int argc, char **argv) {
   MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  // Algorithm names and numbers as the Open MPI line built against has them (6.0's allgather 2 is
+  // its k-radix Bruck), as the component has them.
+  modeltuned::set_registry_release(
+      modeltuned::parse_ompi_version(MODELTUNED_OMPI_SERIES).value_or(modeltuned::OmpiVersion::v4_1));
 
   Options o;
   if (const std::optional<int> stop = parse_options(argc, argv, o)) die_everywhere(*stop);

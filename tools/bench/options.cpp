@@ -122,6 +122,7 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
       "modeltuned, and every algorithm forced through modeltuned, in one job. Run under mpirun\n"
       "with modeltuned loaded (see docs/user-guide.md).",
       kProgram};
+  cli::use_usage_line(app);
   int steps_per_octave = 1;
   bool quick = false;
   app.set_version_flag("--version", PACKAGE_VERSION);

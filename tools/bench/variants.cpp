@@ -8,6 +8,7 @@
 
 #include "common/mpi_t.hpp"
 #include "model/collectives/family.hpp"
+#include "model/registry/registry.hpp"
 
 namespace modeltuned::bench {
 
@@ -148,7 +149,7 @@ void create_variants(const Plan &plan, const std::optional<int> &initial_priorit
     add_variant(op, "default", 0);
     add_variant(op, "modeltuned", 0);
     for (const auto &a : algorithm_registry())
-      if (a.op == op) add_variant(op, std::string(a.name), a.id);
+      if (a.op == op && listed_for_release(a)) add_variant(op, std::string(a.name), a.id);
   }
   // Control traffic (seed, budget, results) goes through a communicator modeltuned declines, so
   // the call counters only count timed calls.

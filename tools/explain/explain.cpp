@@ -149,10 +149,11 @@ int run_explain(const ExplainOptions &o) {
   // A collective that moves no data has one call to explain, whatever --sizes says.
   const std::vector<size_t> sizes = collective_family(op).moves_data ? parse_sizes(o.sizes) : std::vector<size_t>{0};
   WhatIf what_if{op, sizes, o.type_size, o.root, !o.noncommutative, allowed, schedule};
-  if (auto v = parse_ompi_version(o.ompi))
+  if (auto v = parse_ompi_version(o.ompi)) {
     what_if.ompi = *v;
-  else
-    throw std::invalid_argument(fmt::format("--ompi '{}': use 4.1 or 5.0", o.ompi));
+    set_registry_release(*v);  // names and numbers as that release has them
+  } else
+    throw std::invalid_argument(fmt::format("--ompi '{}': use {}", o.ompi, ompi_version_names()));
   what_if.han_enabled = !o.without_han;
   const nlohmann::json decisions = explain_what_if(table, placement, what_if);
   if (o.json)
@@ -194,7 +195,7 @@ void add_explain_command(CLI::App &app) {
       ->check(cli::whole_number(0))
       ->capture_default_str();
   cmd->add_option("--ompi", o->ompi,
-                  "the Open MPI line the component runs under (4.1 or 5.0): its default decision "
+                  "the Open MPI line the component runs under (4.1, 5.0 or 6.0): its default decision "
                   "is shown and weighed, as the component does")
       ->capture_default_str();
   cmd->add_flag("--without-han", o->without_han,

@@ -79,10 +79,11 @@ int run_export(const ExportOptions &o) {
   options.commutative_only = o.commutative_only;
   options.max_bytes = o.max_bytes.empty() ? 0 : parse_size(o.max_bytes, "--max-bytes");
   options.han_enabled = !o.without_han;
-  if (auto v = parse_ompi_version(o.ompi))
+  if (auto v = parse_ompi_version(o.ompi)) {
     options.ompi = *v;
-  else
-    throw std::invalid_argument(fmt::format("--ompi '{}': use 4.1 or 5.0", o.ompi));
+    set_registry_release(*v);  // names and numbers as that release has them
+  } else
+    throw std::invalid_argument(fmt::format("--ompi '{}': use {}", o.ompi, ompi_version_names()));
   if (o.root >= placement.size())
     throw std::invalid_argument(fmt::format("--root {}: must be in 0..{}", o.root, placement.size() - 1));
   const RuleSet rules = export_rules(table, placement, options);

@@ -20,10 +20,11 @@ nlohmann::json explain_what_if(const CalibrationTable &table, const Placement &p
   // As the component finds at enable: the fallback, and whether it runs tuned's fixed rule or han's
   // hierarchical algorithm, which only the table's checks of han can weigh a pick against; han
   // takes only the collectives it has.
-  const bool han_has_op = collective_family(what_if.op).han;
+  const bool han_has_op = han_has(collective_family(what_if.op), what_if.ompi);
   const bool han_below = ompi_fallback(what_if.ompi, placement, what_if.han_enabled) == Fallback::han && han_has_op;
   const bool han = !fallback_runs_tuned_rule(what_if.ompi, placement, what_if.han_enabled);
-  for (const CollectiveFamily *family : collective_families()) selector.set_han_default(family->op, han && family->han);
+  for (const CollectiveFamily *family : collective_families())
+    selector.set_han_default(family->op, han && han_has(*family, what_if.ompi));
   // As the component at enable: an op whose every call keeps the default is not taken either.
   const bool kept_everywhere = selector.keeps_default_everywhere(what_if.op, Metric::completion);
   nlohmann::json out = nlohmann::json::array();
@@ -197,9 +198,17 @@ std::string format_decision(const nlohmann::json &d, int top) {
   const std::optional<OmpiVersion> release = parse_ompi_version(d.value("ompi", "4.1"));
   if (family)
     for (const AlgorithmSpec &spec : collective_family(*family).algorithms) {
+      // Another release's form of an algorithm this one has under the same name (6.0's
+      // Rabenseifner allreduce) is not listed apart.
+      const AlgorithmSpec *current = find_algorithm(spec.op, spec.id);
+      if (release && !in_release(spec, *release) && current->name == spec.name && in_release(*current, *release))
+        continue;
       if (release && spec.since > *release)
         out += fmt::format("  not a candidate: {} (Open MPI {} has none; it comes with {})\n", spec.name,
                            ompi_version_name(*release), ompi_version_name(spec.since));
+      else if (release && spec.until < *release)
+        out += fmt::format("  not a candidate: {} (Open MPI {} has {} under its number {})\n", spec.name,
+                           ompi_version_name(*release), current->name, spec.id);
       else if (spec.runs_only_on != 0 && spec.runs_only_on != d["comm_size"].get<int>())
         out += fmt::format("  not a candidate: {} (Open MPI runs it on {} ranks only, and fails the call on others)\n",
                            spec.name, spec.runs_only_on);

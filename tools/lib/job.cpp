@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <vector>
 
@@ -15,11 +16,19 @@
 namespace modeltuned::tools {
 namespace {
 
+// Whether the file holds an hwloc topology at all: hwloc's XML reader says why it rejects any other
+// on stderr itself (newer releases whatever HWLOC_XML_VERBOSE says), beside the tool's own line.
+bool holds_topology(const std::string &path) {
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return in.good() || in.eof() ? text.find("<topology") != std::string::npos : false;
+}
+
 // One node's shape from an hwloc XML (lstopo --of xml), assuming a regular hierarchy.
 MachineShape machine_from_xml(const std::string &path, int nodes) {
   hwloc_topology_t topo;
   hwloc_topology_init(&topo);
-  if (hwloc_topology_set_xml(topo, path.c_str()) != 0 || hwloc_topology_load(topo) != 0) {
+  if (!holds_topology(path) || hwloc_topology_set_xml(topo, path.c_str()) != 0 || hwloc_topology_load(topo) != 0) {
     hwloc_topology_destroy(topo);
     throw std::invalid_argument(
         fmt::format("--topology {}: not a readable hwloc XML (make one with lstopo --of xml)", path));

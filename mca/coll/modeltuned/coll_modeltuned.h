@@ -274,8 +274,8 @@ OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
 int mca_coll_modeltuned_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 
 /* coll_modeltuned_help.c. mca_coll_modeltuned_show_help prints a topic of help-coll-modeltuned.txt
- * on stderr if `here` (the rank that reports a problem); mca_coll_modeltuned_help_dirs_add tells
- * opal_show_help where that file is (at open). */
+ * on stderr if `here` (the rank that reports a problem); mca_coll_modeltuned_help_dirs_add notes
+ * where that file is (at open). */
 void mca_coll_modeltuned_show_help(bool here, const char *topic, ...);
 void mca_coll_modeltuned_help_dirs_add(void);
 
@@ -360,13 +360,15 @@ int mca_coll_modeltuned_dispatch_open(void);
  * OMPI_ERR_NOT_SUPPORTED: more than INT_MAX bytes (every rank alike: fall back). */
 typedef struct mca_coll_modeltuned_view_t {
     void *buf;
-    int count;
+    mca_coll_modeltuned_count_t count;
     struct ompi_datatype_t *dtype;
     char *temp; /* packed copy of a non-contiguous layout */
 } mca_coll_modeltuned_view_t;
-int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf, int count,
-                                   struct ompi_datatype_t *dtype, size_t bytes, bool root);
-int mca_coll_modeltuned_bcast_view_done(mca_coll_modeltuned_view_t *v, void *buf, int count,
+int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf,
+                                   mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype,
+                                   size_t bytes, bool root);
+int mca_coll_modeltuned_bcast_view_done(mca_coll_modeltuned_view_t *v, void *buf,
+                                        mca_coll_modeltuned_count_t count,
                                         struct ompi_datatype_t *dtype, bool root, int rc);
 
 END_C_DECLS

@@ -11,13 +11,14 @@
 #include "ompi/mca/coll/base/coll_base_functions.h"
 
 typedef int (*allgather_fn)(ALLGATHER_ARGS);
+typedef int (*allgather_radix_fn)(ALLGATHER_ARGS, int radix);
 
 /* sparbit sends `scount` elements of `rdtype` from the receive buffer: exact only when called in
  * place with the receive side's count and type, this rank's block copied into place first. */
-static int run_in_place(allgather_fn fn, const void *sbuf, int scount,
-                        struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
-                        struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
-                        mca_coll_base_module_t *module)
+static int run_in_place(allgather_fn fn, const void *sbuf, mca_coll_modeltuned_count_t scount,
+                        struct ompi_datatype_t *sdtype, void *rbuf,
+                        mca_coll_modeltuned_count_t rcount, struct ompi_datatype_t *rdtype,
+                        struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     if (MPI_IN_PLACE != sbuf) {
         ptrdiff_t lb = 0, extent = 0;
@@ -30,11 +31,27 @@ static int run_in_place(allgather_fn fn, const void *sbuf, int scount,
     return fn(MPI_IN_PLACE, rcount, rdtype, rbuf, rcount, rdtype, comm, module);
 }
 
+/* Direct messaging sends the send side's count and type even in place: there, this rank's block of
+ * the receive buffer is the send side (copied onto itself first, which Open MPI's copy allows). */
+static int run_own_block(allgather_fn fn, const void *sbuf, mca_coll_modeltuned_count_t scount,
+                         struct ompi_datatype_t *sdtype, void *rbuf,
+                         mca_coll_modeltuned_count_t rcount, struct ompi_datatype_t *rdtype,
+                         struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    if (MPI_IN_PLACE == sbuf) {
+        ptrdiff_t lb = 0, extent = 0;
+        ompi_datatype_get_extent(rdtype, &lb, &extent);
+        char *own = (char *) rbuf + (ptrdiff_t) ompi_comm_rank(comm) * (ptrdiff_t) rcount * extent;
+        return fn(own, rcount, rdtype, rbuf, rcount, rdtype, comm, module);
+    }
+    return fn(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module);
+}
+
 /* The decided algorithm in its calling convention. */
-static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, int scount,
-               struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
-               struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
-               mca_coll_base_module_t *module)
+static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf,
+               mca_coll_modeltuned_count_t scount, struct ompi_datatype_t *sdtype, void *rbuf,
+               mca_coll_modeltuned_count_t rcount, struct ompi_datatype_t *rdtype,
+               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     switch (d->convention) {
     case MT_CALL_ALLGATHER:
@@ -42,6 +59,12 @@ static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, int sc
     case MT_CALL_ALLGATHER_IN_PLACE:
         return run_in_place((allgather_fn) d->fn, sbuf, scount, sdtype, rbuf, rcount, rdtype, comm,
                             module);
+    case MT_CALL_ALLGATHER_RADIX:
+        return ((allgather_radix_fn) d->fn)(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm,
+                                            module, d->fanout);
+    case MT_CALL_ALLGATHER_OWN_BLOCK:
+        return run_own_block((allgather_fn) d->fn, sbuf, scount, sdtype, rbuf, rcount, rdtype, comm,
+                             module);
     }
     return OMPI_ERR_NOT_SUPPORTED; /* unreachable: only resolved algorithms are ever allowed */
 }
@@ -50,18 +73,19 @@ static const mca_coll_modeltuned_exchange_t exchange = {.op = MT_OP_ALLGATHER,
                                                         .kind = MCA_COLL_MODELTUNED_KIND_ALLGATHER,
                                                         .run = run};
 
-static __attribute__((noinline)) int allgather_decided(const void *sbuf, int scount,
-                                                       struct ompi_datatype_t *sdtype, void *rbuf,
-                                                       int rcount, struct ompi_datatype_t *rdtype,
-                                                       struct ompi_communicator_t *comm,
-                                                       mca_coll_base_module_t *module)
+static __attribute__((noinline)) int
+allgather_decided(const void *sbuf, mca_coll_modeltuned_count_t scount,
+                  struct ompi_datatype_t *sdtype, void *rbuf, mca_coll_modeltuned_count_t rcount,
+                  struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                  mca_coll_base_module_t *module)
 {
     return mca_coll_modeltuned_exchange_decided(&exchange, false, sbuf, scount, sdtype, rbuf,
                                                 rcount, rdtype, comm, module);
 }
 
-static int allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,
-                     int rcount, struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+static int allgather(const void *sbuf, mca_coll_modeltuned_count_t scount,
+                     struct ompi_datatype_t *sdtype, void *rbuf, mca_coll_modeltuned_count_t rcount,
+                     struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
                      mca_coll_base_module_t *module)
 {
     return mca_coll_modeltuned_exchange(&exchange, false, allgather_decided, sbuf, scount, sdtype,
@@ -72,5 +96,5 @@ const mca_coll_modeltuned_collective_t mca_coll_modeltuned_collective_allgather 
     MCA_COLL_MODELTUNED_COLLECTIVE_FIELDS(allgather, ALLGATHER),
     .entry = (mca_coll_modeltuned_fn_t) allgather,
     .first_convention = MT_CALL_ALLGATHER,
-    .last_convention = MT_CALL_ALLGATHER_IN_PLACE,
+    .last_convention = MT_CALL_ALLGATHER_OWN_BLOCK,
 };

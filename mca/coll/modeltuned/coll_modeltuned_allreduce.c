@@ -16,9 +16,10 @@ typedef int (*allreduce_fn)(ALLREDUCE_ARGS);
 typedef int (*allreduce_segsize_fn)(ALLREDUCE_ARGS, uint32_t segsize);
 
 /* The decided algorithm in its calling convention, with the decision's segment size. */
-static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf, int count,
-               struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf,
+               mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype,
+               struct ompi_op_t *op, struct ompi_communicator_t *comm,
+               mca_coll_base_module_t *module)
 {
     switch (d->convention) {
     case MT_CALL_ALLREDUCE:
@@ -32,8 +33,9 @@ static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *
 
 /* The previous component's function, in the template's arguments. */
 static inline int previous_allreduce(mca_coll_modeltuned_module_t *m, const void *sbuf, void *rbuf,
-                                     int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                     int root, struct ompi_communicator_t *comm)
+                                     mca_coll_modeltuned_count_t count,
+                                     struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                                     struct ompi_communicator_t *comm)
 {
     (void) root; /* 0: allreduce is decided as rooted at 0 */
     return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, ALLREDUCE, mca_coll_base_module_allreduce_fn_t)(
@@ -42,8 +44,9 @@ static inline int previous_allreduce(mca_coll_modeltuned_module_t *m, const void
 
 /* The decided algorithm in its calling convention; allreduce has no root. */
 static int run_rooted(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf,
-                      int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-                      struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+                      mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype,
+                      struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
+                      mca_coll_base_module_t *module)
 {
     (void) root;
     return run(d, sbuf, rbuf, count, dtype, op, comm, module);
@@ -53,19 +56,18 @@ static const mca_coll_modeltuned_reduction_t reduction =
     {.kind = MCA_COLL_MODELTUNED_KIND_ALLREDUCE, .run = run_rooted, .previous = previous_allreduce};
 
 /* A call that does not simply keep Open MPI's default: decided, guarded, run. */
-static __attribute__((noinline)) int allreduce_decided(const void *sbuf, void *rbuf, int count,
-                                                       struct ompi_datatype_t *dtype,
-                                                       struct ompi_op_t *op,
-                                                       struct ompi_communicator_t *comm,
-                                                       mca_coll_base_module_t *module)
+static __attribute__((noinline)) int
+allreduce_decided(const void *sbuf, void *rbuf, mca_coll_modeltuned_count_t count,
+                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                  struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     return mca_coll_modeltuned_reduction_decided(&reduction, sbuf, rbuf, count, dtype, op, 0, comm,
                                                  module);
 }
 
-static int allreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
-                     struct ompi_op_t *op, struct ompi_communicator_t *comm,
-                     mca_coll_base_module_t *module)
+static int allreduce(const void *sbuf, void *rbuf, mca_coll_modeltuned_count_t count,
+                     struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                     struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     const size_t bytes = (size_t) count * dtype->super.size;

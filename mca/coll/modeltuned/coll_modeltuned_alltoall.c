@@ -20,10 +20,10 @@ typedef int (*alltoall_requests_fn)(ALLTOALL_ARGS, int max_requests);
 /* 4.1's modified Bruck receives with the send type: called with the receive side's type on both
  * sides, exact whatever the two are. Where this rank's types differ, its send blocks are copied
  * into the receive side's layout first (a signature-preserving copy). */
-static int run_one_layout(alltoall_fn fn, const void *sbuf, int scount,
-                          struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
-                          struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
-                          mca_coll_base_module_t *module)
+static int run_one_layout(alltoall_fn fn, const void *sbuf, mca_coll_modeltuned_count_t scount,
+                          struct ompi_datatype_t *sdtype, void *rbuf,
+                          mca_coll_modeltuned_count_t rcount, struct ompi_datatype_t *rdtype,
+                          struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     if (sdtype == rdtype && scount == rcount)
         return fn(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module);
@@ -42,10 +42,10 @@ static int run_one_layout(alltoall_fn fn, const void *sbuf, int scount,
 }
 
 /* The decided algorithm in its calling convention. */
-static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, int scount,
-               struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
-               struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
-               mca_coll_base_module_t *module)
+static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf,
+               mca_coll_modeltuned_count_t scount, struct ompi_datatype_t *sdtype, void *rbuf,
+               mca_coll_modeltuned_count_t rcount, struct ompi_datatype_t *rdtype,
+               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     switch (d->convention) {
     case MT_CALL_ALLTOALL:
@@ -64,18 +64,19 @@ static const mca_coll_modeltuned_exchange_t exchange = {.op = MT_OP_ALLTOALL,
                                                         .kind = MCA_COLL_MODELTUNED_KIND_ALLTOALL,
                                                         .run = run};
 
-static __attribute__((noinline)) int alltoall_decided(const void *sbuf, int scount,
-                                                      struct ompi_datatype_t *sdtype, void *rbuf,
-                                                      int rcount, struct ompi_datatype_t *rdtype,
-                                                      struct ompi_communicator_t *comm,
-                                                      mca_coll_base_module_t *module)
+static __attribute__((noinline)) int
+alltoall_decided(const void *sbuf, mca_coll_modeltuned_count_t scount,
+                 struct ompi_datatype_t *sdtype, void *rbuf, mca_coll_modeltuned_count_t rcount,
+                 struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                 mca_coll_base_module_t *module)
 {
     return mca_coll_modeltuned_exchange_decided(&exchange, MPI_IN_PLACE == sbuf, sbuf, scount,
                                                 sdtype, rbuf, rcount, rdtype, comm, module);
 }
 
-static int alltoall(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,
-                    int rcount, struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+static int alltoall(const void *sbuf, mca_coll_modeltuned_count_t scount,
+                    struct ompi_datatype_t *sdtype, void *rbuf, mca_coll_modeltuned_count_t rcount,
+                    struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
                     mca_coll_base_module_t *module)
 {
     return mca_coll_modeltuned_exchange(&exchange, MPI_IN_PLACE == sbuf, alltoall_decided, sbuf,

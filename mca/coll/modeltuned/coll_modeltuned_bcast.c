@@ -15,9 +15,9 @@ typedef int (*bcast_segsize_fn)(BCAST_ARGS, uint32_t segsize);
 typedef int (*bcast_segsize_fanout_fn)(BCAST_ARGS, uint32_t segsize, int32_t fanout);
 
 /* The decided algorithm in its calling convention, with the decision's segment size and fan-out. */
-static int run(const mca_coll_modeltuned_decision_t *d, void *buf, int count,
-               struct ompi_datatype_t *dtype, int root, struct ompi_communicator_t *comm,
-               mca_coll_base_module_t *module)
+static int run(const mca_coll_modeltuned_decision_t *d, void *buf,
+               mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype, int root,
+               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     switch (d->convention) {
     case MT_CALL_BCAST:
@@ -32,8 +32,8 @@ static int run(const mca_coll_modeltuned_decision_t *d, void *buf, int count,
 }
 
 static int previous_bcast(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                          void *buf, int count, struct ompi_datatype_t *dtype, int root,
-                          size_t bytes)
+                          void *buf, mca_coll_modeltuned_count_t count,
+                          struct ompi_datatype_t *dtype, int root, size_t bytes)
 {
     mca_coll_modeltuned_count_call(m, MCA_COLL_MODELTUNED_KIND_BCAST, comm, NULL, bytes, root);
     return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, BCAST, mca_coll_base_module_bcast_fn_t)(
@@ -41,10 +41,12 @@ static int previous_bcast(mca_coll_modeltuned_module_t *m, struct ompi_communica
 }
 
 /* A decision that cuts the message runs on bytes on every rank (packed where the layout is not
- * contiguous); one too large for an int count of bytes is handed back, on every rank alike. */
+ * contiguous); one too large for an mca_coll_modeltuned_count_t count of bytes is handed back, on
+ * every rank alike. */
 static int bcast_cut(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                     const mca_coll_modeltuned_decision_t *d, void *buf, int count,
-                     struct ompi_datatype_t *dtype, int root, size_t bytes)
+                     const mca_coll_modeltuned_decision_t *d, void *buf,
+                     mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype, int root,
+                     size_t bytes)
 {
     mca_coll_modeltuned_view_t v;
     const bool is_root = ompi_comm_rank(comm) == root;
@@ -62,8 +64,9 @@ static int bcast_cut(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
 
 /* The call with decision `d` (NULL: the previous component), counted. */
 static inline int bcast_with(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                             const mca_coll_modeltuned_decision_t *d, void *buf, int count,
-                             struct ompi_datatype_t *dtype, int root, size_t bytes)
+                             const mca_coll_modeltuned_decision_t *d, void *buf,
+                             mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype,
+                             int root, size_t bytes)
 {
     if (OPAL_UNLIKELY(NULL == d))
         return previous_bcast(m, comm, buf, count, dtype, root, bytes);
@@ -80,7 +83,7 @@ static int bcast_call(const mca_coll_modeltuned_call_t *c, const mca_coll_modelt
 
 /* A call that does not simply keep Open MPI's default: decided (on bytes, the same on every rank
  * whatever datatype it passed), guarded, run. */
-static __attribute__((noinline)) int bcast_decided(void *buf, int count,
+static __attribute__((noinline)) int bcast_decided(void *buf, mca_coll_modeltuned_count_t count,
                                                    struct ompi_datatype_t *dtype, int root,
                                                    struct ompi_communicator_t *comm,
                                                    mca_coll_base_module_t *module)
@@ -98,8 +101,8 @@ static __attribute__((noinline)) int bcast_decided(void *buf, int count,
                                             .dtype = dtype, .run = bcast_call);
 }
 
-static int bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
-                 struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+static int bcast(void *buf, mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype,
+                 int root, struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     const size_t bytes = (size_t) count * dtype->super.size;

@@ -125,7 +125,7 @@ struct mca_coll_modeltuned_call_t {
     size_t bytes;
     const void *sbuf;
     void *rbuf;
-    int count;
+    mca_coll_modeltuned_count_t count;
     struct ompi_datatype_t *dtype;
     struct ompi_op_t *op;
     int (*run)(const mca_coll_modeltuned_call_t *call, const mca_coll_modeltuned_decision_t *d);
@@ -156,34 +156,32 @@ int mca_coll_modeltuned_guarded(const mca_coll_modeltuned_call_t *call,
  * block of its receive side in bytes (rcount elements of rdtype: the receive side's signature,
  * which every rank shares whatever datatypes each passes), as rooted at 0. A collective's file
  * gives its family, its call kind and `run`, its algorithms in their calling conventions. */
-typedef int (*mca_coll_modeltuned_exchange_fn_t)(const void *sbuf, int scount,
-                                                 struct ompi_datatype_t *sdtype, void *rbuf,
-                                                 int rcount, struct ompi_datatype_t *rdtype,
-                                                 struct ompi_communicator_t *comm,
-                                                 mca_coll_base_module_t *module);
+typedef int (*mca_coll_modeltuned_exchange_fn_t)(
+    const void *sbuf, mca_coll_modeltuned_count_t scount, struct ompi_datatype_t *sdtype,
+    void *rbuf, mca_coll_modeltuned_count_t rcount, struct ompi_datatype_t *rdtype,
+    struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 typedef struct {
     int op;   /* MT_OP_*: where the previous component's function is */
     int kind; /* MCA_COLL_MODELTUNED_KIND_* */
-    int (*run)(const mca_coll_modeltuned_decision_t *d, const void *sbuf, int scount,
-               struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
-               struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
-               mca_coll_base_module_t *module);
+    int (*run)(const mca_coll_modeltuned_decision_t *d, const void *sbuf,
+               mca_coll_modeltuned_count_t scount, struct ompi_datatype_t *sdtype, void *rbuf,
+               mca_coll_modeltuned_count_t rcount, struct ompi_datatype_t *rdtype,
+               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 } mca_coll_modeltuned_exchange_t;
 
 /* What the guard's call record carries in `more`: the collective and the call's receive side. */
 typedef struct {
     const mca_coll_modeltuned_exchange_t *collective;
-    int rcount;
+    mca_coll_modeltuned_count_t rcount;
     struct ompi_datatype_t *rdtype;
 } mca_coll_modeltuned_receive_side_t;
 
 /* The call with decision `d` (NULL: the previous component), counted. */
-static inline int
-mca_coll_modeltuned_exchange_with(const mca_coll_modeltuned_exchange_t *x,
-                                  mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                                  const mca_coll_modeltuned_decision_t *d, const void *sbuf,
-                                  int scount, struct ompi_datatype_t *sdtype, void *rbuf,
-                                  int rcount, struct ompi_datatype_t *rdtype, size_t bytes)
+static inline int mca_coll_modeltuned_exchange_with(
+    const mca_coll_modeltuned_exchange_t *x, mca_coll_modeltuned_module_t *m,
+    struct ompi_communicator_t *comm, const mca_coll_modeltuned_decision_t *d, const void *sbuf,
+    mca_coll_modeltuned_count_t scount, struct ompi_datatype_t *sdtype, void *rbuf,
+    mca_coll_modeltuned_count_t rcount, struct ompi_datatype_t *rdtype, size_t bytes)
 {
     mca_coll_modeltuned_count_call(m, x->kind, comm, d, bytes, 0);
     if (OPAL_UNLIKELY(NULL == d))
@@ -211,7 +209,8 @@ static inline int mca_coll_modeltuned_exchange_call(const mca_coll_modeltuned_ca
 static inline int
 mca_coll_modeltuned_exchange(const mca_coll_modeltuned_exchange_t *x, bool handed_back,
                              mca_coll_modeltuned_exchange_fn_t decided, const void *sbuf,
-                             int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                             mca_coll_modeltuned_count_t scount, struct ompi_datatype_t *sdtype,
+                             void *rbuf, mca_coll_modeltuned_count_t rcount,
                              struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
                              mca_coll_base_module_t *module)
 {
@@ -230,8 +229,9 @@ mca_coll_modeltuned_exchange(const mca_coll_modeltuned_exchange_t *x, bool hande
 /* What `decided` runs: the call decided (`handed_back` as for mca_coll_modeltuned_exchange),
  * guarded, run, counted and traced. */
 static inline int mca_coll_modeltuned_exchange_decided(
-    const mca_coll_modeltuned_exchange_t *x, bool handed_back, const void *sbuf, int scount,
-    struct ompi_datatype_t *sdtype, void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
+    const mca_coll_modeltuned_exchange_t *x, bool handed_back, const void *sbuf,
+    mca_coll_modeltuned_count_t scount, struct ompi_datatype_t *sdtype, void *rbuf,
+    mca_coll_modeltuned_count_t rcount, struct ompi_datatype_t *rdtype,
     struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
@@ -259,22 +259,21 @@ static inline int mca_coll_modeltuned_exchange_decided(
  * arguments (mca_coll_modeltuned_hands_back), and allreduce's has one fewer. */
 typedef struct mca_coll_modeltuned_reduction_t {
     int kind; /* MCA_COLL_MODELTUNED_KIND_*, the collective's first */
-    int (*run)(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf, int count,
-               struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
-    int (*previous)(mca_coll_modeltuned_module_t *m, const void *sbuf, void *rbuf, int count,
-                    struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-                    struct ompi_communicator_t *comm);
+    int (*run)(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf,
+               mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype,
+               struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
+               mca_coll_base_module_t *module);
+    int (*previous)(mca_coll_modeltuned_module_t *m, const void *sbuf, void *rbuf,
+                    mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype,
+                    struct ompi_op_t *op, int root, struct ompi_communicator_t *comm);
 } mca_coll_modeltuned_reduction_t;
 
 /* The call with decision `d` (NULL: the previous component), counted. */
-static inline int mca_coll_modeltuned_reduction_with(const mca_coll_modeltuned_reduction_t *x,
-                                                     mca_coll_modeltuned_module_t *m,
-                                                     struct ompi_communicator_t *comm,
-                                                     const mca_coll_modeltuned_decision_t *d,
-                                                     const void *sbuf, void *rbuf, int count,
-                                                     struct ompi_datatype_t *dtype,
-                                                     struct ompi_op_t *op, int root, size_t bytes)
+static inline int mca_coll_modeltuned_reduction_with(
+    const mca_coll_modeltuned_reduction_t *x, mca_coll_modeltuned_module_t *m,
+    struct ompi_communicator_t *comm, const mca_coll_modeltuned_decision_t *d, const void *sbuf,
+    void *rbuf, mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype,
+    struct ompi_op_t *op, int root, size_t bytes)
 {
     mca_coll_modeltuned_count_call(m, x->kind, comm, d, bytes, root);
     if (OPAL_UNLIKELY(NULL == d))
@@ -293,12 +292,10 @@ static inline int mca_coll_modeltuned_reduction_call(const mca_coll_modeltuned_c
 
 /* What the collective's `<name>_decided` runs: a call that does not simply keep Open MPI's
  * default, decided, guarded, run, counted and traced. */
-static inline int mca_coll_modeltuned_reduction_decided(const mca_coll_modeltuned_reduction_t *x,
-                                                        const void *sbuf, void *rbuf, int count,
-                                                        struct ompi_datatype_t *dtype,
-                                                        struct ompi_op_t *op, int root,
-                                                        struct ompi_communicator_t *comm,
-                                                        mca_coll_base_module_t *module)
+static inline int mca_coll_modeltuned_reduction_decided(
+    const mca_coll_modeltuned_reduction_t *x, const void *sbuf, void *rbuf,
+    mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+    int root, struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     const size_t type_size = dtype->super.size, bytes = (size_t) count * type_size;

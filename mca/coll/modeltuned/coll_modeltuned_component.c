@@ -89,6 +89,8 @@ static int modeltuned_register(void)
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
     const mca_base_component_t *v = &c->super.collm_version;
 
+    /* The algorithms' listing below is the line's (the C API lists by it). */
+    (void) mt_set_ompi_version(MCA_COLL_MODELTUNED_OMPI_SERIES);
     /* Above tuned (30) so that, where it is loaded and has a table, it owns what it decides.
      * Writable at run time (MPI_T): communicators created after a change follow it. */
     c->priority = 40;

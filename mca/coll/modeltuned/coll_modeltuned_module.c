@@ -54,6 +54,43 @@ static mca_coll_base_module_t *comm_module(struct ompi_communicator_t *comm, int
                                          mca_coll_modeltuned_collectives[op]->comm_module);
 }
 
+#if MCA_COLL_MODELTUNED_MODULE_INSTALLS
+/* Puts function `fn` of `module` into the communicator's slot of `op`, as MCA_COLL_INSTALL_API. */
+static void install_op(struct ompi_communicator_t *comm, int op, mca_coll_modeltuned_fn_t fn,
+                       mca_coll_base_module_t *module)
+{
+    const mca_coll_modeltuned_collective_t *collective = mca_coll_modeltuned_collectives[op];
+    *(mca_coll_modeltuned_fn_t *) ((char *) comm->c_coll + collective->comm_fn) = fn;
+    *(mca_coll_base_module_t **) ((char *) comm->c_coll + collective->comm_module) = module;
+}
+#endif
+
+/* Open MPI 6.0 installs no module's functions after enable: each module puts its own into the
+ * communicator, and takes them out at disable (MCA_COLL_INSTALL_API). The ops modeltuned keeps
+ * after enable go in; at disable (modules are disabled in the reverse order of enable) the
+ * previous component's go back, for it to take out in turn. Up to 5.0, Open MPI copies the
+ * module's non-NULL functions itself, and clears the slots at unselect. */
+static void install_kept_ops(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm)
+{
+#if MCA_COLL_MODELTUNED_MODULE_INSTALLS
+    for (int op = 0; op < MT_OPS; ++op)
+        if (NULL != *module_fn(&m->super, op))
+            install_op(comm, op, *module_fn(&m->super, op), &m->super);
+#else
+    (void) m, (void) comm;
+#endif
+}
+static void uninstall_ops(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm)
+{
+#if MCA_COLL_MODELTUNED_MODULE_INSTALLS
+    for (int op = 0; op < MT_OPS; ++op)
+        if (comm_module(comm, op) == &m->super)
+            install_op(comm, op, m->previous[op].fn, m->previous[op].module);
+#else
+    (void) m, (void) comm;
+#endif
+}
+
 OBJ_CLASS_INSTANCE(mca_coll_modeltuned_module_t, mca_coll_base_module_t, module_construct,
                    module_destruct);
 
@@ -260,14 +297,17 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     leave_unmodelled_fallbacks(m, comm);
     leave_uncovered_ops(m, comm, ready);
     leave_kept_default_ops(m, comm, ready);
+    install_kept_ops(m, comm);
     return OMPI_SUCCESS;
 }
 
-/* Called once per slot we hold: must be idempotent. Nothing to restore in 4.1,
- * where unselect clears the slots itself; the fallback modules are released with the module. */
+/* Called once per slot we hold (up to 5.0) or once (6.0): must be idempotent. Up to 5.0 nothing
+ * to restore, since unselect clears the slots itself; the fallback modules are released with the
+ * module. */
 static int module_disable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    uninstall_ops(m, comm);
     mt_comm_model_free(m->model);
     m->model = NULL;
     m->state = MCA_COLL_MODELTUNED_FALLBACK;

@@ -18,11 +18,14 @@ typedef int (*reduce_fn)(REDUCE_ARGS);
 typedef int (*reduce_segsize_fn)(REDUCE_ARGS, uint32_t segsize, int max_requests);
 typedef int (*reduce_segsize_fanout_fn)(REDUCE_ARGS, uint32_t segsize, int fanout,
                                         int max_requests);
+typedef int (*reduce_segsize_requests_radix_fn)(REDUCE_ARGS, uint32_t segsize, int max_requests,
+                                                int radix);
 
 /* The decided algorithm in its calling convention, with the decision's segment size and fan-out. */
-static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf, int count,
-               struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *rbuf,
+               mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype,
+               struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
+               mca_coll_base_module_t *module)
 {
     switch (d->convention) {
     case MT_CALL_REDUCE:
@@ -33,14 +36,18 @@ static int run(const mca_coll_modeltuned_decision_t *d, const void *sbuf, void *
     case MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS:
         return ((reduce_segsize_fanout_fn) d->fn)(sbuf, rbuf, count, dtype, op, root, comm, module,
                                                   d->segsize, d->fanout, MAX_OUTSTANDING_REQUESTS);
+    case MT_CALL_REDUCE_SEGSIZE_REQUESTS_RADIX:
+        return ((reduce_segsize_requests_radix_fn) d->fn)(sbuf, rbuf, count, dtype, op, root, comm,
+                                                          module, d->segsize,
+                                                          MAX_OUTSTANDING_REQUESTS, d->fanout);
     }
     return OMPI_ERR_NOT_SUPPORTED; /* unreachable: only resolved algorithms are ever allowed */
 }
 
 /* The previous component's function, in the template's arguments. */
 static inline int previous_reduce(mca_coll_modeltuned_module_t *m, const void *sbuf, void *rbuf,
-                                  int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                  int root, struct ompi_communicator_t *comm)
+                                  mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype,
+                                  struct ompi_op_t *op, int root, struct ompi_communicator_t *comm)
 {
     return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, REDUCE, mca_coll_base_module_reduce_fn_t)(
         sbuf, rbuf, count, dtype, op, root, comm, MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, REDUCE));
@@ -51,19 +58,18 @@ static const mca_coll_modeltuned_reduction_t reduction = {.kind = MCA_COLL_MODEL
                                                           .previous = previous_reduce};
 
 /* A call that does not simply keep Open MPI's default: decided, guarded, run. */
-static __attribute__((noinline)) int reduce_decided(const void *sbuf, void *rbuf, int count,
-                                                    struct ompi_datatype_t *dtype,
-                                                    struct ompi_op_t *op, int root,
-                                                    struct ompi_communicator_t *comm,
-                                                    mca_coll_base_module_t *module)
+static __attribute__((noinline)) int
+reduce_decided(const void *sbuf, void *rbuf, mca_coll_modeltuned_count_t count,
+               struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     return mca_coll_modeltuned_reduction_decided(&reduction, sbuf, rbuf, count, dtype, op, root,
                                                  comm, module);
 }
 
-static int reduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
-                  struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
-                  mca_coll_base_module_t *module)
+static int reduce(const void *sbuf, void *rbuf, mca_coll_modeltuned_count_t count,
+                  struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                  struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     const size_t bytes = (size_t) count * dtype->super.size;
@@ -80,5 +86,5 @@ const mca_coll_modeltuned_collective_t mca_coll_modeltuned_collective_reduce = {
     MCA_COLL_MODELTUNED_COLLECTIVE_FIELDS(reduce, REDUCE),
     .entry = (mca_coll_modeltuned_fn_t) reduce,
     .first_convention = MT_CALL_REDUCE,
-    .last_convention = MT_CALL_REDUCE_SEGSIZE_FANOUT_REQUESTS,
+    .last_convention = MT_CALL_REDUCE_SEGSIZE_REQUESTS_RADIX,
 };

@@ -53,19 +53,21 @@ void mca_coll_modeltuned_table_register(mca_coll_modeltuned_component_t *c)
 }
 
 /* The library the program runs against must be the one whose internal headers we compiled
- * with: the base algorithms' signatures and structures are not a stable ABI. */
+ * with: the base algorithms' signatures and structures are not a stable ABI. The release is
+ * compared whole, a pre-release's suffix with it ("6.0.0rc2", as mpicc said at configure). */
 static bool runtime_version_matches(char *running, size_t len)
 {
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int n = 0, major = -1, minor = -1, release = -1;
     MPI_Get_library_version(lib, &n);
     const char *v = strstr(lib, "v");
-    if (NULL == v || 3 != sscanf(v, "v%d.%d.%d", &major, &minor, &release))
-        snprintf(running, len, "an unrecognised version (%.60s)", lib); /* release stays -1 */
-    else
-        snprintf(running, len, "%d.%d.%d", major, minor, release);
-    return major == OMPI_MAJOR_VERSION && minor == OMPI_MINOR_VERSION &&
-           release == OMPI_RELEASE_VERSION;
+    if (NULL == v || 3 != sscanf(v, "v%d.%d.%d", &major, &minor, &release)) {
+        snprintf(running, len, "an unrecognised version (%.60s)", lib);
+        return false;
+    }
+    const size_t length = strspn(v + 1, "0123456789.abcdefghijklmnopqrstuvwxyz");
+    snprintf(running, len, "%.*s", (int) length, v + 1);
+    return 0 == strcmp(running, MODELTUNED_OMPI_RELEASE);
 }
 
 /* NULL, or why modeltuned steps aside in this process: the version check, the parameters' and the
@@ -80,10 +82,9 @@ const char *mca_coll_modeltuned_load_table(mca_coll_modeltuned_component_t *c)
     uint32_t mask;
 
     if (!runtime_version_matches(running, sizeof running)) {
-        mca_coll_modeltuned_show_help(first, "version-mismatch", OMPI_MAJOR_VERSION,
-                                      OMPI_MINOR_VERSION, OMPI_RELEASE_VERSION, running);
-        (void) opal_asprintf(&c->problem, "modeltuned was built for Open MPI %d.%d.%d, this is %s",
-                             OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION, OMPI_RELEASE_VERSION, running);
+        mca_coll_modeltuned_show_help(first, "version-mismatch", MODELTUNED_OMPI_RELEASE, running);
+        (void) opal_asprintf(&c->problem, "modeltuned was built for Open MPI %s, this is %s",
+                             MODELTUNED_OMPI_RELEASE, running);
         return "built for another Open MPI version";
     }
     for (int op = 0; op < MT_OPS; ++op)

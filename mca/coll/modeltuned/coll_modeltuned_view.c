@@ -29,8 +29,9 @@ static char *first_byte(const void *buf, struct ompi_datatype_t *dtype)
     return (char *) buf + lb;
 }
 
-int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf, int count,
-                                   struct ompi_datatype_t *dtype, size_t bytes, bool root)
+int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf,
+                                   mca_coll_modeltuned_count_t count, struct ompi_datatype_t *dtype,
+                                   size_t bytes, bool root)
 {
     v->temp = NULL;
     if (bytes > INT_MAX)
@@ -49,7 +50,8 @@ int mca_coll_modeltuned_bcast_view(mca_coll_modeltuned_view_t *v, void *buf, int
     return ompi_datatype_sndrcv(buf, count, dtype, v->temp, v->count, &ompi_mpi_packed.dt);
 }
 
-int mca_coll_modeltuned_bcast_view_done(mca_coll_modeltuned_view_t *v, void *buf, int count,
+int mca_coll_modeltuned_bcast_view_done(mca_coll_modeltuned_view_t *v, void *buf,
+                                        mca_coll_modeltuned_count_t count,
                                         struct ompi_datatype_t *dtype, bool root, int rc)
 {
     if (NULL != v->temp) {

@@ -1,6 +1,7 @@
 // MPI_Allgather (coll_base_allgather.c; docs/openmpi-algorithms.md §8): Open MPI's allgather
 // algorithms in tuned's order, each with tuned's name from coll_tuned_allgather_decision.c (4.1.4
-// has 1-6, 5.0.7 adds sparbit), their fallbacks, and tuned's fixed rule (the same in both). A call
+// has 1-6, 5.0.7 adds sparbit, 6.0 replaces Bruck with its k-radix Bruck under 2 and adds direct
+// messaging), their fallbacks, and tuned's fixed rule (the same in all three). A call
 // is decided by one rank's block, in bytes: what tuned's rule looks at, and what every rank shares.
 #include <bit>
 
@@ -15,17 +16,26 @@
 namespace modeltuned {
 namespace {
 
-// An allgather has no root: one plan per algorithm serves every call.
+// An allgather has no root: one plan per algorithm (and radix) serves every call.
 template <int algorithm>
-Plan plan_allgather(const Placement &p, int, int) {
-  return allgather_plan(p, algorithm);
+Plan plan_allgather(const Placement &p, int fanout, int) {
+  return allgather_plan(p, algorithm, fanout);
 }
 
-// Off powers of two, recursive doubling runs Bruck.
+// Off powers of two, recursive doubling runs Bruck (6.0: its k-radix Bruck of radix 2, the same).
 std::optional<Candidate> recursive_doubling_runs_instead(const Candidate &c, const CallShape &, int comm_size) {
   if (std::has_single_bit(static_cast<unsigned>(comm_size))) return std::nullopt;
-  return registered_algorithm(c.op, "bruck");
+  Candidate bruck = registered_algorithm(c.op, "bruck");
+  if (!find_algorithm(c.op, bruck.algorithm)->parameters.fanout_name.empty()) bruck.fanout = 2;
+  return bruck;
 }
+
+// Radices searched for 6.0's k-radix Bruck (Open MPI does not check it; below 2 never ends), and
+// what tuned passes: 2 by its fixed rules, its allgather tree fan-out's default (4) when forced,
+// a rule's fan-in/out under a rules file.
+constexpr int kBruckRadices[] = {2, 3, 4, 8};
+constexpr Parameters kBruckRadix{
+    .fanout_name = "radix", .fanouts = kBruckRadices, .tuned_fixed_fanout = 2, .tuned_forced_fanout = 4};
 
 // On odd sizes, neighbor exchange runs the ring.
 std::optional<Candidate> neighbor_exchange_runs_instead(const Candidate &c, const CallShape &, int comm_size) {
@@ -68,7 +78,20 @@ const AlgorithmSpec kAllgather[] = {
      .ompi_function = "ompi_coll_base_allgather_intra_bruck",
      .convention = CC::allgather,
      .plan = plan_allgather<2>,
-     .evaluate = evaluate_as<evaluate_allgather>},
+     .evaluate = evaluate_as<evaluate_allgather>,
+     .until = OmpiVersion::v5_0},
+    {.op = Op::allgather,
+     .id = 2,
+     .name = "k_bruck",
+     .tuned_name = "bruck-k-fanout",
+     .description =
+         "Bruck of radix k: ceil(log_k P) rounds sending to k - 1 ranks at once, then a local rotation (Open MPI 6.0)",
+     .parameters = kBruckRadix,
+     .ompi_function = "ompi_coll_base_allgather_intra_k_bruck",
+     .convention = CC::allgather_radix,
+     .plan = plan_allgather<2>,
+     .evaluate = evaluate_as<evaluate_allgather>,
+     .since = OmpiVersion::v6_0},
     {.op = Op::allgather,
      .id = 3,
      .name = "recursive_doubling",
@@ -113,6 +136,16 @@ const AlgorithmSpec kAllgather[] = {
      .plan = plan_allgather<7>,
      .evaluate = evaluate_as<evaluate_allgather>,
      .since = OmpiVersion::v5_0},
+    {.op = Op::allgather,
+     .id = 8,
+     .name = "direct_messaging",
+     .tuned_name = "direct-messaging",
+     .description = "one round in which every rank sends its block to every other at once (Open MPI 6.0)",
+     .ompi_function = "ompi_coll_base_allgather_direct_messaging",
+     .convention = CC::allgather_own_block,
+     .plan = plan_allgather<8>,
+     .evaluate = evaluate_as<evaluate_allgather>,
+     .since = OmpiVersion::v6_0},
 };
 
 }  // namespace

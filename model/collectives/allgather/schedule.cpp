@@ -1,21 +1,35 @@
 #include "model/collectives/allgather/schedule.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace modeltuned {
 namespace {
 
-// bruck: at distance 2^k every rank sends the blocks it has (2^k, fewer in the last round) to
-// rank - 2^k and receives as many from rank + 2^k.
-std::vector<Round> bruck_rounds(int size, size_t count) {
+// Bruck of radix k (4.1's and 5.0's bruck is k = 2; 6.0's k-radix Bruck takes k): at distance
+// k^i every rank sends the blocks it has (k^i, fewer in the last round) to rank - j k^i and
+// receives as many from rank + j k^i, for each j in 1..k-1 below the size, all at once.
+std::vector<Round> bruck_rounds(int size, size_t count, int radix) {
   std::vector<Round> rounds;
-  for (int distance = 1; distance < size; distance <<= 1) {
-    const size_t blocks = static_cast<size_t>(distance <= size / 2 ? distance : size - distance);
+  for (int distance = 1; distance < size; distance *= radix) {
     Round round;
-    for (int r = 0; r < size; ++r) round.push_back({r, (r - distance + size) % size, blocks * count});
+    for (int j = 1; j < radix && distance * j < size; ++j) {
+      const int blocks = distance <= size / radix ? distance : std::min(distance, size - distance * j);
+      for (int r = 0; r < size; ++r)
+        round.push_back({r, (r - distance * j + size) % size, static_cast<size_t>(blocks) * count});
+    }
     rounds.push_back(round);
   }
   return rounds;
+}
+
+// direct messaging (6.0): one round in which every rank sends its block to every other, starting
+// with the next rank.
+Round direct_messaging_round(int size, size_t count) {
+  Round round;
+  for (int r = 0; r < size; ++r)
+    for (int i = 1; i < size; ++i) round.push_back({r, (r + i) % size, count});
+  return round;
 }
 
 // recursive_doubling (powers of two only): at distance 2^k rank r exchanges its 2^k blocks with r ^ 2^k.
@@ -77,11 +91,11 @@ std::vector<Round> sparbit_rounds(int size, size_t count) {
 
 }  // namespace
 
-std::vector<Round> allgather_rounds(int algorithm, int size, size_t count, size_t, uint32_t) {
+std::vector<Round> allgather_rounds(int algorithm, int size, size_t count, size_t, uint32_t, int fanout) {
   if (size < 2) return {};
   switch (algorithm) {
     case 2:
-      return bruck_rounds(size, count);
+      return bruck_rounds(size, count, std::max(fanout, 2));
     case 3:
       if (!std::has_single_bit(static_cast<unsigned>(size))) return {};
       return recursive_doubling_rounds(size, count);
@@ -95,6 +109,8 @@ std::vector<Round> allgather_rounds(int algorithm, int size, size_t count, size_
       return {};
     case 7:
       return sparbit_rounds(size, count);
+    case 8:
+      return {direct_messaging_round(size, count)};
   }
   return {};
 }

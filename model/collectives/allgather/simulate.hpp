@@ -26,8 +26,9 @@ struct AllgatherPlan {
   PeersPerChannel gather{};
 };
 
-// The plan of allgather algorithm `algorithm` (tuned's number) on this placement.
-AllgatherPlan allgather_plan(const Placement &placement, int algorithm);
+// The plan of allgather algorithm `algorithm` (tuned's number) on this placement, with its radix
+// `fanout` where it takes one.
+AllgatherPlan allgather_plan(const Placement &placement, int algorithm, int fanout = 0);
 
 // For calls the algorithm runs as itself (runs_instead says when Open MPI runs another).
 double evaluate_allgather(const Evaluation &e, const AllgatherPlan &plan);

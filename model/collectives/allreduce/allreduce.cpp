@@ -38,6 +38,13 @@ std::optional<Candidate> allreduce_rabenseifner_runs_instead(const Candidate &c,
   return std::nullopt;
 }
 
+// 6.0's runs itself at any count (its blocks may be empty), linear only for a non-commutative
+// operation.
+std::optional<Candidate> allreduce_rabenseifner_6_runs_instead(const Candidate &c, const CallShape &call, int) {
+  if (!call.commutative) return registered_algorithm(c.op, "linear");
+  return std::nullopt;
+}
+
 // ompi_coll_tuned_allreduce_intra_dec_fixed (4.1.4 and 5.0.7, the same): tuned's allreduce number
 // (1 linear, 2 non-overlapping, 3 recursive doubling, 4 ring, 5 segmented ring, 6 Rabenseifner),
 // run with segment size 0.
@@ -131,7 +138,32 @@ const AlgorithmSpec kAllreduce[] = {
      .convention = CC::allreduce,
      .plan = plan_allreduce_rabenseifner,
      .evaluate = evaluate_as<evaluate_allreduce_rabenseifner>,
-     .runs_instead = allreduce_rabenseifner_runs_instead},
+     .runs_instead = allreduce_rabenseifner_runs_instead,
+     .until = OmpiVersion::v5_0},
+    {.op = Op::allreduce,
+     .id = 6,
+     .name = "rabenseifner",
+     .tuned_name = "rabenseifner",
+     .description = "reduce-scatter by recursive halving, allgather by recursive doubling (Open MPI 6.0: at any count)",
+     .splits = true,
+     .ompi_function = "ompi_coll_base_allreduce_intra_redscat_allgather",
+     .convention = CC::allreduce,
+     .plan = plan_allreduce_rabenseifner,
+     .evaluate = evaluate_as<evaluate_allreduce_rabenseifner>,
+     .runs_instead = allreduce_rabenseifner_6_runs_instead,
+     .since = OmpiVersion::v6_0},
+    // Its P - 1 reductions fold each rank's message onto rank 0's from rank 1 up, the later
+    // operand on the left: not rank order.
+    {.op = Op::allreduce,
+     .id = 7,
+     .name = "allgather_reduce",
+     .tuned_name = "allgather_reduce",
+     .description =
+         "the communicator's own allgather of every message, then every rank reduces them all (Open MPI 6.0)",
+     .ompi_function = "ompi_coll_base_allreduce_intra_allgather_reduce",
+     .convention = CC::allreduce,
+     .composed = Composition::allgather_then_reduce,
+     .since = OmpiVersion::v6_0},
 };
 
 }  // namespace

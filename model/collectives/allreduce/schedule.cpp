@@ -108,7 +108,7 @@ size_t segmented_ring_phases(uint32_t segsize, size_t type_size, size_t count, i
   return phases;
 }
 
-std::vector<Round> allreduce_rounds(int algorithm, int size, size_t count, size_t type_size, uint32_t segsize) {
+std::vector<Round> allreduce_rounds(int algorithm, int size, size_t count, size_t type_size, uint32_t segsize, int) {
   std::vector<Round> out;
   const auto append = [&out](const std::vector<Round> &rounds) { out.insert(out.end(), rounds.begin(), rounds.end()); };
   if (algorithm == 1) return linear_allreduce_schedule(size, count);

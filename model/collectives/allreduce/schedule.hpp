@@ -48,6 +48,7 @@ size_t segmented_ring_phases(uint32_t segsize, size_t type_size, size_t count, i
 // Every round of allreduce algorithm `algorithm` (tuned's number) as it runs itself, in order;
 // empty for nonoverlapping (2: the communicator's own reduce and bcast) and unknown numbers.
 // Which algorithm Open MPI really runs for a call is the registry's business (runs_instead).
-std::vector<Round> allreduce_rounds(int algorithm, int size, size_t count, size_t type_size, uint32_t segsize);
+std::vector<Round> allreduce_rounds(int algorithm, int size, size_t count, size_t type_size, uint32_t segsize,
+                                    int fanout = 0);
 
 }  // namespace modeltuned

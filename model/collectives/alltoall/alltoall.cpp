@@ -95,7 +95,9 @@ const CollectiveFamily &alltoall_family() {
                                        .rooted = false,
                                        .algorithms = kAlltoall,
                                        .fixed_rule = alltoall_fixed_rule,
-                                       .rounds = alltoall_rounds};
+                                       .rounds = alltoall_rounds,
+                                       .han = true,
+                                       .han_since = OmpiVersion::v6_0};
   return family;
 }
 

@@ -42,7 +42,7 @@ size_t bruck_blocks(int size, int distance) {
   return blocks;
 }
 
-std::vector<Round> alltoall_rounds(int algorithm, int size, size_t count, size_t, uint32_t) {
+std::vector<Round> alltoall_rounds(int algorithm, int size, size_t count, size_t, uint32_t, int) {
   if (size < 2) return {};
   switch (algorithm) {
     case 1:

@@ -17,7 +17,8 @@ namespace modeltuned {
 // each rank's sends in the order it posts them: rank - 1, rank - 2, ...); empty for one rank, for
 // two_proc on other than two ranks (Open MPI refuses it), and unknown numbers. A rank's own block
 // is a local copy, not a send.
-std::vector<Round> alltoall_rounds(int algorithm, int size, size_t count, size_t type_size, uint32_t segsize);
+std::vector<Round> alltoall_rounds(int algorithm, int size, size_t count, size_t type_size, uint32_t segsize,
+                                   int fanout = 0);
 
 // Modified Bruck's blocks in its round at `distance`: the blocks i in 1..size-1 with that bit set.
 size_t bruck_blocks(int size, int distance);

@@ -70,7 +70,7 @@ std::vector<Round> tree_rounds(int size) {
 
 }  // namespace
 
-std::vector<Round> barrier_rounds(int algorithm, int size, size_t, size_t, uint32_t) {
+std::vector<Round> barrier_rounds(int algorithm, int size, size_t, size_t, uint32_t, int) {
   if (size < 2) return {};
   switch (algorithm) {
     case 1:

@@ -15,6 +15,7 @@ namespace modeltuned {
 // one rank, for two_proc on other than two ranks (Open MPI refuses it there) and unknown numbers.
 // The message arguments are the families' common signature (collectives/family.hpp); a barrier
 // has none.
-std::vector<Round> barrier_rounds(int algorithm, int size, size_t count, size_t type_size, uint32_t segsize);
+std::vector<Round> barrier_rounds(int algorithm, int size, size_t count, size_t type_size, uint32_t segsize,
+                                  int fanout = 0);
 
 }  // namespace modeltuned

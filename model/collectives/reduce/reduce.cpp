@@ -1,6 +1,6 @@
 // MPI_Reduce (coll_base_reduce.c; docs/openmpi-algorithms.md §3, §5): Open MPI 4.1's reduce
 // algorithms in tuned's order, each with tuned's name from coll_tuned_reduce_decision.c (4.1.4),
-// their fallbacks, and tuned's fixed rule.
+// 6.0's k-nomial, their fallbacks, and tuned's fixed rule.
 #include "model/collectives/family.hpp"
 #include "model/collectives/fixed_rule.hpp"
 #include "model/collectives/reduce/rabenseifner.hpp"
@@ -25,6 +25,17 @@ Plan plan_in_order_binomial(const Placement &p, int, int root) {
 }
 Plan plan_in_order_binary(const Placement &p, int, int root) { return in_order_binary_plan(p, root); }
 Plan plan_rabenseifner(const Placement &p, int, int root) { return rabenseifner_plan(p, root); }
+Plan plan_knomial(const Placement &p, int radix, int root) {
+  return plan_for_tree(build_kmtree(p.size(), root, radix), p);
+}
+
+// Radices searched for 6.0's k-nomial reduce (its tree is bcast's k-nomial tree, and radix < 2
+// fails), and what tuned passes: 2 by its fixed rules (which never pick it), its reduce chain
+// fan-out's default (4) when forced, a rule's fan-in/out under a rules file. It ignores the
+// segment size: one message per child.
+constexpr int kKnomialRadices[] = {2, 3, 4, 8};
+constexpr Parameters kKnomial{
+    .fanout_name = "radix", .fanouts = kKnomialRadices, .tuned_fixed_fanout = 2, .tuned_forced_fanout = 4};
 
 // ompi_coll_tuned_reduce_intra_dec_fixed, Open MPI 4.1.4 and 5.0.7, non-commutative branch.
 int reduce_noncommutative_rule(size_t s, int p) {
@@ -131,6 +142,17 @@ const AlgorithmSpec kReduce[] = {
      .plan = plan_rabenseifner,
      .evaluate = evaluate_as<evaluate_rabenseifner>,
      .runs_instead = rabenseifner_runs_instead},
+    {.op = Op::reduce,
+     .id = 8,
+     .name = "knomial",
+     .tuned_name = "knomial",
+     .description = "k-nomial tree of the given radix, each child's whole message at once (Open MPI 6.0)",
+     .parameters = kKnomial,
+     .ompi_function = "ompi_coll_base_reduce_intra_knomial",
+     .convention = CC::reduce_segsize_requests_radix,
+     .plan = plan_knomial,
+     .evaluate = kTree,
+     .since = OmpiVersion::v6_0},
 };
 
 }  // namespace
