@@ -31,8 +31,7 @@ int main(int argc, char **argv) {
   if (iterations < 1 || repetitions < 1 || repetitions > 100 || bytes < 8 || bytes % 8 != 0 ||
       (!rotate && 0 != strcmp(roots, "zero"))) {
     if (0 == rank)
-      fprintf(stderr,
-              "churn: ITERATIONS >= 1, 1 <= REPETITIONS <= 100, BYTES a multiple of 8, ROOTS zero or rotate\n");
+      fprintf(stderr, "churn: ITERATIONS >= 1, 1 <= REPETITIONS <= 100, BYTES a multiple of 8, ROOTS zero or rotate\n");
     MPI_Finalize();
     return 2;
   }
