@@ -56,6 +56,15 @@ START_TEST(decide_and_explain) {
     else
       ck_assert(strstr(r.json, "\"kept_default\":false") && a.algorithm >= 1 && a.algorithm <= 9);
     free(r.json);
+    /* Unchecked here, bcast cannot leave the default; with bcast's and reduce's lists narrowed
+     * (m), those two can. Computed once, the same the second time. */
+    int cannot = 0, keeps = 0, again_cannot = 0, again_keeps = 0;
+    ck_assert_int_eq(mt_comm_model_ops_left(all, MT_OBJECTIVE_COMPLETION, &cannot, &keeps), 0);
+    ck_assert(cannot & (1 << MT_OP_BCAST));
+    ck_assert_int_eq(mt_comm_model_ops_left(m, MT_OBJECTIVE_COMPLETION, &cannot, &keeps), 0);
+    ck_assert_int_eq(cannot & ((1 << MT_OP_BCAST) | (1 << MT_OP_REDUCE)), 0);
+    ck_assert_int_eq(mt_comm_model_ops_left(m, MT_OBJECTIVE_COMPLETION, &again_cannot, &again_keeps), 0);
+    ck_assert(cannot == again_cannot && keeps == again_keeps);
     mt_comm_model_free(all);
   }
   char channels[64];

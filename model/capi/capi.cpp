@@ -58,7 +58,9 @@ struct SharedModel {
   std::mutex mutex;  // MPI_THREAD_MULTIPLE: communicators of several threads share it
   Selector selector;
   std::map<CallKey, std::optional<Decision>> decisions;
-  std::map<std::pair<Op, Metric>, bool> keeps_default;  // Selector::keeps_default_everywhere, once each
+  // Per objective, the ops (bits 1 << MT_OP_*) no call can leave the default of, and those whose
+  // every call keeps it (mt_comm_model_ops_left): once each.
+  std::map<Metric, std::pair<int, int>> ops_left;
 };
 
 // Call shapes remembered per shared model (one per size, root and operation kind): a bound, so a
@@ -202,22 +204,27 @@ void mt_comm_model_free(mt_comm_model *model) { delete model; }
 
 int mt_comm_model_han_default_ops(const mt_comm_model *model) { return model->shared->han_ops; }
 
-int mt_comm_model_may_leave_default(const mt_comm_model *model, int op) {
-  return model->shared->selector.may_leave_default(to_op(op)) ? 1 : 0;
-}
-
-int mt_comm_model_keeps_default_everywhere(mt_comm_model *model, int op, int objective) {
+int mt_comm_model_ops_left(mt_comm_model *model, int objective, int *cannot_leave, int *keeps_default) {
   try {
     const Metric metric = to_metric(objective);
     SharedModel &shared = *model->shared;
     std::lock_guard<std::mutex> lock(shared.mutex);
-    const auto key = std::make_pair(to_op(op), metric);
-    auto known = shared.keeps_default.find(key);
-    if (known == shared.keeps_default.end())
-      known = shared.keeps_default.emplace(key, shared.selector.keeps_default_everywhere(key.first, metric)).first;
-    return known->second ? 1 : 0;
+    auto known = shared.ops_left.find(metric);
+    if (known == shared.ops_left.end()) {
+      std::pair<int, int> masks{0, 0};
+      for (const CollectiveFamily *family : collective_families()) {
+        const int bit = 1 << op_index(family->op);
+        if (!shared.selector.may_leave_default(family->op)) masks.first |= bit;
+        if (shared.selector.keeps_default_everywhere(family->op, metric)) masks.second |= bit;
+      }
+      known = shared.ops_left.emplace(metric, masks).first;
+    }
+    *cannot_leave = known->second.first;
+    *keeps_default = known->second.second;
+    return 0;
   } catch (...) {
-    return 0;  // undecided: the component takes the op and decides call by call
+    *cannot_leave = *keeps_default = 0;
+    return -1;
   }
 }
 

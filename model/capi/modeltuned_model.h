@@ -135,17 +135,18 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
 /* The ops (1 << MT_OP_*) whose default on this communicator is han's hierarchical algorithm. */
 int mt_comm_model_han_default_ops(const mt_comm_model *model);
 void mt_comm_model_free(mt_comm_model *model);
-/* 0 when no call of op (MT_OP_*) on this communicator can leave Open MPI's default, whatever its
- * size, root or objective (the table's checks cover nothing of this communicator's shape and size,
- * and every algorithm is allowed): the component then leaves the op to the previous component. 1
- * when a call may. The same on every rank: it reads only the table and the placement. */
-int mt_comm_model_may_leave_default(const mt_comm_model *model, int op);
-/* 1 when every call of op (MT_OP_*) that the component decides on this communicator keeps Open
- * MPI's default under objective (MT_OBJECTIVE_*): known for the rootless collectives that carry no
- * operation, barrier and the block exchanges (modeltuned::Selector::keeps_default_everywhere),
- * computed once per shared model. The component then leaves the op to the previous component. 0
- * otherwise. The same on every rank. */
-int mt_comm_model_keeps_default_everywhere(mt_comm_model *model, int op, int objective);
+/* The ops (bits 1 << MT_OP_*) the component leaves to the previous component on this
+ * communicator, computed once per shared model and objective, the same on every rank (they read
+ * only the table and the placement):
+ * - *cannot_leave: no call of the op can leave Open MPI's default, whatever its size, root or
+ *   objective (the table's checks cover nothing of this communicator's shape and size, and every
+ *   algorithm is allowed);
+ * - *keeps_default: every call of the op it decides keeps Open MPI's default under objective
+ *   (MT_OBJECTIVE_*): known for the rootless collectives that carry no operation, barrier and the
+ *   block exchanges (modeltuned::Selector::keeps_default_everywhere).
+ * Returns 0, or -1 where they could not be computed (nothing is left then: the component decides
+ * call by call). */
+int mt_comm_model_ops_left(mt_comm_model *model, int objective, int *cannot_leave, int *keeps_default);
 /* Channels the communicator's ranks talk through, "cache,core" style, into buf. */
 void mt_comm_model_channels(const mt_comm_model *model, char *buf, size_t len);
 

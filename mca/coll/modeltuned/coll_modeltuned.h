@@ -150,7 +150,8 @@ static inline bool mca_coll_modeltuned_once(unsigned problem)
 typedef enum {
     MCA_COLL_MODELTUNED_UNPLACED = 0, /* no model yet: built at enable */
     MCA_COLL_MODELTUNED_READY,
-    MCA_COLL_MODELTUNED_FALLBACK /* setup failed on some rank: the previous component runs */
+    MCA_COLL_MODELTUNED_FALLBACK, /* setup failed on some rank: the previous component runs */
+    MCA_COLL_MODELTUNED_DISABLED  /* disabled (the communicator is going): as FALLBACK */
 } mca_coll_modeltuned_state_t;
 
 /* A decision: what a call runs (the model's mt_decision without the predictions, which only the
@@ -264,6 +265,9 @@ typedef struct mca_coll_modeltuned_module_t {
 
     /* The picks watched (coll_modeltuned_guard.c); none while guard_enabled is false. */
     bool guard_enabled;
+    /* Guards handed out so far: guards[0 .. guards_used - 1] are initialized (in use or freed), the
+     * rest are not, so that a new communicator does not pay to clear them. Last in the module. */
+    uint8_t guards_used;
     mca_coll_modeltuned_guard_t guards[MCA_COLL_MODELTUNED_GUARDS];
 } mca_coll_modeltuned_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);

@@ -41,9 +41,11 @@ void mca_coll_modeltuned_counters_remove(mca_coll_modeltuned_module_t *m)
     for (size_t i = 0; i < c->live_count; ++i) {
         if (c->live[i] != m)
             continue;
-        for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind)
-            for (int a = 0; a < MCA_COLL_MODELTUNED_MAX_SLOTS; ++a)
-                c->calls[mca_coll_modeltuned_kind_op(kind)][a] += m->rows[kind].calls[a];
+        for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind) {
+            unsigned long long *total = c->calls[mca_coll_modeltuned_kind_op(kind)];
+            for (int a = 0; a < c->slots; ++a) /* the numbers the registry has, not the room */
+                total[a] += m->rows[kind].calls[a];
+        }
         c->live[i] = c->live[--c->live_count];
         break;
     }

@@ -99,9 +99,11 @@ void mca_coll_modeltuned_guard_watch(mca_coll_modeltuned_module_t *m, int kind, 
         m->allowed[op] != mca_coll_modeltuned_component.runnable[op])
         return;
     int free_guard = -1;
-    for (int i = 0; i < MCA_COLL_MODELTUNED_GUARDS && free_guard < 0; ++i)
+    for (int i = 0; i < m->guards_used && free_guard < 0; ++i)
         if (!m->guards[i].in_use)
             free_guard = i;
+    if (free_guard < 0 && m->guards_used < MCA_COLL_MODELTUNED_GUARDS)
+        free_guard = m->guards_used++;
     if (free_guard < 0) /* every rank watches the same decisions: all run out at the same one */
         return;
     mca_coll_modeltuned_guard_t *g = &m->guards[free_guard];

@@ -4,6 +4,7 @@
  */
 #include "ompi_config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,10 @@
 
 static void module_construct(mca_coll_modeltuned_module_t *m)
 {
-    /* Everything after the base: UNPLACED, no model, no fallback yet, nothing decided or run. */
-    memset((char *) m + sizeof m->super, 0, sizeof *m - sizeof m->super);
+    /* Everything after the base up to the guards (none handed out): UNPLACED, no model, no
+     * fallback yet, nothing decided or run. */
+    memset((char *) m + sizeof m->super, 0,
+           offsetof(mca_coll_modeltuned_module_t, guards) - sizeof m->super);
     m->call_flags = mca_coll_modeltuned_component.call_flags;
     m->guard_enabled = mca_coll_modeltuned_component.guard;
     mca_coll_modeltuned_counters_add(m);
@@ -107,12 +110,16 @@ static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool 
     int other = -1;
     *first_with_table = true;
     *oversubscribed = *other_lists = -1;
-    ompi_proc_t **procs = malloc(sizeof *procs * ompi_comm_size(comm));
-    for (int r = 0; NULL != procs && r < ompi_comm_size(comm); ++r)
+    /* On the stack for the usual sizes: a communicator's query allocates nothing it need not. */
+    ompi_proc_t *on_stack[64];
+    const int size = ompi_comm_size(comm);
+    ompi_proc_t **procs = size <= 64 ? on_stack : malloc(sizeof *procs * size);
+    for (int r = 0; NULL != procs && r < size; ++r)
         procs[r] = ompi_comm_peer_lookup(comm, r);
     if (NULL != procs)
-        mca_coll_modeltuned_read_published(procs, ompi_comm_size(comm));
-    free(procs);
+        mca_coll_modeltuned_read_published(procs, size);
+    if (procs != on_stack)
+        free(procs);
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
         ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
         uint64_t theirs = 0, flag = 0, settings = 0;
@@ -225,39 +232,35 @@ static void leave_unmodelled_fallbacks(mca_coll_modeltuned_module_t *m,
     }
 }
 
-/* Ops no check of the table lets the model take from Open MPI's default, or every op when the
- * model could not be built. */
-static void leave_uncovered_ops(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
-                                bool ready)
+/* Ops no check of the table lets the model take from Open MPI's default (or every op when the
+ * model could not be built), then ops whose every call the model keeps at Open MPI's default on
+ * this communicator (barrier and the block exchanges, model/select/selector.hpp): their calls go
+ * straight to the previous component, which runs what the component would have. */
+static void leave_default_ops(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
+                              bool ready)
 {
+    int cannot_leave = ~0, keeps_default = 0;
+    if (ready)
+        (void) mt_comm_model_ops_left(m->model, mca_coll_modeltuned_component.objective,
+                                      &cannot_leave, &keeps_default);
     for (int op = 0; op < MT_OPS; ++op) {
-        if (!holds_op(m, op) || (ready && mt_comm_model_may_leave_default(m->model, op)))
+        if (!holds_op(m, op))
             continue;
         const bool han = ready && 0 != (mt_comm_model_han_default_ops(m->model) & (1 << op));
-        leave_op(m, comm, op, m->fallback[op],
-                 !ready ? "the model could not be built (the setup line says why)"
-                 : han  ? "a call it handed back would run han's hierarchical algorithm (a node "
-                          "holds two or more of its ranks), and no check of the table measured han "
-                          "on this communicator's shape and size, so the model would keep it for "
-                          "every call"
-                        : "no check of the table covers this communicator's shape and size, so the "
-                          "model would keep Open MPI's default for every call");
-    }
-}
-
-/* Ops whose every call the model keeps at Open MPI's default on this communicator (barrier and the
- * block exchanges, model/select/selector.hpp): their calls go straight to the previous component,
- * which runs what the component would have. */
-static void leave_kept_default_ops(mca_coll_modeltuned_module_t *m,
-                                   struct ompi_communicator_t *comm, bool ready)
-{
-    for (int op = 0; ready && op < MT_OPS; ++op)
-        if (holds_op(m, op) &&
-            mt_comm_model_keeps_default_everywhere(m->model, op,
-                                                   mca_coll_modeltuned_component.objective))
+        if (cannot_leave & (1 << op))
+            leave_op(m, comm, op, m->fallback[op],
+                     !ready ? "the model could not be built (the setup line says why)"
+                     : han  ? "a call it handed back would run han's hierarchical algorithm (a "
+                              "node holds two or more of its ranks), and no check of the table "
+                              "measured han on this communicator's shape and size, so the model "
+                              "would keep it for every call"
+                            : "no check of the table covers this communicator's shape and size, "
+                              "so the model would keep Open MPI's default for every call");
+        else if (keeps_default & (1 << op))
             leave_op(m, comm, op, m->fallback[op],
                      "the model keeps Open MPI's default for every call of it on this "
                      "communicator (docs/model.md, \"Ops the model never takes\")");
+    }
 }
 
 static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
@@ -295,24 +298,24 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     const bool ready = OMPI_SUCCESS == mca_coll_modeltuned_setup(m, comm);
     leave_told_ops(m, comm);
     leave_unmodelled_fallbacks(m, comm);
-    leave_uncovered_ops(m, comm, ready);
-    leave_kept_default_ops(m, comm, ready);
+    leave_default_ops(m, comm, ready);
     install_kept_ops(m, comm);
     return OMPI_SUCCESS;
 }
 
-/* Called once per slot we hold (up to 5.0) or once (6.0): must be idempotent. Up to 5.0 nothing
- * to restore, since unselect clears the slots itself; the fallback modules are released with the
- * module. */
+/* Called once per slot we hold (up to 5.0) or once (6.0): the first call does the work. Up to 5.0
+ * nothing to restore, since unselect clears the slots itself; the fallback modules are released
+ * with the module. No call reaches a disabled module (Open MPI takes its functions out first, and
+ * the communicator is being freed), so its rows are left as they are. */
 static int module_disable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
 {
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     uninstall_ops(m, comm);
+    if (MCA_COLL_MODELTUNED_DISABLED == m->state)
+        return OMPI_SUCCESS;
+    m->state = MCA_COLL_MODELTUNED_DISABLED;
     mt_comm_model_free(m->model);
     m->model = NULL;
-    m->state = MCA_COLL_MODELTUNED_FALLBACK;
-    for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind) /* every call goes to decide */
-        memset(m->rows[kind].slots, 0, sizeof m->rows[kind].slots);
     return OMPI_SUCCESS;
 }
 

@@ -247,6 +247,12 @@ char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char 
 
 void mca_coll_modeltuned_read_published(ompi_proc_t **procs, int n)
 {
+    bool to_read = false; /* the usual case, every rank read before: nothing to allocate */
+    for (int i = 0; i < n && !to_read; ++i)
+        to_read = cacheable(&procs[i]->super.proc_name) &&
+                  0 == published_cache[0][procs[i]->super.proc_name.vpid];
+    if (!to_read)
+        return;
     ompi_proc_t **todo = malloc(sizeof *todo * (n > 0 ? n : 1));
     bool *present = malloc(sizeof *present * (n > 0 ? n : 1));
     int m = 0;
