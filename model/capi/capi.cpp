@@ -2,6 +2,7 @@
 #include "model/capi/capi_internal.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <tuple>
+#include <vector>
 
 #include "model/collectives/family.hpp"
 #include "model/select/decision_json.hpp"
@@ -74,6 +76,25 @@ std::list<std::shared_ptr<SharedModel>> models;
 // The Open MPI line the process runs under (mt_set_ompi_version), for models created afterwards.
 std::atomic<OmpiVersion> process_ompi{OmpiVersion::v4_1};
 
+// The last communicator's inputs and the model it got: a dup, or any communicator created beside
+// one of the same ranks, has the same places, and takes the same model without building its
+// placement again. Compared by content, so equal inputs give the model they would give anyway.
+struct LastCreated {
+  std::mutex mutex;
+  const mt_table *table = nullptr;
+  std::vector<mt_place> places;
+  std::array<uint32_t, MT_OPS> allowed{};
+  int han_fallback_ops = 0;
+  std::shared_ptr<SharedModel> shared;
+
+  bool matches(const mt_table *t, int nranks, const mt_place *p, const uint32_t *a, int han) const {
+    return shared && t == table && han == han_fallback_ops && places.size() == static_cast<size_t>(nranks) &&
+           std::equal(allowed.begin(), allowed.end(), a) &&
+           std::memcmp(places.data(), p, sizeof *p * static_cast<size_t>(nranks)) == 0;
+  }
+};
+LastCreated last_created;
+
 std::shared_ptr<SharedModel> shared_model(const mt_table *table, Placement placement, const uint32_t allowed[MT_OPS],
                                           int han_ops) {
   std::lock_guard<std::mutex> lock(models_mutex);
@@ -136,6 +157,10 @@ void mt_table_free(mt_table *table) {
     std::lock_guard<std::mutex> lock(models_mutex);
     models.remove_if([table](const std::shared_ptr<SharedModel> &m) { return m->table == table; });
   }
+  {
+    std::lock_guard<std::mutex> lock(last_created.mutex);
+    if (last_created.table == table) last_created.shared.reset(), last_created.table = nullptr;
+  }
   delete table;
 }
 
@@ -176,6 +201,12 @@ int mt_set_ompi_version(const char *series) {
 mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_place *places,
                                     const uint32_t allowed[MT_OPS], int han_fallback_ops, char *err, size_t errlen) {
   try {
+    {
+      std::lock_guard<std::mutex> lock(last_created.mutex);
+      if (last_created.matches(table, nranks, places, allowed, han_fallback_ops) &&
+          last_created.shared->selector.ompi() == process_ompi.load())
+        return new mt_comm_model{last_created.shared};
+    }
     std::vector<RankPlace> ranks(nranks);
     for (int r = 0; r < nranks; ++r)
       ranks[r] = RankPlace{places[r].node, places[r].package, places[r].numa, places[r].l3, places[r].core};
@@ -193,7 +224,14 @@ mt_comm_model *mt_comm_model_create(const mt_table *table, int nranks, const mt_
       }
     }
     const int han_default_ops = han_runs_hierarchical(placement) ? han_fallback_ops : 0;
-    return new mt_comm_model{shared_model(table, std::move(placement), allowed, han_default_ops)};
+    auto *model = new mt_comm_model{shared_model(table, std::move(placement), allowed, han_default_ops)};
+    std::lock_guard<std::mutex> lock(last_created.mutex);
+    last_created.table = table;
+    last_created.places.assign(places, places + nranks);
+    std::copy(allowed, allowed + MT_OPS, last_created.allowed.begin());
+    last_created.han_fallback_ops = han_fallback_ops;
+    last_created.shared = model->shared;
+    return model;
   } catch (const std::exception &e) {
     set_error(err, errlen, e.what());
   }

@@ -324,11 +324,17 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
     char err[512];
 
     m->state = MCA_COLL_MODELTUNED_FALLBACK;
-    mt_place *places = malloc(sizeof *places * size);
-    host_rank *by_host = malloc(sizeof *by_host * size);
+    /* On the stack for the usual sizes: a new communicator allocates nothing it need not. */
+    mt_place places_on_stack[64];
+    host_rank by_host_on_stack[64];
+    const bool small = size <= 64;
+    mt_place *places = small ? places_on_stack : malloc(sizeof *places * size);
+    host_rank *by_host = small ? by_host_on_stack : malloc(sizeof *by_host * size);
     if (NULL == places || NULL == by_host) {
-        free(places);
-        free(by_host);
+        if (!small) {
+            free(places);
+            free(by_host);
+        }
         return OMPI_ERR_OUT_OF_RESOURCE; /* a rank out of memory at setup: see design.md */
     }
     for (int r = 0; r < size; ++r) {
@@ -356,8 +362,10 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
             han_fallback_ops |= 1 << op;
     m->model = mt_comm_model_create(c->table, size, places, m->allowed, han_fallback_ops, err,
                                     sizeof err);
-    free(places);
-    free(by_host);
+    if (!small) {
+        free(places);
+        free(by_host);
+    }
     if (NULL == m->model) {
         opal_output_verbose(1, c->output,
                             "coll:modeltuned:setup cid=%d name=%s: %s; falling back to "
