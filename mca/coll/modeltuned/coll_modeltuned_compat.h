@@ -1,7 +1,6 @@
 /*
  * What differs between the Open MPI release lines the component builds against (4.1.x, 5.0.x and
- * 6.0.x),
- * all in one place. configure picks the line (OMPI_SERIES); here it is read from mpi.h's
+ * 6.0.x), all in one place. configure picks the line (OMPI_SERIES); here it is read from mpi.h's
  * OMPI_MAJOR_VERSION, which is the same thing. Nothing else in the component tests the version.
  *
  * What did not change, checked in 5.0.7's sources: the bcast and reduce ompi_coll_base_*
@@ -44,33 +43,30 @@ typedef mca_coll_base_component_2_0_0_t mca_coll_modeltuned_base_component_t;
 typedef int mca_coll_modeltuned_count_t;
 /* Open MPI copies a module's functions into the communicator after enable (until 6.0). */
 #    define MCA_COLL_MODELTUNED_MODULE_INSTALLS 0
-#elif OMPI_MAJOR_VERSION == 5 && OMPI_MINOR_VERSION == 0
-#    define MCA_COLL_MODELTUNED_OMPI_SERIES     "5.0"
+#elif (OMPI_MAJOR_VERSION == 5 || OMPI_MAJOR_VERSION == 6) && OMPI_MINOR_VERSION == 0
+/* From 5.0 on: PRRTE and PMIx, local and extended communicator ids. */
+#    define MCA_COLL_MODELTUNED_RTE_H        "ompi/runtime/ompi_rte.h"
+#    define MCA_COLL_MODELTUNED_PMIX_H       "opal/mca/pmix/pmix-internal.h"
+#    define MCA_COLL_MODELTUNED_MODEX_GLOBAL PMIX_GLOBAL
+#    define MCA_COLL_MODELTUNED_MODEX_UINT64 PMIX_UINT64
+#    define MCA_COLL_MODELTUNED_DECLSPEC     OMPI_DECLSPEC
+#    define mca_coll_modeltuned_cid(comm)    ((int) ompi_comm_get_local_cid(comm))
+#    if OMPI_MAJOR_VERSION == 5
+#        define MCA_COLL_MODELTUNED_OMPI_SERIES     "5.0"
 typedef mca_coll_base_component_2_4_0_t mca_coll_modeltuned_base_component_t;
-#    define MCA_COLL_MODELTUNED_BASE_VERSION    MCA_COLL_BASE_VERSION_2_4_0
-#    define MCA_COLL_MODELTUNED_RTE_H           "ompi/runtime/ompi_rte.h"
-#    define MCA_COLL_MODELTUNED_PMIX_H          "opal/mca/pmix/pmix-internal.h"
-#    define MCA_COLL_MODELTUNED_MODEX_GLOBAL    PMIX_GLOBAL
-#    define MCA_COLL_MODELTUNED_MODEX_UINT64    PMIX_UINT64
-#    define MCA_COLL_MODELTUNED_DECLSPEC        OMPI_DECLSPEC
-#    define mca_coll_modeltuned_cid(comm)       ((int) ompi_comm_get_local_cid(comm))
+#        define MCA_COLL_MODELTUNED_BASE_VERSION    MCA_COLL_BASE_VERSION_2_4_0
 typedef int mca_coll_modeltuned_count_t;
-#    define MCA_COLL_MODELTUNED_MODULE_INSTALLS 0
-#elif OMPI_MAJOR_VERSION == 6 && OMPI_MINOR_VERSION == 0
+#        define MCA_COLL_MODELTUNED_MODULE_INSTALLS 0
+#    else
 /* 6.0: the coll interface 3.0.0, and size_t counts in every collective and ompi_coll_base_*. */
-#    define MCA_COLL_MODELTUNED_OMPI_SERIES     "6.0"
+#        define MCA_COLL_MODELTUNED_OMPI_SERIES     "6.0"
 typedef mca_coll_base_component_3_0_0_t mca_coll_modeltuned_base_component_t;
-#    define MCA_COLL_MODELTUNED_BASE_VERSION    MCA_COLL_BASE_VERSION_3_0_0
-#    define MCA_COLL_MODELTUNED_RTE_H           "ompi/runtime/ompi_rte.h"
-#    define MCA_COLL_MODELTUNED_PMIX_H          "opal/mca/pmix/pmix-internal.h"
-#    define MCA_COLL_MODELTUNED_MODEX_GLOBAL    PMIX_GLOBAL
-#    define MCA_COLL_MODELTUNED_MODEX_UINT64    PMIX_UINT64
-#    define MCA_COLL_MODELTUNED_DECLSPEC        OMPI_DECLSPEC
-#    define mca_coll_modeltuned_cid(comm)       ((int) ompi_comm_get_local_cid(comm))
+#        define MCA_COLL_MODELTUNED_BASE_VERSION    MCA_COLL_BASE_VERSION_3_0_0
 typedef size_t mca_coll_modeltuned_count_t;
 /* A module puts its functions into the communicator itself at enable (coll_base_comm_select.c
  * installs none), and takes them out at disable. */
-#    define MCA_COLL_MODELTUNED_MODULE_INSTALLS 1
+#        define MCA_COLL_MODELTUNED_MODULE_INSTALLS 1
+#    endif
 #else
 #    error "modeltuned builds against Open MPI 4.1.x, 5.0.x or 6.0.x only (configure checks this)"
 #endif
