@@ -5,12 +5,14 @@
 #include "ompi_config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "mca/coll/modeltuned/coll_modeltuned_call.h"
 
 void *bench_lookup_module(int classes_filled) {
   mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m);
   m->state = MCA_COLL_MODELTUNED_READY;
+  memset(m->ready, 0xff, sizeof m->ready); /* calloc cleared every row */
   mca_coll_modeltuned_slot_t *row = m->rows[MCA_COLL_MODELTUNED_KIND_BCAST].slots;
   for (int k = 0; k < MCA_COLL_MODELTUNED_SIZE_CLASSES; ++k) {
     row[k].key = k < classes_filled ? 1 : 0; /* root 0 */
@@ -32,6 +34,7 @@ void *bench_lookup_module_with_model(const char *table_path, int nranks) {
   }
   mca_coll_modeltuned_module_t *m = calloc(1, sizeof *m); /* nothing decided: every slot empty */
   m->state = MCA_COLL_MODELTUNED_READY;
+  memset(m->ready, 0xff, sizeof m->ready); /* calloc cleared every row */
   const uint32_t all[MT_OPS] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
   m->model = mt_comm_model_create(table, nranks, places, all, 0, err, sizeof err);
   free(places);

@@ -25,6 +25,10 @@ BEGIN_C_DECLS
 /* Decisions are cached per power-of-two size class: class k holds messages of [2^(k-1), 2^k)
  * bytes, class 0 the empty message. */
 #define MCA_COLL_MODELTUNED_SIZE_CLASSES 65
+/* A row's slots are cleared in groups of 2^GROUP_BITS size classes (mca_coll_modeltuned_module_t's
+ * ready); bit 15 of ready says its counters are. */
+#define MCA_COLL_MODELTUNED_GROUP_BITS  3
+#define MCA_COLL_MODELTUNED_CALLS_READY (1u << 15)
 
 /* Algorithm numbers modeltuned can dispatch and count: tuned's numbers of each collective. */
 #define MCA_COLL_MODELTUNED_MAX_SLOTS 32
@@ -190,6 +194,7 @@ typedef struct mca_coll_modeltuned_slot_t {
 typedef struct mca_coll_modeltuned_row_t {
     unsigned long long calls[MCA_COLL_MODELTUNED_MAX_SLOTS];
     mca_coll_modeltuned_slot_t slots[MCA_COLL_MODELTUNED_SIZE_CLASSES];
+    uint8_t in_remembered[MCA_COLL_MODELTUNED_SIZE_CLASSES]; /* slots[c] came from `remembered` */
 } mca_coll_modeltuned_row_t;
 
 /* Watched decisions per communicator: a pick of the model that left Open MPI's default, one per
@@ -231,11 +236,16 @@ typedef struct mca_coll_modeltuned_module_t {
     mca_coll_base_module_t super;
 
     /* What a call reads, first thing after the base: MCA_COLL_MODELTUNED_TRACE_CALLS and
-     * _DELAY_PICKS (from the component's settings), then per call kind its counters and decisions.
-     * Inline, not behind pointers, so that a call loads no other line of the module first (16 KiB,
-     * written once at creation). Slots are empty (key 0) until decided, and emptied again while
-     * the model is not ready, so such calls go to decide, which hands them back. */
+     * _DELAY_PICKS (from the component's settings), which parts of the rows are ready, then per
+     * call kind its counters and decisions. Inline, not behind pointers, so that a call loads no
+     * other line of the module first. A row's counters are cleared on its kind's first call, and
+     * its slots a group of size classes at a time, on the first call that reaches the group
+     * (ready[kind]: MCA_COLL_MODELTUNED_CALLS_READY and a bit per group; until then the memory is
+     * whatever the module's last communicator left): a new communicator clears what its calls
+     * reach, not 25 KiB. Slots are empty (key 0) until decided; while the model is not ready they
+     * stay empty, so such calls go to decide, which hands them back. */
     uint8_t call_flags;
+    uint16_t ready[MCA_COLL_MODELTUNED_KINDS];
     mca_coll_modeltuned_row_t rows[MCA_COLL_MODELTUNED_KINDS];
     /* [op] What ran before modeltuned was enabled: the fallback (its collective's file casts fn
      * back to the collective's type). */
@@ -251,16 +261,12 @@ typedef struct mca_coll_modeltuned_module_t {
                             ("tuned", "han", ...), named in its lines and decision file */
     uint32_t allowed[MT_OPS]; /* [op] algorithms this communicator may use, from the parameters
                             as they were when it was created */
-    char tuned_told[MT_OPS]
-                   [MCA_COLL_MODELTUNED_REASON_MAX]; /* [op] why tuned runs what the user told it
-                           ("": it does not), when this communicator was created: that op is
-                           left to tuned */
+    uint8_t tuned_told;       /* bit op: tuned runs what the user told it for op when this
+                                 communicator was created; that op is left to tuned */
 
     /* Decisions replaced in `rows` by another root's, by root: allocated when a size class
      * first sees a second root. */
     mca_coll_modeltuned_slot_t *remembered;
-    uint8_t in_remembered[MCA_COLL_MODELTUNED_KINDS]
-                         [MCA_COLL_MODELTUNED_SIZE_CLASSES]; /* rows[k][c] came from it */
     size_t remembered_capacity, remembered_count;
 
     /* The picks watched (coll_modeltuned_guard.c); none while guard_enabled is false. */
@@ -271,6 +277,9 @@ typedef struct mca_coll_modeltuned_module_t {
     mca_coll_modeltuned_guard_t guards[MCA_COLL_MODELTUNED_GUARDS];
 } mca_coll_modeltuned_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_modeltuned_module_t);
+_Static_assert((MCA_COLL_MODELTUNED_SIZE_CLASSES - 1) >> MCA_COLL_MODELTUNED_GROUP_BITS < 15,
+               "ready has a bit per group of size classes, and MCA_COLL_MODELTUNED_CALLS_READY");
+_Static_assert(MT_OPS <= 8, "tuned_told has a bit per collective");
 
 /* coll_modeltuned_component.c: parameters, open, close, modex publishing;
  * coll_modeltuned_module.c: comm_query, enable, disable; coll_modeltuned_setup.c: the placement,
@@ -299,6 +308,30 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module,
 uint64_t mca_coll_modeltuned_place_here(mca_coll_modeltuned_node_t *node);
 int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS]);
 int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out);
+/* A place as published (packed in 64 bits), with no node. */
+void mca_coll_modeltuned_unpack_place(uint64_t packed, mt_place *place);
+
+/* coll_modeltuned_peers.c: what comm_query and setup read of a communicator's ranks, kept for the
+ * last communicator's ranks. The scan: the first rank without this rank's table, or -1 (missing:
+ * it has none; first_with_table: no lower rank has this table, the one that reports it); the first
+ * rank on an oversubscribed node, or -1; the first other rank that started with other algorithm
+ * lists or guard settings, or -1. Every rank reads the same values, so all answer comm_query alike
+ * and no rank runs modeltuned's collective while another runs Open MPI's. The places: each rank's,
+ * its node the lowest rank on the same host. */
+typedef struct mca_coll_modeltuned_scan_t {
+    int other;
+    bool missing, first_with_table;
+    int oversubscribed, other_lists;
+} mca_coll_modeltuned_scan_t;
+void mca_coll_modeltuned_peers_scan(struct ompi_communicator_t *comm,
+                                    mca_coll_modeltuned_scan_t *out);
+int mca_coll_modeltuned_peers_places(struct ompi_communicator_t *comm, mt_place *places);
+void mca_coll_modeltuned_peers_forget(void);
+
+/* Every key `proc` published at once: values[k] where found[k]. */
+void mca_coll_modeltuned_published_all(struct ompi_proc_t *proc,
+                                       uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS],
+                                       bool found[MCA_COLL_MODELTUNED_PUBLISHED_KEYS]);
 /* Reads what `procs` published, all at once (under 5.0 the wait for ranks that published nothing
  * is one timeout in all); mca_coll_modeltuned_published then answers from memory. */
 void mca_coll_modeltuned_read_published(struct ompi_proc_t **procs, int n);
@@ -308,6 +341,9 @@ char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char 
 /* coll_modeltuned_tuned.c: whether tuned runs what the user told it for `op` (MT_OP_*) instead of
  * its fixed rules, and why in `why` (may be NULL). */
 bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size);
+/* Per op, why tuned runs what the user told it, or "": each op's mca_coll_modeltuned_tuned_is_told,
+ * with tuned's dynamic rules read once. */
+void mca_coll_modeltuned_tuned_told(char told[MT_OPS][MCA_COLL_MODELTUNED_REASON_MAX]);
 
 /* coll_modeltuned_collectives.c: the collectives' names in the list's order, separated by ", " and
  * `last_separator` before the last ("bcast, reduce and allreduce"). */
@@ -335,6 +371,21 @@ mca_coll_modeltuned_decision_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_m
                                                            struct ompi_communicator_t *comm,
                                                            int kind, int size_class, size_t count,
                                                            size_t type_size, int root);
+/* Whether the counters of `kind`, and its slot of `size_class`, are cleared (ready); prepare
+ * clears them where not yet. */
+static inline bool mca_coll_modeltuned_calls_ready(const mca_coll_modeltuned_module_t *module,
+                                                   int kind)
+{
+    return 0 != (module->ready[kind] & MCA_COLL_MODELTUNED_CALLS_READY);
+}
+static inline bool mca_coll_modeltuned_slot_ready(const mca_coll_modeltuned_module_t *module,
+                                                  int kind, int size_class)
+{
+    return 0 != (module->ready[kind] & (1u << (size_class >> MCA_COLL_MODELTUNED_GROUP_BITS)));
+}
+void mca_coll_modeltuned_calls_prepare(mca_coll_modeltuned_module_t *module, int kind);
+void mca_coll_modeltuned_slot_prepare(mca_coll_modeltuned_module_t *module, int kind,
+                                      int size_class);
 
 /* coll_modeltuned_record.c, what decide and the guard write. mca_coll_modeltuned_trace: the
  * level-20 line of what ran (d == NULL: fallback). mca_coll_modeltuned_records: whether this rank

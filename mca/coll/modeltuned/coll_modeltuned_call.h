@@ -31,7 +31,8 @@ mca_coll_modeltuned_lookup(mca_coll_modeltuned_module_t *m, struct ompi_communic
 {
     const int size_class = mca_coll_modeltuned_size_class(count * type_size);
     mca_coll_modeltuned_slot_t *slot = &m->rows[kind].slots[size_class];
-    if (OPAL_UNLIKELY(slot->key != (uint64_t) root + 1))
+    if (OPAL_UNLIKELY(!mca_coll_modeltuned_slot_ready(m, kind, size_class) ||
+                      slot->key != (uint64_t) root + 1))
         return mca_coll_modeltuned_decide(m, comm, kind, size_class, count, type_size, root);
     return OPAL_LIKELY(0 != slot->decision.algorithm) ? &slot->decision : NULL;
 }
@@ -48,8 +49,10 @@ static inline bool mca_coll_modeltuned_hands_back(mca_coll_modeltuned_module_t *
                                                   size_t bytes, int root)
 {
     mca_coll_modeltuned_row_t *row = &m->rows[kind];
-    const mca_coll_modeltuned_slot_t *slot = &row->slots[mca_coll_modeltuned_size_class(bytes)];
-    if (OPAL_UNLIKELY(slot->key != (uint64_t) root + 1 || 0 != slot->decision.algorithm ||
+    const int size_class = mca_coll_modeltuned_size_class(bytes);
+    const mca_coll_modeltuned_slot_t *slot = &row->slots[size_class];
+    if (OPAL_UNLIKELY(!mca_coll_modeltuned_slot_ready(m, kind, size_class) ||
+                      slot->key != (uint64_t) root + 1 || 0 != slot->decision.algorithm ||
                       0 != m->call_flags))
         return false;
     ++row->calls[0];
@@ -108,6 +111,8 @@ static inline void mca_coll_modeltuned_count_call(mca_coll_modeltuned_module_t *
                                                   const mca_coll_modeltuned_decision_t *d,
                                                   size_t bytes, int root)
 {
+    if (OPAL_UNLIKELY(!mca_coll_modeltuned_calls_ready(m, kind))) /* a call no lookup decided */
+        mca_coll_modeltuned_calls_prepare(m, kind);
     ++m->rows[kind].calls[NULL == d ? 0 : d->algorithm];
     if (OPAL_UNLIKELY(m->call_flags))
         mca_coll_modeltuned_call_extras(m, kind, comm, d, bytes, root);
@@ -217,7 +222,7 @@ mca_coll_modeltuned_exchange(const mca_coll_modeltuned_exchange_t *x, bool hande
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     const size_t bytes = (size_t) rcount * rdtype->super.size;
     const bool whole = 0 == bytes || handed_back;
-    if (whole && OPAL_LIKELY(0 == m->call_flags))
+    if (whole && OPAL_LIKELY(0 == m->call_flags && mca_coll_modeltuned_calls_ready(m, x->kind)))
         ++m->rows[x->kind].calls[0];
     else if (whole || !mca_coll_modeltuned_hands_back(m, x->kind, bytes, 0))
         return decided(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module);

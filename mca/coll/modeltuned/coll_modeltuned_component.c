@@ -275,6 +275,7 @@ static int modeltuned_open(void)
 static int modeltuned_close(void)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
+    mca_coll_modeltuned_peers_forget();
     mt_table_free(c->table);
     free(c->table_path);
     free(c->problem);

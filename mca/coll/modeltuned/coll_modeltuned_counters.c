@@ -42,6 +42,8 @@ void mca_coll_modeltuned_counters_remove(mca_coll_modeltuned_module_t *m)
         if (c->live[i] != m)
             continue;
         for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind) {
+            if (!mca_coll_modeltuned_calls_ready(m, kind)) /* never called */
+                continue;
             unsigned long long *total = c->calls[mca_coll_modeltuned_kind_op(kind)];
             for (int a = 0; a < c->slots; ++a) /* the numbers the registry has, not the room */
                 total[a] += m->rows[kind].calls[a];
@@ -63,7 +65,8 @@ static int counters_get(const struct mca_base_pvar_t *pvar, void *value, void *o
     memcpy(out, c->calls[op], sizeof(unsigned long long) * c->slots);
     for (size_t i = 0; i < c->live_count; ++i)
         for (int kind = 0; kind < MCA_COLL_MODELTUNED_KINDS; ++kind)
-            if (mca_coll_modeltuned_kind_op(kind) == op)
+            if (mca_coll_modeltuned_kind_op(kind) == op &&
+                mca_coll_modeltuned_calls_ready(c->live[i], kind))
                 for (int a = 0; a < c->slots; ++a)
                     out[a] += c->live[i]->rows[kind].calls[a];
     pthread_mutex_unlock(&counters_lock);

@@ -11,6 +11,7 @@
 
 #include "coll_modeltuned.h"
 #include MCA_COLL_MODELTUNED_RTE_H
+#include "ompi/mca/coll/base/coll_base_functions.h"
 #include "opal/util/printf.h"
 
 static uint64_t remembered_key(int kind, int size_class, int root)
@@ -83,7 +84,7 @@ static mca_coll_modeltuned_slot_t *slot_for(mca_coll_modeltuned_module_t *m, int
                                             int size_class)
 {
     mca_coll_modeltuned_slot_t *slot = &m->rows[kind].slots[size_class];
-    uint8_t *in_remembered = &m->in_remembered[kind][size_class];
+    uint8_t *in_remembered = &m->rows[kind].in_remembered[size_class];
     if (0 != slot->key && (!*in_remembered || 0 != slot->decision.guard))
         remember(m, remembered_key(kind, size_class, (int) slot->key - 1), &slot->decision);
     *in_remembered = 0;
@@ -102,7 +103,7 @@ static bool recall(mca_coll_modeltuned_module_t *m, mca_coll_modeltuned_slot_t *
         return false;
     slot->decision = seen->decision;
     slot->key = (uint64_t) root + 1;
-    m->in_remembered[kind][size_class] = 1;
+    m->rows[kind].in_remembered[size_class] = 1;
     return true;
 }
 
@@ -143,7 +144,12 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
                           .objective = c->objective};
     mt_decision decision;
     const int rc = mt_decide(m->model, &call, &decision, record || log ? &report : NULL);
-    if (0 == rc && 0 != decision.algorithm) {
+    /* The base algorithms keep their trees and request arrays in base_data: made with the first
+     * pick that runs one, so that a communicator whose calls all keep the default pays nothing for
+     * it. Without memory, the default runs. */
+    if (0 == rc && 0 != decision.algorithm && NULL == m->super.base_data)
+        m->super.base_data = OBJ_NEW(mca_coll_base_comm_t);
+    if (0 == rc && 0 != decision.algorithm && NULL != m->super.base_data) {
         slot->decision = to_run(op, decision.algorithm, decision.segsize, decision.fanout);
         mca_coll_modeltuned_guard_watch(m, kind, size_class, root, &slot->decision, &decision);
     } else { /* nothing can run, or Open MPI's default: handed back */
@@ -171,11 +177,35 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
     return rc;
 }
 
+void mca_coll_modeltuned_calls_prepare(mca_coll_modeltuned_module_t *m, int kind)
+{
+    if (mca_coll_modeltuned_calls_ready(m, kind))
+        return;
+    memset(m->rows[kind].calls, 0, sizeof m->rows[kind].calls);
+    m->ready[kind] |= MCA_COLL_MODELTUNED_CALLS_READY;
+}
+
+void mca_coll_modeltuned_slot_prepare(mca_coll_modeltuned_module_t *m, int kind, int size_class)
+{
+    mca_coll_modeltuned_calls_prepare(m, kind);
+    if (mca_coll_modeltuned_slot_ready(m, kind, size_class))
+        return;
+    const int group = size_class >> MCA_COLL_MODELTUNED_GROUP_BITS,
+              first = group << MCA_COLL_MODELTUNED_GROUP_BITS;
+    const int n = first + (1 << MCA_COLL_MODELTUNED_GROUP_BITS) <= MCA_COLL_MODELTUNED_SIZE_CLASSES
+                      ? 1 << MCA_COLL_MODELTUNED_GROUP_BITS
+                      : MCA_COLL_MODELTUNED_SIZE_CLASSES - first;
+    memset(&m->rows[kind].slots[first], 0, sizeof m->rows[kind].slots[0] * (size_t) n);
+    memset(&m->rows[kind].in_remembered[first], 0, (size_t) n);
+    m->ready[kind] |= (uint16_t) (1u << group);
+}
+
 mca_coll_modeltuned_decision_t *mca_coll_modeltuned_decide(mca_coll_modeltuned_module_t *m,
                                                            struct ompi_communicator_t *comm,
                                                            int kind, int size_class, size_t count,
                                                            size_t type_size, int root)
 {
+    mca_coll_modeltuned_slot_prepare(m, kind, size_class); /* the caller counts the call there */
     if (OPAL_UNLIKELY(MCA_COLL_MODELTUNED_READY != m->state))
         return NULL; /* setup failed at enable, or disabled: no row, every call handed back */
     mca_coll_modeltuned_slot_t *slot = slot_for(m, kind, size_class);

@@ -228,7 +228,7 @@ static void take_back(mca_coll_modeltuned_module_t *m, struct ompi_communicator_
     const mca_coll_modeltuned_decision_t pick = *d;
     *d = (mca_coll_modeltuned_decision_t){.countdown = UINT32_MAX}; /* handed back from now on */
     /* The slot now differs from any copy remembered for this root: written back when replaced. */
-    m->in_remembered[g->kind][g->size_class] = 0;
+    m->rows[g->kind].in_remembered[g->size_class] = 0;
     g->in_use = false;
     mca_coll_modeltuned_guard_counted(mca_coll_modeltuned_kind_op(g->kind), true);
     announce_window(m, comm, g, &pick, sum, true);

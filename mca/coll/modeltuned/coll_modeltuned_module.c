@@ -4,6 +4,7 @@
  */
 #include "ompi_config.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +19,13 @@
 
 static void module_construct(mca_coll_modeltuned_module_t *m)
 {
-    /* Everything after the base up to the guards (none handed out): UNPLACED, no model, no
-     * fallback yet, nothing decided or run. */
+    /* Everything after the base up to the guards (none handed out) but the rows (none ready):
+     * UNPLACED, no model, no fallback yet, nothing decided or run. */
     memset((char *) m + sizeof m->super, 0,
-           offsetof(mca_coll_modeltuned_module_t, guards) - sizeof m->super);
+           offsetof(mca_coll_modeltuned_module_t, rows) - sizeof m->super);
+    memset(m->previous, 0,
+           offsetof(mca_coll_modeltuned_module_t, guards) -
+               offsetof(mca_coll_modeltuned_module_t, previous));
     m->call_flags = mca_coll_modeltuned_component.call_flags;
     m->guard_enabled = mca_coll_modeltuned_component.guard;
     mca_coll_modeltuned_counters_add(m);
@@ -97,61 +101,6 @@ static void uninstall_ops(mca_coll_modeltuned_module_t *m, struct ompi_communica
 OBJ_CLASS_INSTANCE(mca_coll_modeltuned_module_t, mca_coll_base_module_t, module_construct,
                    module_destruct);
 
-/* What the ranks of `comm` published at open; every rank reads the same values, so all answer
- * comm_query alike and no rank runs modeltuned's collective while another runs Open MPI's. Returns
- * the first rank without this rank's table, or -1 (*missing: it has none; *first_with_table: no
- * lower rank has this table, the one that reports it); *oversubscribed: the first rank on an
- * oversubscribed node, or -1. */
-static int scan_published(struct ompi_communicator_t *comm, bool *missing, bool *first_with_table,
-                          int *oversubscribed, int *other_lists)
-{
-    const uint64_t mine = mt_table_checksum(mca_coll_modeltuned_component.table);
-    const int me = ompi_comm_rank(comm);
-    int other = -1;
-    *first_with_table = true;
-    *oversubscribed = *other_lists = -1;
-    /* On the stack for the usual sizes: a communicator's query allocates nothing it need not. */
-    ompi_proc_t *on_stack[64];
-    const int size = ompi_comm_size(comm);
-    ompi_proc_t **procs = size <= 64 ? on_stack : malloc(sizeof *procs * size);
-    for (int r = 0; NULL != procs && r < size; ++r)
-        procs[r] = ompi_comm_peer_lookup(comm, r);
-    if (NULL != procs)
-        mca_coll_modeltuned_read_published(procs, size);
-    if (procs != on_stack)
-        free(procs);
-    for (int r = 0; r < ompi_comm_size(comm); ++r) {
-        ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
-        uint64_t theirs = 0, flag = 0, settings = 0;
-        if (*oversubscribed < 0 &&
-            OPAL_SUCCESS ==
-                mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_OVERSUBSCRIBED,
-                                              &flag) &&
-            0 != flag)
-            *oversubscribed = r;
-        if (r == me)
-            continue;
-        if (*other_lists < 0 &&
-            OPAL_SUCCESS == mca_coll_modeltuned_published(proc,
-                                                          MCA_COLL_MODELTUNED_PUBLISHED_SETTINGS,
-                                                          &settings) &&
-            settings != mca_coll_modeltuned_component.start_settings)
-            *other_lists = r;
-        const bool none = OPAL_SUCCESS !=
-                              mca_coll_modeltuned_published(proc,
-                                                            MCA_COLL_MODELTUNED_PUBLISHED_TABLE,
-                                                            &theirs) ||
-                          0 == theirs;
-        if (r < me && !none && theirs == mine)
-            *first_with_table = false;
-        if (other < 0 && (none || theirs != mine)) {
-            other = r;
-            *missing = none;
-        }
-    }
-    return other;
-}
-
 /* One line naming a rank of `comm` without this rank's table (`missing`: it has none, with the
  * reason it published) or with another one; said by the first rank holding this table. */
 static void report_table_mismatch(struct ompi_communicator_t *comm, int other, bool missing,
@@ -208,8 +157,11 @@ static void leave_op(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
 static void leave_told_ops(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm)
 {
     for (int op = 0; op < MT_OPS; ++op)
-        if ('\0' != m->tuned_told[op][0])
-            leave_op(m, comm, op, "tuned", m->tuned_told[op]);
+        if (m->tuned_told & (1u << op)) {
+            char why[MCA_COLL_MODELTUNED_REASON_MAX] = "the user told tuned what to run for it";
+            (void) mca_coll_modeltuned_tuned_is_told(op, why, sizeof why);
+            leave_op(m, comm, op, "tuned", why);
+        }
 }
 
 /* The model weighs its picks against tuned's fixed rule, or against han's hierarchical algorithms
@@ -283,11 +235,6 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
         OBJ_RETAIN(m->previous[op].module);
     }
 
-    /* The base algorithms keep their trees and request arrays here. */
-    m->super.base_data = OBJ_NEW(mca_coll_base_comm_t);
-    if (NULL == m->super.base_data)
-        return OMPI_ERR_OUT_OF_RESOURCE;
-
     /* The placement needs no communication (setup.c), so the model is built now, and an op it can
      * never take from Open MPI's default (or every op, when the model cannot be built) is left out:
      * Open MPI installs the functions left non-NULL after enable, so that op's calls go straight
@@ -326,15 +273,16 @@ static const char *published_mismatch(mca_coll_modeltuned_component_t *c,
                                       struct ompi_communicator_t *comm, char *reason,
                                       size_t reason_size)
 {
-    bool missing = false, first_with_table = false;
-    int oversubscribed = -1, other_lists = -1;
-    const int other = scan_published(comm, &missing, &first_with_table, &oversubscribed,
-                                     &other_lists);
+    mca_coll_modeltuned_scan_t scan;
+    mca_coll_modeltuned_peers_scan(comm, &scan);
+    const int other = scan.other, oversubscribed = scan.oversubscribed,
+              other_lists = scan.other_lists;
     if (other >= 0) {
         if (mca_coll_modeltuned_once(MCA_COLL_MODELTUNED_ONCE_TABLE_MISMATCH))
-            report_table_mismatch(comm, other, missing, first_with_table);
+            report_table_mismatch(comm, other, scan.missing, scan.first_with_table);
         snprintf(reason, reason_size, "rank %d of this communicator %s", other,
-                 missing ? "has no usable calibration table" : "uses another calibration table");
+                 scan.missing ? "has no usable calibration table"
+                              : "uses another calibration table");
         return reason;
     }
     if (other_lists >= 0) { /* parameters set differently per rank */
@@ -355,6 +303,44 @@ static const char *published_mismatch(mca_coll_modeltuned_component_t *c,
     return NULL;
 }
 
+/* Each op's algorithm list as last parsed: a list keeps its text until an MPI_T write, so a new
+ * communicator compares the text instead of parsing it again. Longer lists are parsed each time. */
+static struct {
+    pthread_mutex_t lock;
+    char text[MT_OPS][128];
+    uint32_t mask[MT_OPS];
+    bool valid[MT_OPS];
+} parsed_lists = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The lists' masks as last parsed, per op that still has that text (bit op of the result). */
+static unsigned parsed_before(char *const *lists, uint32_t allowed[MT_OPS])
+{
+    unsigned known = 0;
+    pthread_mutex_lock(&parsed_lists.lock);
+    for (int op = 0; op < MT_OPS; ++op) {
+        const char *text = NULL != lists[op] ? lists[op] : "";
+        if (parsed_lists.valid[op] && text[0] == parsed_lists.text[op][0] &&
+            ('\0' == text[0] || 0 == strcmp(parsed_lists.text[op], text))) {
+            allowed[op] = parsed_lists.mask[op];
+            known |= 1u << op;
+        }
+    }
+    pthread_mutex_unlock(&parsed_lists.lock);
+    return known;
+}
+
+static void parsed_now(int op, const char *list, uint32_t mask)
+{
+    const char *text = NULL != list ? list : "";
+    if (strlen(text) >= sizeof parsed_lists.text[op])
+        return;
+    pthread_mutex_lock(&parsed_lists.lock);
+    strcpy(parsed_lists.text[op], text);
+    parsed_lists.mask[op] = mask;
+    parsed_lists.valid[op] = true;
+    pthread_mutex_unlock(&parsed_lists.lock);
+}
+
 /* The algorithms `comm` may use, per op, from the lists as they are now: only an MPI_T write makes
  * them fail here (they were checked at MPI_Init). Such writes must be the same on every rank (the
  * variables' scope is "all"): communicators created afterwards follow them without another
@@ -364,12 +350,17 @@ static const char *allowed_now(mca_coll_modeltuned_component_t *c, struct ompi_c
 {
     char *const *lists = c->algorithm_lists;
     char err[512];
+    const unsigned known = parsed_before(lists, allowed);
     for (int op = 0; op < MT_OPS; ++op) {
-        if (0 != mt_parse_algorithms(op, lists[op], &allowed[op], err, sizeof err)) {
-            mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm), "bad-algorithm-list-written",
-                                          mca_coll_modeltuned_op_name(op), lists[op], comm->c_name,
-                                          mca_coll_modeltuned_cid(comm), err);
-            return "an algorithm list written at run time is invalid";
+        if (!(known & (1u << op))) {
+            if (0 != mt_parse_algorithms(op, lists[op], &allowed[op], err, sizeof err)) {
+                mca_coll_modeltuned_show_help(0 == ompi_comm_rank(comm),
+                                              "bad-algorithm-list-written",
+                                              mca_coll_modeltuned_op_name(op), lists[op],
+                                              comm->c_name, mca_coll_modeltuned_cid(comm), err);
+                return "an algorithm list written at run time is invalid";
+            }
+            parsed_now(op, lists[op], allowed[op]);
         }
         allowed[op] &= c->runnable[op]; /* what Open MPI's library cannot run is never allowed */
     }
@@ -394,9 +385,7 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
     /* Tuned's settings were compared at start-up (start_lists); what is read here are their values
      * now, which MPI_T writes (scope "all", the same on every rank) may have changed since. */
     char told[MT_OPS][MCA_COLL_MODELTUNED_REASON_MAX];
-    for (int op = 0; op < MT_OPS; ++op)
-        if (!mca_coll_modeltuned_tuned_is_told(op, told[op], sizeof told[op]))
-            told[op][0] = '\0';
+    mca_coll_modeltuned_tuned_told(told);
 
     *priority = c->priority;
     const char *why = c->priority < 0            ? "priority is negative"
@@ -426,7 +415,9 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
     if (NULL == m)
         return NULL;
     memcpy(m->allowed, allowed, sizeof allowed);
-    memcpy(m->tuned_told, told, sizeof told);
+    for (int op = 0; op < MT_OPS; ++op)
+        if ('\0' != told[op][0])
+            m->tuned_told |= (uint8_t) (1u << op);
     m->super.coll_module_enable = module_enable;
     m->super.coll_module_disable = module_disable;
     for (int op = 0; op < MT_OPS; ++op)

@@ -90,7 +90,7 @@ static uint64_t pack_place(const mt_place *p)
     return packed;
 }
 
-static void unpack_place(uint64_t packed, mt_place *p)
+void mca_coll_modeltuned_unpack_place(uint64_t packed, mt_place *p)
 {
     int32_t v[4];
     for (int i = 0; i < 4; ++i)
@@ -131,22 +131,21 @@ int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLIS
     return rc;
 }
 
-/* What every rank published, per vpid of this job: value + 1, 0 = not read yet, UINT64_MAX = absent
- * (the modex is read-only after MPI_Init). */
-static uint64_t *published_cache[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
+/* What every rank of this job published, a row per vpid: value + 1 per key, 0 = not read yet,
+ * UINT64_MAX = absent (the modex is read-only after MPI_Init). Allocated on first use. */
+static uint64_t (*published_rows)[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
 static uint32_t cached_procs;
 
-static bool cacheable(const opal_process_name_t *name)
+/* The row of `name`, or NULL: another job's rank, or no memory. */
+static uint64_t *cached_row(const opal_process_name_t *name)
 {
-    if (0 == cached_procs && ompi_process_info.num_procs > 0) {
-        cached_procs = ompi_process_info.num_procs;
-        for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k)
-            published_cache[k] = calloc(cached_procs, sizeof *published_cache[k]);
+    if (NULL == published_rows && ompi_process_info.num_procs > 0) {
+        published_rows = calloc(ompi_process_info.num_procs, sizeof *published_rows);
+        cached_procs = NULL != published_rows ? ompi_process_info.num_procs : 0;
     }
-    bool all = name->jobid == OMPI_PROC_MY_NAME->jobid && name->vpid < cached_procs;
-    for (int k = 0; all && k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k)
-        all = NULL != published_cache[k];
-    return all;
+    return name->jobid == OMPI_PROC_MY_NAME->jobid && name->vpid < cached_procs
+               ? published_rows[name->vpid]
+               : NULL;
 }
 
 /* modeltuned's numbers that `name` published, from this process's copy of the modex: under 4.1
@@ -248,18 +247,20 @@ char *mca_coll_modeltuned_published_string(struct ompi_proc_t *proc, const char 
 void mca_coll_modeltuned_read_published(ompi_proc_t **procs, int n)
 {
     bool to_read = false; /* the usual case, every rank read before: nothing to allocate */
-    for (int i = 0; i < n && !to_read; ++i)
-        to_read = cacheable(&procs[i]->super.proc_name) &&
-                  0 == published_cache[0][procs[i]->super.proc_name.vpid];
+    for (int i = 0; i < n && !to_read; ++i) {
+        const uint64_t *row = cached_row(&procs[i]->super.proc_name);
+        to_read = NULL != row && 0 == row[0];
+    }
     if (!to_read)
         return;
     ompi_proc_t **todo = malloc(sizeof *todo * (n > 0 ? n : 1));
     bool *present = malloc(sizeof *present * (n > 0 ? n : 1));
     int m = 0;
-    for (int i = 0; NULL != todo && i < n; ++i)
-        if (cacheable(&procs[i]->super.proc_name) &&
-            0 == published_cache[0][procs[i]->super.proc_name.vpid])
+    for (int i = 0; NULL != todo && i < n; ++i) {
+        const uint64_t *row = cached_row(&procs[i]->super.proc_name);
+        if (NULL != row && 0 == row[0])
             todo[m++] = procs[i];
+    }
     if (NULL != todo && NULL != present && m > 0)
         fetch_published(todo, m, present);
     for (int i = 0; NULL != present && i < m; ++i) {
@@ -267,51 +268,46 @@ void mca_coll_modeltuned_read_published(ompi_proc_t **procs, int n)
         bool found[MCA_COLL_MODELTUNED_PUBLISHED_KEYS] = {false};
         if (present[i])
             read_local(&todo[i]->super.proc_name, values, found);
+        uint64_t *row = cached_row(&todo[i]->super.proc_name);
         for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k)
-            published_cache[k][todo[i]->super.proc_name.vpid] = found[k] ? values[k] + 1
-                                                                         : UINT64_MAX;
+            row[k] = found[k] ? values[k] + 1 : UINT64_MAX;
     }
     free(todo);
     free(present);
 }
 
-int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out)
+void mca_coll_modeltuned_published_all(struct ompi_proc_t *proc,
+                                       uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS],
+                                       bool found[MCA_COLL_MODELTUNED_PUBLISHED_KEYS])
 {
     const opal_process_name_t *name = &proc->super.proc_name;
-    if (!cacheable(name)) { /* another job's rank, or no memory: read it alone */
-        uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
-        bool found[MCA_COLL_MODELTUNED_PUBLISHED_KEYS], present = false;
+    const uint64_t *row = cached_row(name);
+    if (NULL == row) { /* another job's rank, or no memory: read it alone */
+        bool present = false;
         fetch_published(&proc, 1, &present);
-        if (!present)
-            return OPAL_ERR_NOT_FOUND;
-        read_local(name, values, found);
-        *out = values[key];
-        return found[key] ? OPAL_SUCCESS : OPAL_ERR_NOT_FOUND;
+        for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k) {
+            values[k] = 0;
+            found[k] = false;
+        }
+        if (present)
+            read_local(name, values, found);
+        return;
     }
-    if (0 == published_cache[key][name->vpid])
+    if (0 == row[0])
         mca_coll_modeltuned_read_published(&proc, 1);
-    const uint64_t v = published_cache[key][name->vpid];
-    if (0 == v || UINT64_MAX == v)
-        return OPAL_ERR_NOT_FOUND;
-    *out = v - 1;
-    return OPAL_SUCCESS;
+    for (int k = 0; k < MCA_COLL_MODELTUNED_PUBLISHED_KEYS; ++k) {
+        found[k] = 0 != row[k] && UINT64_MAX != row[k];
+        values[k] = found[k] ? row[k] - 1 : 0;
+    }
 }
 
-typedef struct host_rank {
-    bool known;
-    uint64_t host; /* hash of the node name */
-    int rank;
-} host_rank;
-
-/* By host (unknown hosts last), then by rank: each host's first rank leads its group. */
-static int compare_host_rank(const void *a, const void *b)
+int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out)
 {
-    const host_rank *x = a, *y = b;
-    if (x->known != y->known)
-        return x->known ? -1 : 1;
-    if (x->known && x->host != y->host)
-        return x->host < y->host ? -1 : 1;
-    return (x->rank > y->rank) - (x->rank < y->rank);
+    uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
+    bool found[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
+    mca_coll_modeltuned_published_all(proc, values, found);
+    *out = values[key];
+    return found[key] ? OPAL_SUCCESS : OPAL_ERR_NOT_FOUND;
 }
 
 /* From what the ranks published: no communication, and every rank reads the same values, so
@@ -326,33 +322,12 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
     m->state = MCA_COLL_MODELTUNED_FALLBACK;
     /* On the stack for the usual sizes: a new communicator allocates nothing it need not. */
     mt_place places_on_stack[64];
-    host_rank by_host_on_stack[64];
     const bool small = size <= 64;
     mt_place *places = small ? places_on_stack : malloc(sizeof *places * size);
-    host_rank *by_host = small ? by_host_on_stack : malloc(sizeof *by_host * size);
-    if (NULL == places || NULL == by_host) {
-        if (!small) {
+    if (NULL == places || OMPI_SUCCESS != mca_coll_modeltuned_peers_places(comm, places)) {
+        if (!small)
             free(places);
-            free(by_host);
-        }
         return OMPI_ERR_OUT_OF_RESOURCE; /* a rank out of memory at setup: see design.md */
-    }
-    for (int r = 0; r < size; ++r) {
-        struct ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
-        uint64_t packed = 0, host = 0;
-        bool known = OPAL_SUCCESS ==
-                     mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_HOST, &host);
-        (void) mca_coll_modeltuned_published(proc, MCA_COLL_MODELTUNED_PUBLISHED_PLACE, &packed);
-        unpack_place(packed, &places[r]);
-        by_host[r] = (host_rank){known, host, r};
-    }
-    /* Node id: the first rank on the same host (a rank whose host is unknown: a node of its own).
-     * Sorted, not compared pairwise: O(P log P) at any number of nodes. */
-    qsort(by_host, size, sizeof *by_host, compare_host_rank);
-    for (int k = 0; k < size; ++k) {
-        const bool same = k > 0 && by_host[k].known && by_host[k - 1].known &&
-                          by_host[k].host == by_host[k - 1].host;
-        places[by_host[k].rank].node = same ? places[by_host[k - 1].rank].node : by_host[k].rank;
     }
     /* Where han is below (5.0 across nodes), the model tells whether it runs its own algorithms
      * or hands calls to tuned (a node holding one rank each, coll_han_subcomms.c). */
@@ -362,10 +337,8 @@ int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *m, struct ompi_commu
             han_fallback_ops |= 1 << op;
     m->model = mt_comm_model_create(c->table, size, places, m->allowed, han_fallback_ops, err,
                                     sizeof err);
-    if (!small) {
+    if (!small)
         free(places);
-        free(by_host);
-    }
     if (NULL == m->model) {
         opal_output_verbose(1, c->output,
                             "coll:modeltuned:setup cid=%d name=%s: %s; falling back to "

@@ -52,10 +52,15 @@ static const void *tuned_variable(int which)
     return value;
 }
 
-bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size)
+static bool dynamic_rules(void)
 {
     const bool *dynamic = tuned_variable(USE_DYNAMIC_RULES);
-    if (NULL == dynamic || !*dynamic)
+    return NULL != dynamic && *dynamic;
+}
+
+bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size)
+{
+    if (!dynamic_rules())
         return false;
     const int *algorithm = tuned_variable(FIRST_ALGORITHM + op);
     char *const *rules = tuned_variable(RULES_FILENAME);
@@ -78,4 +83,12 @@ bool mca_coll_modeltuned_tuned_is_told(int op, char *why, size_t why_size)
         return true;
     }
     return false;
+}
+
+void mca_coll_modeltuned_tuned_told(char told[MT_OPS][MCA_COLL_MODELTUNED_REASON_MAX])
+{
+    const bool dynamic = dynamic_rules(); /* usually off: then nothing else is read */
+    for (int op = 0; op < MT_OPS; ++op)
+        if (!dynamic || !mca_coll_modeltuned_tuned_is_told(op, told[op], sizeof told[op]))
+            told[op][0] = '\0';
 }

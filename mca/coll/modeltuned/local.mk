@@ -13,6 +13,7 @@ MODELTUNED_COMPONENT_SOURCES = \
 	mca/coll/modeltuned/coll_modeltuned_counters.c \
 	mca/coll/modeltuned/coll_modeltuned_module.c \
 	mca/coll/modeltuned/coll_modeltuned_setup.c \
+	mca/coll/modeltuned/coll_modeltuned_peers.c \
 	mca/coll/modeltuned/coll_modeltuned_tuned.c \
 	mca/coll/modeltuned/coll_modeltuned_list.c \
 	mca/coll/modeltuned/coll_modeltuned_decide.c \
