@@ -228,6 +228,8 @@ expect_usage() {  # expect_usage "what the line must contain" args...
     fail "modeltuned $*: status $status, $lines lines, wanted one line with '$want':"; echo "$out"; fi
 }
 expect_usage "give the command to compare after --" ab
+expect_usage "--baseline-mca: 'coll sm' is not an MCA parameter name" ab --baseline-mca "coll sm" 90 -- true
+expect_usage "--modeltuned-mca needs a value" ab --modeltuned-mca coll_sm_priority
 expect_usage "give the command to compare after --" ab --rounds 3 --
 expect_usage "give the command to compare after --" ab mpirun -np 2 ./bench
 expect_usage "--rounds: '1' is not a whole number >= 2" ab --rounds 1 -- touch "$scratch/ran"

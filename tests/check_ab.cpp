@@ -236,6 +236,41 @@ START_TEST(arms_from_command_and_environment) {
 }
 END_TEST
 
+START_TEST(mca_settings_become_environment) {
+  AbOptions o;
+  o.command = {"mpirun", "app"};
+  o.command_given = true;
+  RawOptions raw;
+  raw.baseline_mca = {{"coll_sm_priority", "90"}};
+  raw.modeltuned_mca = {{"coll_modeltuned_verbose", "1"}};
+  raw.baseline_env = {"OMPI_MCA_coll_sm_priority=95"};
+  finish_options(o, raw);
+  ck_assert_uint_eq(o.baseline_env.size(), 2);
+  ck_assert_str_eq(o.baseline_env[0].first.c_str(), "OMPI_MCA_coll_sm_priority");
+  ck_assert_str_eq(o.baseline_env[0].second.c_str(), "90");
+  ck_assert_str_eq(o.baseline_env[1].second.c_str(), "95");  // after it: the --baseline-env value wins
+  ck_assert_uint_eq(o.modeltuned_env.size(), 1);
+  ck_assert_str_eq(o.modeltuned_env[0].first.c_str(), "OMPI_MCA_coll_modeltuned_verbose");
+  const Arms arms = make_arms(o, std::nullopt);
+  bool in_baseline = false, in_modeltuned = false;
+  for (const auto &[name, value] : arms.baseline.env) in_baseline |= name == "OMPI_MCA_coll_sm_priority";
+  for (const auto &[name, value] : arms.modeltuned.env) in_modeltuned |= name == "OMPI_MCA_coll_sm_priority";
+  ck_assert(in_baseline && !in_modeltuned);
+  RawOptions bad;
+  bad.baseline_mca = {{"coll sm", "1"}};
+  AbOptions o2 = o;
+  o2.baseline_env.clear();
+  o2.modeltuned_env.clear();
+  bool refused = false;
+  try {
+    finish_options(o2, bad);
+  } catch (const UsageError &e) {
+    refused = std::string(e.what()).find("'coll sm' is not an MCA parameter name") != std::string::npos;
+  }
+  ck_assert(refused);
+}
+END_TEST
+
 START_TEST(student_t_quantiles) {
   ck_assert(near(student_t_quantile(0.975, 1), 12.7062, 5e-4));
   ck_assert(near(student_t_quantile(0.975, 5), 2.5706, 5e-5));
@@ -333,6 +368,7 @@ int main() {
   TCase *arms = tcase_create("arms");
   tcase_add_test(arms, coll_list_rewriting);
   tcase_add_test(arms, arms_from_command_and_environment);
+  tcase_add_test(arms, mca_settings_become_environment);
   tcase_add_test(arms, job_status_and_output);
   suite_add_tcase(s, arms);
   TCase *statistics = tcase_create("statistics");

@@ -44,7 +44,9 @@ Examples:
   modeltuned ab -- mpirun -np 4 modeltuned-latency
   modeltuned ab --table table.json --rounds 10 -- mpirun -np 16 osu_bcast -m 1:1048576
   modeltuned ab --modeltuned-env OMPI_MCA_coll_modeltuned_calibration_file=/nonexistent \
-                --fail-above 1.05 --out ab -- mpirun -np 8 ./app   (loaded but declining))";
+                --fail-above 1.05 --out ab -- mpirun -np 8 ./app   (loaded but declining)
+  modeltuned ab --baseline-mca coll_sm_priority 90 -- mpirun -np 4 modeltuned-latency
+                                        (against Open MPI with coll/sm switched on))";
 
 // NAME=VALUE with NAME a shell variable name.
 std::pair<std::string, std::string> variable(const std::string &option, const std::string &text) {
@@ -53,6 +55,17 @@ std::pair<std::string, std::string> variable(const std::string &option, const st
   for (size_t i = 0; valid && i < eq; ++i) valid = std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_';
   if (!valid) throw UsageError(fmt::format("{}: '{}' is not NAME=VALUE", option, text));
   return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+// An MCA parameter NAME VALUE as the environment variable OMPI_MCA_NAME=VALUE.
+std::pair<std::string, std::string> mca_variable(const std::string &option,
+                                                 const std::pair<std::string, std::string> &setting) {
+  const std::string &name = setting.first;
+  bool valid = !name.empty() && std::isalpha(static_cast<unsigned char>(name[0]));
+  for (const char c : name) valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+  if (!valid)
+    throw UsageError(fmt::format("{}: '{}' is not an MCA parameter name (letters, digits and _)", option, name));
+  return {"OMPI_MCA_" + name, setting.second};
 }
 
 }  // namespace
@@ -69,6 +82,15 @@ void define_options(CLI::App &cmd, AbOptions &o, RawOptions &raw) {
       ->take_all();
   cmd.add_option("--baseline-env", raw.baseline_env,
                  "NAME=VALUE: set in the baseline job only (repeatable; set last: it can replace OMPI_MCA_coll)")
+      ->take_all();
+  cmd.add_option("--modeltuned-mca", raw.modeltuned_mca,
+                 "NAME VALUE: the MCA parameter NAME set in the modeltuned job only, as "
+                 "--modeltuned-env OMPI_MCA_NAME=VALUE (repeatable)")
+      ->take_all();
+  cmd.add_option("--baseline-mca", raw.baseline_mca,
+                 "NAME VALUE: the MCA parameter NAME set in the baseline job only, as --baseline-env "
+                 "OMPI_MCA_NAME=VALUE (repeatable; e.g. coll_sm_priority 90: the baseline with coll/sm "
+                 "switched on)")
       ->take_all();
   cmd.add_option("--table", o.table,
                  "calibration table for the modeltuned job: --modeltuned-env "
@@ -102,6 +124,9 @@ void define_options(CLI::App &cmd, AbOptions &o, RawOptions &raw) {
 void finish_options(AbOptions &o, const RawOptions &raw) {
   if (!o.command_given || o.command.empty())
     throw UsageError("give the command to compare after --, e.g. modeltuned ab -- mpirun -np 4 modeltuned-latency");
+  // MCA settings first, NAME=VALUE after: a variable given both ways takes the --*-env value.
+  for (const auto &setting : raw.modeltuned_mca) o.modeltuned_env.push_back(mca_variable("--modeltuned-mca", setting));
+  for (const auto &setting : raw.baseline_mca) o.baseline_env.push_back(mca_variable("--baseline-mca", setting));
   for (const auto &text : raw.modeltuned_env) o.modeltuned_env.push_back(variable("--modeltuned-env", text));
   for (const auto &text : raw.baseline_env) o.baseline_env.push_back(variable("--baseline-env", text));
   if (!o.table.empty())

@@ -42,9 +42,11 @@ struct AbOptions {
   bool command_given = false;        // -- was on the command line
 };
 
-// Adds the options to `cmd`; `raw` receives the NAME=VALUE strings checked by finish_options.
+// Adds the options to `cmd`; `raw` receives the NAME=VALUE strings and MCA settings checked by
+// finish_options.
 struct RawOptions {
   std::vector<std::string> modeltuned_env, baseline_env;
+  Variables modeltuned_mca, baseline_mca;  // NAME VALUE, as mpirun's --mca takes them
   std::vector<double> thresholds;
 };
 void define_options(CLI::App &cmd, AbOptions &o, RawOptions &raw);
