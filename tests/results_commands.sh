@@ -16,14 +16,18 @@ headed() { head -n 6 "$1" | grep -q "^# command: results/" && head -n 6 "$1" | g
 ops="bcast reduce allreduce barrier allgather alltoall"
 rows_of() { for op in $ops; do grep -q "^| $op | [0-9.]* | [0-9.]* | [0-9.]* |$" "$1" || return 1; done; }
 
-run ab --smoke --machine smoke --out "$dir/r"
+# adapt: a component every supported Open MPI has, off by default.
+run ab --smoke --machine smoke --against adapt --out "$dir/r"
 check "ab --smoke runs" '[ $status = 0 ]'
 check "ab writes its table with the header" 'headed "$dir/r/ab-np2.md"'
-check "ab's table has the modeltuned, declining and A/A rows, every op with an interval" \
-  '[ "$(grep -cE "^\| smoke, np 2, .*\| 2 (\| [0-9.]+ \[[0-9.]+, [0-9.]+\] ){6}\|$" "$dir/r/ab-np2.md")" = 3 ] &&
-   grep -q "A/A | 2 |" "$dir/r/ab-np2.md" && grep -q "declining | 2 |" "$dir/r/ab-np2.md"'
+check "ab's table has the modeltuned, declining, A/A and --against rows, every op with an interval" \
+  '[ "$(grep -cE "^\| smoke, np 2, .*\| 2 (\| [0-9.]+ \[[0-9.]+, [0-9.]+\] ){6}\|$" "$dir/r/ab-np2.md")" = 4 ] &&
+   grep -q "A/A | 2 |" "$dir/r/ab-np2.md" && grep -q "declining | 2 |" "$dir/r/ab-np2.md" &&
+   grep -q "against coll/adapt switched on | 2 |" "$dir/r/ab-np2.md"'
 check "ab keeps its raw results compactly" \
-  'for f in ab-report.txt declining-report.txt aa-report.txt ab-summary.csv aa-summary.csv ab-sizes.csv.gz aa-sizes.csv.gz table.json.gz; do [ -s "$dir/r/ab-np2/$f" ] || exit 1; done'
+  'for f in ab-report.txt declining-report.txt aa-report.txt against-adapt-report.txt ab-summary.csv aa-summary.csv against-adapt-summary.csv ab-sizes.csv.gz aa-sizes.csv.gz table.json.gz; do [ -s "$dir/r/ab-np2/$f" ] || exit 1; done'
+check "ab's --against baseline switched the component on" \
+  'grep -q "OMPI_MCA_coll_adapt_priority=90" "$dir/r/ab-np2/against-adapt-report.txt"'
 check "ab's raw results carry no folder of this machine" '! grep -rq "$dir\|$top" "$dir/r/ab-np2.md" "$dir/r/ab-np2"'
 
 run guard-overhead --smoke --machine smoke --out "$dir/r"
@@ -55,6 +59,8 @@ for cmd in ab guard-overhead orfeo-validation busy-machine ci-time; do
 done
 run ab --rounds 1
 check "ab --rounds 1: refused before anything runs" '[ $status = 2 ] && printf "%s" "$out" | grep -q "at least 2"'
+run ab --against "sm;rm"
+check "ab --against with a bad name: refused in one line" '[ $status = 2 ] && [ "$(printf "%s\n" "$out" | wc -l)" = 1 ]'
 
 echo "$passed passed, $failures failed"
 [ $failures = 0 ]
