@@ -303,11 +303,9 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
 int mca_coll_modeltuned_setup(mca_coll_modeltuned_module_t *module,
                               struct ompi_communicator_t *comm);
 /* Where this process sits, packed for the modex, with its node's objects counted into `node`;
- * publishes `values` (the host is filled in here); what `proc` published under `key`
- * (OPAL_ERR_NOT_FOUND: nothing, modeltuned is not loaded there). */
+ * publishes `values` (the host is filled in here). */
 uint64_t mca_coll_modeltuned_place_here(mca_coll_modeltuned_node_t *node);
 int mca_coll_modeltuned_publish(const uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS]);
-int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out);
 /* A place as published (packed in 64 bits), with no node. */
 void mca_coll_modeltuned_unpack_place(uint64_t packed, mt_place *place);
 
@@ -328,7 +326,8 @@ void mca_coll_modeltuned_peers_scan(struct ompi_communicator_t *comm,
 int mca_coll_modeltuned_peers_places(struct ompi_communicator_t *comm, mt_place *places);
 void mca_coll_modeltuned_peers_forget(void);
 
-/* Every key `proc` published at once: values[k] where found[k]. */
+/* Every key `proc` published at once: values[k] where found[k] (none found: modeltuned is not
+ * loaded there). */
 void mca_coll_modeltuned_published_all(struct ompi_proc_t *proc,
                                        uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS],
                                        bool found[MCA_COLL_MODELTUNED_PUBLISHED_KEYS]);

@@ -301,15 +301,6 @@ void mca_coll_modeltuned_published_all(struct ompi_proc_t *proc,
     }
 }
 
-int mca_coll_modeltuned_published(struct ompi_proc_t *proc, int key, uint64_t *out)
-{
-    uint64_t values[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
-    bool found[MCA_COLL_MODELTUNED_PUBLISHED_KEYS];
-    mca_coll_modeltuned_published_all(proc, values, found);
-    *out = values[key];
-    return found[key] ? OPAL_SUCCESS : OPAL_ERR_NOT_FOUND;
-}
-
 /* From what the ranks published: no communication, and every rank reads the same values, so
  * every rank builds the same model. comm_query has checked that all published a table, the same
  * one, and the same start-up algorithm lists. */
