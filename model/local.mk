@@ -14,7 +14,7 @@ model_libmodeltuned_model_la_SOURCES = \
 	model/simulate/call.hpp model/simulate/evaluation.hpp model/simulate/evaluation.cpp \
 	model/simulate/tree_evaluation.hpp model/simulate/tree_evaluation.cpp \
 	model/collectives/list.h model/collectives/plan.hpp model/collectives/family.hpp model/collectives/families.cpp \
-	model/collectives/fixed_rule.hpp model/collectives/tree_specs.hpp model/collectives/tree_specs.cpp \
+	model/collectives/fixed_rule.hpp model/collectives/components.cpp model/collectives/tree_specs.hpp model/collectives/tree_specs.cpp \
 	model/collectives/bcast/bcast.cpp \
 	model/collectives/bcast/split_bintree.hpp model/collectives/bcast/split_bintree.cpp \
 	model/collectives/bcast/scatter_allgather.hpp model/collectives/bcast/scatter_allgather.cpp \

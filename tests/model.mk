@@ -35,6 +35,13 @@ tests_check_alltoall_SOURCES = tests/check_alltoall.cpp
 tests_check_alltoall_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
 tests_check_alltoall_LDADD = tools/lib/libmodeltuned_tools.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
 
+# Other components' algorithms: registry entries, where each is a candidate, measured only.
+check_PROGRAMS += tests/check_components
+TESTS += tests/check_components
+tests_check_components_SOURCES = tests/check_components.cpp
+tests_check_components_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) $(FMT_CFLAGS)
+tests_check_components_LDADD = model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+
 # The explain command line: answers and bad flags.
 TESTS += tests/explain_cli.sh
 EXTRA_DIST += tests/explain_cli.sh

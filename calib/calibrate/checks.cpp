@@ -111,7 +111,26 @@ bool han_in_job() {
 // (`prefer_tuned`), a forced configuration's communicator puts tuned above it (Open MPI's
 // component preference, the info key han gives its own sub-communicators), so that the forced
 // algorithm runs; the default's keeps what Open MPI selects. "" or why not.
+// The component that runs configuration `c` when it is not tuned ("sm"), else empty.
+std::string_view component_of(const Config &c) {
+  const AlgorithmSpec *spec = c.algorithm > 0 ? find_algorithm(c.op, c.algorithm) : nullptr;
+  return spec ? spec->component : std::string_view();
+}
+
+// A dup of `group` where Open MPI puts `component` on top, as modeltuned's private communicators
+// do (mca/coll/modeltuned/coll_modeltuned_foreign.c): the code the component then runs.
+std::string create_component_comm(std::string_view component, MPI_Comm group, MPI_Comm &comm) {
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "ompi_comm_coll_preference", fmt::format("{},^modeltuned,han", component).c_str());
+  const int rc = MPI_Comm_dup_with_info(group, info, &comm);
+  MPI_Info_free(&info);
+  return rc == MPI_SUCCESS ? "" : "MPI_Comm_dup_with_info failed";
+}
+
 std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm group, bool prefer_tuned, MPI_Comm &comm) {
+  if (const std::string_view component = component_of(c); !component.empty())
+    return create_component_comm(component, group, comm);
   const int algorithm = c.algorithm, segsize = static_cast<int>(c.segsize);
   const int chain_fanout = c.fanout > 0 && !takes_radix(c) ? c.fanout : vars.chain_fanout0;
   for (auto [name, value] : {std::pair{&vars.algorithm, &algorithm}, std::pair{&vars.segsize, &segsize},
@@ -139,9 +158,12 @@ void restore(TunedVariables &vars) {
 // Whether a configuration can be measured forced through tuned as the model predicts it: not one
 // that runs the communicator's own collectives (allreduce's nonoverlapping, allgather's linear):
 // tuned's rule runs them there, the component's own decisions in the model.
+// Another component's algorithm is measured where Open MPI loaded that component (its priority
+// variable exists), on a communicator where it sits on top.
 bool measurable_forced(const Candidate &c) {
   const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
-  return spec && spec->composed == Composition::none;
+  if (!spec || spec->composed != Composition::none) return false;
+  return spec->component.empty() || cvar_read_int(fmt::format("coll_{}_priority", spec->component).c_str()).has_value();
 }
 
 // Per objective the best few overall, and the best of every other algorithm: where the model

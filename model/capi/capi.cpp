@@ -316,7 +316,9 @@ int mt_algorithm_at(int op, int index, mt_algorithm_info *out) {
                              static_cast<int32_t>(a.convention),
                              a.splits ? 1 : 0,
                              a.tuned_name.data(),
-                             ompi_version_name(a.since).data()};
+                             ompi_version_name(a.since).data(),
+                             ompi_version_name(a.until).data(),
+                             a.component.data()};
     return 0;
   }
   return -1;

@@ -77,6 +77,10 @@ typedef struct mt_algorithm_info {
   int32_t splits;            /* 1: cuts the message into parts even unsegmented */
   const char *tuned_name;    /* tuned's name ("binary_tree"), accepted in lists too; may be "" */
   const char *since;         /* the first Open MPI line that has it: "4.1", "5.0" or "6.0" */
+  const char *until;         /* the last one */
+  const char *component;     /* "" for Open MPI's base algorithms that tuned runs; else the coll
+                                component whose code runs it ("sm"), through ompi_function, the
+                                component's own entry for it */
 } mt_algorithm_info;
 
 /* Algorithms of an operation in registry order: index 0 .. mt_algorithm_count(op) - 1. */

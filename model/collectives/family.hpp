@@ -52,6 +52,10 @@ std::optional<Op> find_collective(std::string_view name);
 // Every collective's name, in Op order, joined: ("bcast", ", ", " or ") -> "bcast, reduce or allreduce".
 std::string collective_names(std::string_view separator, std::string_view last_separator);
 
+// The algorithms of Open MPI's collective components other than tuned (collectives/components.cpp),
+// registered after the families' own.
+std::span<const AlgorithmSpec> component_algorithms();
+
 // Each collective's family, <name>_family() in collectives/<name>/<name>.cpp.
 #define MT_FAMILY_DECLARATION(name, NAME, checks_version) const CollectiveFamily &name##_family();
 MT_COLLECTIVES(MT_FAMILY_DECLARATION)

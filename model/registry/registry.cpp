@@ -17,6 +17,7 @@ AlgorithmRegistry &global_registry() {
   static const bool built = [] {
     for (const CollectiveFamily *family : collective_families())
       for (const AlgorithmSpec &spec : family->algorithms) registry.add(spec);
+    for (const AlgorithmSpec &spec : component_algorithms()) registry.add(spec);
     return true;
   }();
   (void)built;
@@ -35,8 +36,10 @@ std::string problem(const AlgorithmRegistry &registry, const AlgorithmSpec &spec
     return "it needs a name that is not a number";
   const bool planless =
       spec.composed == Composition::reduce_then_bcast || spec.composed == Composition::allgather_then_reduce;
-  if (spec.ompi_function.empty() || (!planless && (!spec.plan || !spec.evaluate)))
+  if (spec.ompi_function.empty() || (!planless && !measured_only(spec) && (!spec.plan || !spec.evaluate)))
     return "it needs an ompi_function, a plan builder and an evaluator";
+  if (spec.component.empty() == (spec.id >= kFirstComponentId))
+    return fmt::format("numbers from {} are other components' algorithms, and only theirs", kFirstComponentId);
   if (spec.until < spec.since) return "its last release comes before its first";
   if (spec.parameters.fanout_name.empty() != spec.parameters.fanouts.empty())
     return "a fan-out needs both a name and the values to search";
@@ -67,6 +70,7 @@ const AlgorithmSpec &AlgorithmRegistry::add(const AlgorithmSpec &spec) {
   kept.description = keep(spec.description);
   kept.parameters.fanout_name = keep(spec.parameters.fanout_name);
   kept.ompi_function = keep(spec.ompi_function);
+  kept.component = keep(spec.component);
   return specs_.emplace_back(kept);
 }
 

@@ -84,7 +84,25 @@ struct AlgorithmSpec {
   // The last release that has it: a later one replaced it under its number (6.0's allgather 2, a
   // k-radix Bruck where 4.1 and 5.0 have Bruck's). Two specs may share a number only so.
   OmpiVersion until = OmpiVersion::v6_0;
+  // The collective component whose code runs it (collectives/components.cpp), when it is not one
+  // of Open MPI's base algorithms that tuned runs: its number is then kFirstComponentId or above,
+  // its ompi_function modeltuned's own entry that calls the component on a communicator where it
+  // sits on top (docs/design.md, "Other components"). Without a plan builder it has no model:
+  // measured_only.
+  std::string_view component;
+  // Whether that component serves the call itself on this placement (its own limits: one node,
+  // element sizes it handles), instead of handing it to the component below it; nullptr: every
+  // call. A call it does not serve never has it as a candidate.
+  bool (*serves)(const CallShape &call, const Placement &placement) = nullptr;
 };
+
+// Numbers of other components' algorithms start here, above any number tuned gives its own.
+inline constexpr int kFirstComponentId = 20;
+// Another component's algorithm that the model does not predict: the selector gives it the
+// prediction of Open MPI's default for the call, so that only the table's checks, which measured
+// it, can make it leave the default (margin.hpp), and under a narrowed list it ties with the
+// default's prediction.
+inline bool measured_only(const AlgorithmSpec &spec) { return !spec.component.empty() && !spec.plan; }
 
 // Whether Open MPI's release line `ompi` has the algorithm.
 inline bool in_release(const AlgorithmSpec &spec, OmpiVersion ompi) { return spec.since <= ompi && ompi <= spec.until; }

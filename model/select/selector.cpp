@@ -79,8 +79,18 @@ const Plan *Selector::plan(const Candidate &c, int root) {
   return plans_.back().plan ? &*plans_.back().plan : nullptr;
 }
 
+std::optional<double> Selector::default_prediction(const CallShape &call) {
+  const int size = placement_.size();
+  const Candidate rule = ompi_fixed_decision(call.op, call.bytes(), size, call.commutative, ompi_);
+  return predict(what_runs(rule, call.count, call.type_size, size, call.commutative), call);
+}
+
 std::optional<double> Selector::predict(const Candidate &c, const CallShape &call) {
   const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
+  if (spec && !spec->component.empty()) {
+    if (spec->serves && !spec->serves(call, placement_)) return std::nullopt;  // its component hands it on
+    if (measured_only(*spec)) return default_prediction(call);
+  }
   if (spec && spec->composed == Composition::reduce_then_bcast) {
     // The communicator's own reduce and bcast run it: this model's decisions for them, rooted at 0.
     CallShape part = call;

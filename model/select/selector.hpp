@@ -117,8 +117,11 @@ class Selector {
 
  private:
   const Plan *plan(const Candidate &c, int root);
-  // The candidate's prediction for this call; nullopt when Open MPI would run another algorithm.
+  // The candidate's prediction for this call; nullopt when Open MPI would run another algorithm,
+  // or when the candidate's component would not serve the call.
   std::optional<double> predict(const Candidate &c, const CallShape &call);
+  // What tuned's fixed rule runs for the call, predicted: a measured-only candidate's prediction.
+  std::optional<double> default_prediction(const CallShape &call);
   Decision apply_checks(const CallShape &call, Decision decision) const;
   // The range of ln(measured / predicted) the checks give the default for this call (its own
   // checks, or han's where han is the default).

@@ -33,6 +33,9 @@ BEGIN_C_DECLS
 /* Algorithm numbers modeltuned can dispatch and count: tuned's numbers of each collective. */
 #define MCA_COLL_MODELTUNED_MAX_SLOTS 32
 
+/* Other components whose algorithms the model may pick (coll_modeltuned_foreign.c): sm, adapt. */
+#define MCA_COLL_MODELTUNED_FOREIGN 2
+
 /* Room for a one-line reason (why tuned runs what the user told it), NUL included. */
 #define MCA_COLL_MODELTUNED_REASON_MAX 160
 
@@ -269,6 +272,12 @@ typedef struct mca_coll_modeltuned_module_t {
     mca_coll_modeltuned_slot_t *remembered;
     size_t remembered_capacity, remembered_count;
 
+    /* [component] The private communicator where it runs (coll_modeltuned_foreign.c): NULL until
+     * a call picks it; foreign_retained, bit k: the module holds a reference to it. */
+    struct ompi_communicator_t *foreign[MCA_COLL_MODELTUNED_FOREIGN];
+    uint8_t foreign_retained;
+    bool foreign_creating;
+
     /* The picks watched (coll_modeltuned_guard.c); none while guard_enabled is false. */
     bool guard_enabled;
     /* Guards handed out so far: guards[0 .. guards_used - 1] are initialized (in use or freed), the
@@ -408,6 +417,13 @@ bool mca_coll_modeltuned_guard_parameters_valid(const mca_coll_modeltuned_compon
 
 /* coll_modeltuned_dispatch.c: the dispatch table, built at open from the model's registry. */
 int mca_coll_modeltuned_dispatch_open(void);
+
+/* coll_modeltuned_foreign.c: other components' algorithms. The entry that runs one, by the name the
+ * registry gives it (NULL: none); whether Open MPI loaded a component; the module's private
+ * communicators freed (at disable). */
+void *mca_coll_modeltuned_foreign_entry(const char *name);
+bool mca_coll_modeltuned_foreign_loaded(const char *component);
+void mca_coll_modeltuned_foreign_free(mca_coll_modeltuned_module_t *m);
 
 /* coll_modeltuned_view.c: the byte view of a bcast buffer. mca_coll_modeltuned_bcast_view fills
  * `v`; call mca_coll_modeltuned_bcast_view_done afterwards in every case (it unpacks and frees).

@@ -39,18 +39,21 @@ typedef mca_coll_base_component_2_0_0_t mca_coll_modeltuned_base_component_t;
  * and extended ids; the local one is what 4.1 called the cid). */
 #    define MCA_COLL_MODELTUNED_DECLSPEC  OMPI_MODULE_DECLSPEC
 #    define mca_coll_modeltuned_cid(comm) ((int) ompi_comm_get_cid(comm))
+/* Where the communicator sits in Open MPI's table of them, which finalize walks in order. */
+#    define mca_coll_modeltuned_comm_index(comm) ((comm)->c_contextid)
 /* A collective's element count: int up to 5.0, size_t from 6.0 on (MPI 4's large counts). */
 typedef int mca_coll_modeltuned_count_t;
 /* Open MPI copies a module's functions into the communicator after enable (until 6.0). */
 #    define MCA_COLL_MODELTUNED_MODULE_INSTALLS 0
 #elif (OMPI_MAJOR_VERSION == 5 || OMPI_MAJOR_VERSION == 6) && OMPI_MINOR_VERSION == 0
 /* From 5.0 on: PRRTE and PMIx, local and extended communicator ids. */
-#    define MCA_COLL_MODELTUNED_RTE_H        "ompi/runtime/ompi_rte.h"
-#    define MCA_COLL_MODELTUNED_PMIX_H       "opal/mca/pmix/pmix-internal.h"
-#    define MCA_COLL_MODELTUNED_MODEX_GLOBAL PMIX_GLOBAL
-#    define MCA_COLL_MODELTUNED_MODEX_UINT64 PMIX_UINT64
-#    define MCA_COLL_MODELTUNED_DECLSPEC     OMPI_DECLSPEC
-#    define mca_coll_modeltuned_cid(comm)    ((int) ompi_comm_get_local_cid(comm))
+#    define MCA_COLL_MODELTUNED_RTE_H            "ompi/runtime/ompi_rte.h"
+#    define MCA_COLL_MODELTUNED_PMIX_H           "opal/mca/pmix/pmix-internal.h"
+#    define MCA_COLL_MODELTUNED_MODEX_GLOBAL     PMIX_GLOBAL
+#    define MCA_COLL_MODELTUNED_MODEX_UINT64     PMIX_UINT64
+#    define MCA_COLL_MODELTUNED_DECLSPEC         OMPI_DECLSPEC
+#    define mca_coll_modeltuned_cid(comm)        ((int) ompi_comm_get_local_cid(comm))
+#    define mca_coll_modeltuned_comm_index(comm) ((comm)->c_index)
 #    if OMPI_MAJOR_VERSION == 5
 #        define MCA_COLL_MODELTUNED_OMPI_SERIES     "5.0"
 typedef mca_coll_base_component_2_4_0_t mca_coll_modeltuned_base_component_t;

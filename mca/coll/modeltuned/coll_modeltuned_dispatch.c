@@ -33,18 +33,21 @@ int mca_coll_modeltuned_dispatch_open(void)
         for (int id = 0; id < c->slots; ++id)
             c->algorithms[op][id].convention = -1;
         for (int i = 0; 0 == mt_algorithm_at(op, i, &info); ++i) {
-            void *fn = dlsym(RTLD_DEFAULT, info.ompi_function);
+            const bool foreign = '\0' != info.component[0];
+            void *fn = foreign ? mca_coll_modeltuned_foreign_entry(info.ompi_function)
+                               : dlsym(RTLD_DEFAULT, info.ompi_function);
             const bool fits = convention_fits(op, info.convention);
-            if (NULL == fn || !fits || info.id < 1 || info.id >= c->slots ||
+            const bool loaded = !foreign || mca_coll_modeltuned_foreign_loaded(info.component);
+            if (NULL == fn || !fits || !loaded || info.id < 1 || info.id >= c->slots ||
                 info.id >= MCA_COLL_MODELTUNED_MAX_SLOTS) {
                 opal_output_verbose(1, c->output,
                                     "coll:modeltuned:open: %s algorithm %s (%d): %s %s; it "
                                     "is never chosen",
                                     mca_coll_modeltuned_op_name(op), info.name, info.id,
                                     info.ompi_function,
-                                    NULL == fn ? "not found in Open MPI's "
-                                                 "library"
-                                               : "has an unknown calling convention");
+                                    !loaded      ? "runs a component Open MPI did not load"
+                                    : NULL == fn ? "not found in Open MPI's library"
+                                                 : "has an unknown calling convention");
                 continue;
             }
             c->algorithms[op][info.id] = (mca_coll_modeltuned_algorithm_t){fn, info.convention,

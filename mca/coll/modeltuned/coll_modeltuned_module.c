@@ -261,6 +261,7 @@ static int module_disable(mca_coll_base_module_t *module, struct ompi_communicat
     if (MCA_COLL_MODELTUNED_DISABLED == m->state)
         return OMPI_SUCCESS;
     m->state = MCA_COLL_MODELTUNED_DISABLED;
+    mca_coll_modeltuned_foreign_free(m);
     mt_comm_model_free(m->model);
     m->model = NULL;
     return OMPI_SUCCESS;

@@ -20,6 +20,7 @@ MODELTUNED_COMPONENT_SOURCES = \
 	mca/coll/modeltuned/coll_modeltuned_guard.c \
 	mca/coll/modeltuned/coll_modeltuned_record.c \
 	mca/coll/modeltuned/coll_modeltuned_dispatch.c \
+	mca/coll/modeltuned/coll_modeltuned_foreign.c \
 	mca/coll/modeltuned/coll_modeltuned_bcast.c \
 	mca/coll/modeltuned/coll_modeltuned_reduce.c \
 	mca/coll/modeltuned/coll_modeltuned_allreduce.c \

@@ -1,0 +1,103 @@
+// The algorithms of Open MPI's collective components other than tuned, as candidates beside
+// tuned's: each runs that component's own function for the collective, which modeltuned reaches on
+// a private communicator where the component sits on top (docs/design.md, "Other components").
+// The model has no family for them yet: they are measured only (registry.hpp), and leave Open
+// MPI's default only where the table's checks measured them faster. Sources read: 4.1.4's and
+// 5.0.7's coll/sm and coll/adapt.
+#include "model/collectives/family.hpp"
+
+// Specs name only the fields that differ from their defaults; GCC would warn about the others.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace modeltuned {
+namespace {
+
+using CC = CallingConvention;
+
+constexpr int kSm = kFirstComponentId, kAdapt = kFirstComponentId + 1;
+
+bool one_node(const Placement &placement) {
+  for (const RankPlace &r : placement.ranks())
+    if (r.node != placement.ranks().front().node) return false;
+  return true;
+}
+
+// coll/sm: its comm_query declines a communicator with a rank on another node.
+bool sm_serves(const CallShape &, const Placement &placement) { return one_node(placement); }
+// Its reduce hands an element larger than a control block (coll_sm_control_size, 4096 B) to the
+// component below (coll_sm_reduce.c), and its allreduce is that reduce and its bcast.
+bool sm_reduction_serves(const CallShape &call, const Placement &placement) {
+  return call.type_size <= 4096 && one_node(placement);
+}
+
+const AlgorithmSpec kComponents[] = {
+    // coll/sm (4.1, 5.0; 6.0 has none): a shared-memory segment per communicator, made at its first
+    // call, and a tree of fan-out 4 (coll_sm_tree_degree) through it in fragments of 8 KiB; the
+    // reduction combines in rank order.
+    {.op = Op::bcast,
+     .id = kSm,
+     .name = "sm",
+     .description = "coll/sm: copied through a shared-memory segment down a tree of fan-out 4, in 8 KiB fragments",
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_sm_bcast",
+     .convention = CC::bcast,
+     .until = OmpiVersion::v5_0,
+     .component = "sm",
+     .serves = sm_serves},
+    {.op = Op::reduce,
+     .id = kSm,
+     .name = "sm",
+     .description = "coll/sm: combined in rank order up a shared-memory tree, in 8 KiB fragments",
+     .order_preserving = true,
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_sm_reduce",
+     .convention = CC::reduce,
+     .until = OmpiVersion::v5_0,
+     .component = "sm",
+     .serves = sm_reduction_serves},
+    {.op = Op::allreduce,
+     .id = kSm,
+     .name = "sm",
+     .description = "coll/sm: its reduce to rank 0, then its bcast",
+     .order_preserving = true,
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_sm_allreduce",
+     .convention = CC::allreduce,
+     .until = OmpiVersion::v5_0,
+     .component = "sm",
+     .serves = sm_reduction_serves},
+    {.op = Op::barrier,
+     .id = kSm,
+     .name = "sm",
+     .description = "coll/sm: flags in a shared-memory segment, up and down a tree of fan-out 4",
+     .ompi_function = "mca_coll_modeltuned_sm_barrier",
+     .convention = CC::barrier,
+     .until = OmpiVersion::v5_0,
+     .component = "sm",
+     .serves = sm_serves},
+    // coll/adapt (4.1 to 6.0): event-driven trees over point-to-point messages with several requests
+    // in flight (its default: binomial, segments of 160 KiB for reduce); its reduce hands a
+    // non-commutative operation to the component below.
+    {.op = Op::bcast,
+     .id = kAdapt,
+     .name = "adapt",
+     .description = "coll/adapt: an event-driven binomial tree, segments sent as their parents receive them",
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_adapt_bcast",
+     .convention = CC::bcast,
+     .component = "adapt"},
+    {.op = Op::reduce,
+     .id = kAdapt,
+     .name = "adapt",
+     .description = "coll/adapt: an event-driven binomial tree, segments combined as they arrive",
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_adapt_reduce",
+     .convention = CC::reduce,
+     .component = "adapt"},
+};
+
+}  // namespace
+
+std::span<const AlgorithmSpec> component_algorithms() { return kComponents; }
+
+}  // namespace modeltuned
