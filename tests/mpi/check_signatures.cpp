@@ -33,13 +33,14 @@ struct Algorithm {
 };
 
 // The registry's algorithms of one operation that the Open MPI line under test has, through the C
-// API the component uses (the component finds no function for a later line's, and the call would
-// go to Open MPI's own, which fails on ranks' differing datatypes).
+// API the component uses (the component finds no function for a later line's, nor a component an
+// earlier line had, and the call would go to Open MPI's own, which fails on ranks' differing
+// datatypes).
 std::vector<Algorithm> algorithms(int op) {
   std::vector<Algorithm> out;
   mt_algorithm_info info;
   for (int i = 0; mt_algorithm_at(op, i, &info) == 0; ++i) {
-    if (std::string(info.since) > ompi_series()) continue;
+    if (std::string(info.since) > ompi_series() || std::string(info.until) < ompi_series()) continue;
     char label[128];
     mt_describe(op, info.id, 1024, 2, label, sizeof label);  // names "segsize" iff segmented
     out.push_back({info.name, info.id, std::string(label).find("segsize") != std::string::npos, info.splits != 0});

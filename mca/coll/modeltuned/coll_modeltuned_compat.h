@@ -41,6 +41,9 @@ typedef mca_coll_base_component_2_0_0_t mca_coll_modeltuned_base_component_t;
 #    define mca_coll_modeltuned_cid(comm) ((int) ompi_comm_get_cid(comm))
 /* Where the communicator sits in Open MPI's table of them, which finalize walks in order. */
 #    define mca_coll_modeltuned_comm_index(comm) ((comm)->c_contextid)
+/* A dup carrying only `info` (6.0 asks whether the parent's info comes too). */
+#    define mca_coll_modeltuned_dup_with_info(comm, info, newcomm) \
+        ompi_comm_dup_with_info(comm, info, newcomm)
 /* A collective's element count: int up to 5.0, size_t from 6.0 on (MPI 4's large counts). */
 typedef int mca_coll_modeltuned_count_t;
 /* Open MPI copies a module's functions into the communicator after enable (until 6.0). */
@@ -60,6 +63,8 @@ typedef mca_coll_base_component_2_4_0_t mca_coll_modeltuned_base_component_t;
 #        define MCA_COLL_MODELTUNED_BASE_VERSION    MCA_COLL_BASE_VERSION_2_4_0
 typedef int mca_coll_modeltuned_count_t;
 #        define MCA_COLL_MODELTUNED_MODULE_INSTALLS 0
+#        define mca_coll_modeltuned_dup_with_info(comm, info, newcomm) \
+            ompi_comm_dup_with_info(comm, info, newcomm)
 #    else
 /* 6.0: the coll interface 3.0.0, and size_t counts in every collective and ompi_coll_base_*. */
 #        define MCA_COLL_MODELTUNED_OMPI_SERIES     "6.0"
@@ -69,6 +74,8 @@ typedef size_t mca_coll_modeltuned_count_t;
 /* A module puts its functions into the communicator itself at enable (coll_base_comm_select.c
  * installs none), and takes them out at disable. */
 #        define MCA_COLL_MODELTUNED_MODULE_INSTALLS 1
+#        define mca_coll_modeltuned_dup_with_info(comm, info, newcomm) \
+            ompi_comm_dup_with_info(comm, info, newcomm, false)
 #    endif
 #else
 #    error "modeltuned builds against Open MPI 4.1.x, 5.0.x or 6.0.x only (configure checks this)"

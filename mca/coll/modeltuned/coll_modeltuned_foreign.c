@@ -64,7 +64,7 @@ static struct ompi_communicator_t *create(mca_coll_modeltuned_module_t *m,
     struct ompi_communicator_t *priv = NULL;
     int ok = NULL != info && OPAL_SUCCESS == opal_info_set(info, "ompi_comm_coll_preference",
                                                            preference);
-    ok = ok && OMPI_SUCCESS == ompi_comm_dup_with_info(comm, info, &priv) && NULL != priv;
+    ok = ok && OMPI_SUCCESS == mca_coll_modeltuned_dup_with_info(comm, info, &priv) && NULL != priv;
     ok = ok && component_enabled(priv, component_names[k]);
     if (NULL != info)
         OBJ_RELEASE(info);
