@@ -128,8 +128,8 @@ START_TEST(checks_make_it_the_pick) {
   t.checks.push_back({"bcast", "default", 0, 0, "completion", "cache", "cache", 1024, 4096, -0.05, 0.05, 10});
   t.checks.push_back({"bcast", "sm", 0, 0, "completion", "cache", "cache", 1024, 4096, 0.2, 0.3, 10});
   std::optional<Decision> d = decide_on(one_cache(4), CallShape{Op::bcast, 512, 1, 0, true}, OmpiVersion::v4_1, t);
-  ck_assert_msg(d && !d->kept_default && d->pick.algorithm == kSm, "picked %d, margin basis %d", d ? d->pick.algorithm : -1,
-                d ? static_cast<int>(d->margin_basis) : -1);
+  ck_assert_msg(d && !d->kept_default && d->pick.algorithm == kSm, "picked %d, margin basis %d",
+                d ? d->pick.algorithm : -1, d ? static_cast<int>(d->margin_basis) : -1);
   ck_assert(near(d->predicted_us, d->ompi_default->us));
   d = decide_on(one_cache(4), CallShape{Op::bcast, 2048, 1, 0, true}, OmpiVersion::v4_1, t);
   ck_assert(d && d->kept_default);
@@ -153,9 +153,8 @@ END_TEST
 int main() {
   Suite *s = suite_create("components");
   TCase *tc = tcase_create("components");
-  for (const TTest *test :
-       {registry_entries, predicted_as_the_default, where_each_is_a_candidate, checks_make_it_the_pick,
-        narrowed_list_runs_it})
+  for (const TTest *test : {registry_entries, predicted_as_the_default, where_each_is_a_candidate,
+                            checks_make_it_the_pick, narrowed_list_runs_it})
     tcase_add_test(tc, test);
   suite_add_tcase(s, tc);
   return modeltuned_run_suite(s, CK_NORMAL);

@@ -218,5 +218,22 @@ done
 grep -q '"rule_file_version": 3' "$rules" || { echo "FAIL: the JSON file has no rule_file_version 3"; failures=$((failures + 1)); }
 rm -f "$rules"
 
+# Other components' algorithms: listed with their component, and why one is no candidate.
+expect_output() {  # expect_output "what stdout must contain" args...: modeltuned explain args...
+  want=$1; shift
+  if out=$("$tool" explain "$@" 2>&1) && printf '%s\n' "$out" | grep -qF -- "$want"; then
+    passed=$((passed + 1)); else
+    echo "FAIL: modeltuned explain $*: no '$want' in:"; printf '%s\n' "$out" | head -20; failures=$((failures + 1)); fi
+}
+expect_output "sm (coll/sm)" --synthetic "pack:1 l3:1 core:4" -np 4 --op reduce --noncommutative --table "$table"
+expect_output "not a candidate: adapt (coll/adapt hands a non-commutative operation on)" \
+  --synthetic "pack:1 l3:1 core:4" -np 4 --op reduce --noncommutative --table "$table"
+expect_output "measured only: the default's prediction, no check" --synthetic "pack:1 l3:1 core:4" -np 4 --op bcast \
+  --sizes 64K --table "$table"
+expect_output "not a candidate: sm (Open MPI 6.0 has no coll/sm)" --synthetic "pack:1 l3:1 core:4" -np 4 \
+  --op barrier --ompi 6.0 --table "$table"
+expect_output "not a candidate: sm (coll/sm serves ranks on one node only)" --machine orfeo-epyc --nodes 2 -np 8 \
+  --map-by node --op bcast --sizes 64
+
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]

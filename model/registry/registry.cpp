@@ -71,6 +71,7 @@ const AlgorithmSpec &AlgorithmRegistry::add(const AlgorithmSpec &spec) {
   kept.parameters.fanout_name = keep(spec.parameters.fanout_name);
   kept.ompi_function = keep(spec.ompi_function);
   kept.component = keep(spec.component);
+  kept.serves_only = keep(spec.serves_only);
   return specs_.emplace_back(kept);
 }
 

@@ -94,6 +94,8 @@ struct AlgorithmSpec {
   // element sizes it handles), instead of handing it to the component below it; nullptr: every
   // call. A call it does not serve never has it as a candidate.
   bool (*serves)(const CallShape &call, const Placement &placement) = nullptr;
+  // What `serves` asks, in words, for explain ("one node; reductions of elements up to 4 KiB").
+  std::string_view serves_only;
 };
 
 // Numbers of other components' algorithms start here, above any number tuned gives its own.

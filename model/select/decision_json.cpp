@@ -12,6 +12,10 @@ nlohmann::json candidate_json(const Candidate &c, std::optional<double> predicte
                    {"fanout", c.fanout},
                    {"label", describe(c)}};
   j["predicted_us"] = predicted_us ? nlohmann::json(*predicted_us) : nlohmann::json();
+  if (spec && !spec->component.empty()) {  // another component's: named, and whether only measured
+    j["component"] = spec->component;
+    if (measured_only(*spec)) j["measured_only"] = true;
+  }
   return j;
 }
 

@@ -138,6 +138,7 @@ std::string why_line(const nlohmann::json &d, double best, bool han) {
 // or "" for the pick and below.
 std::string passed_over(const nlohmann::json &d, const nlohmann::json &c) {
   const std::string checked = c.value("checked", "");
+  if (c.value("measured_only", false) && checked == "none") return "  passed over: no model, and no check measured it";
   if (checked == "none") return "  passed over: no check measured it";
   if (checked == "is_default") return "  Open MPI's default";
   if (c.contains("checked_worst_us") && d.contains("default_checked_best_us"))
@@ -147,6 +148,44 @@ std::string passed_over(const nlohmann::json &d, const nlohmann::json &c) {
   if (d.value("margin_basis", "") == "held_out" && d.value("kept_default", false))
     return "  passed over: within the margin";
   return "";
+}
+
+// A candidate as listed: another component's with its name.
+std::string candidate_label(const nlohmann::json &c) {
+  const std::string label = c["label"].get<std::string>();
+  return c.contains("component") ? fmt::format("{} (coll/{})", label, c["component"].get<std::string>()) : label;
+}
+
+// What a measured-only candidate's prediction is, below the pick: the default's, which only its
+// checks can beat.
+std::string component_note(const nlohmann::json &c) {
+  if (!c.value("measured_only", false)) return "";
+  if (c.contains("checked_worst_us"))
+    return fmt::format("  measured only: its checks allow {:.2f} us", c["checked_worst_us"].get<double>());
+  return "  measured only: the default's prediction, no check";
+}
+
+// Other components' algorithms of the op that are not among the candidates, and why.
+std::string components_not_candidates(Op op, const std::optional<OmpiVersion> &release, const nlohmann::json &all,
+                                      bool commutative) {
+  std::string out;
+  for (const AlgorithmSpec &spec : component_algorithms()) {
+    if (spec.op != op) continue;
+    const bool listed = std::any_of(all.begin(), all.end(),
+                                    [&](const nlohmann::json &c) { return c["algorithm"].get<int>() == spec.id; });
+    if (listed) continue;
+    std::string why;
+    if (release && !in_release(spec, *release))
+      why = fmt::format("Open MPI {} has no coll/{}", ompi_version_name(*release), spec.component);
+    else if (reduces(op) && !commutative && !spec.order_preserving)
+      why = fmt::format("coll/{} hands a non-commutative operation on", spec.component);
+    else if (!spec.serves_only.empty())
+      why = fmt::format("coll/{} serves {} only", spec.component, spec.serves_only);
+    else
+      why = fmt::format("coll/{} does not serve this call", spec.component);
+    out += fmt::format("  not a candidate: {} ({})\n", spec.name, why);
+  }
+  return out;
 }
 
 }  // namespace
@@ -192,8 +231,8 @@ std::string format_decision(const nlohmann::json &d, int top) {
   for (size_t i = 0; i < all.size() && pick_at == all.size(); ++i)
     if (all[i]["label"] == d["pick"]["label"]) pick_at = i;
   for (size_t i = 0; i < shown; ++i)
-    out += fmt::format("  {:>4}  {:<34} {:>12.2f}  {:>7.2f}x{}\n", i + 1, all[i]["label"].get<std::string>(),
-                       us(all[i]), us(all[i]) / best, i < pick_at ? passed_over(d, all[i]) : "");
+    out += fmt::format("  {:>4}  {:<34} {:>12.2f}  {:>7.2f}x{}\n", i + 1, candidate_label(all[i]), us(all[i]),
+                       us(all[i]) / best, i < pick_at ? passed_over(d, all[i]) : component_note(all[i]));
   if (shown < all.size()) out += fmt::format("  ... {} more (--top 0 shows all)\n", all.size() - shown);
   const std::optional<OmpiVersion> release = parse_ompi_version(d.value("ompi", "4.1"));
   if (family)
@@ -213,6 +252,8 @@ std::string format_decision(const nlohmann::json &d, int top) {
         out += fmt::format("  not a candidate: {} (Open MPI runs it on {} ranks only, and fails the call on others)\n",
                            spec.name, spec.runs_only_on);
     }
+  if (family && !d["margin"].is_null())  // narrowed lists leave out what they leave out
+    out += components_not_candidates(*family, release, all, commutative);
   return out + "\n";
 }
 

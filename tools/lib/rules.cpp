@@ -62,6 +62,10 @@ struct ClassDecision {
 
 ClassDecision expressed(const Candidate &pick, Op op, const RuleOptions &o) {
   const AlgorithmSpec *spec = find_algorithm(op, pick.algorithm);
+  if (spec && !spec->component.empty())
+    return {{},
+            std::string(spec->name),
+            fmt::format("coll/{} runs it, and tuned's rules name tuned's algorithms only", spec->component)};
   const int rule_fanout = spec ? spec->parameters.tuned_rule_fanout : 0;
   if (rule_fanout != 0 && pick.fanout != rule_fanout)
     return {{},

@@ -62,17 +62,17 @@ static struct ompi_communicator_t *create(mca_coll_modeltuned_module_t *m,
     snprintf(preference, sizeof preference, "%s,^modeltuned,han", component_names[k]);
     opal_info_t *info = OBJ_NEW(opal_info_t);
     struct ompi_communicator_t *priv = NULL;
-    int ok = NULL != info && OPAL_SUCCESS == opal_info_set(info, "ompi_comm_coll_preference",
-                                                           preference);
+    int ok = NULL != info &&
+             OPAL_SUCCESS == opal_info_set(info, "ompi_comm_coll_preference", preference);
     ok = ok && OMPI_SUCCESS == mca_coll_modeltuned_dup_with_info(comm, info, &priv) && NULL != priv;
     ok = ok && component_enabled(priv, component_names[k]);
     if (NULL != info)
         OBJ_RELEASE(info);
     int all = 0;
-    mca_coll_base_module_allreduce_fn_t agree =
-        (mca_coll_base_module_allreduce_fn_t) m->previous[MT_OP_ALLREDUCE].fn;
-    if (OMPI_SUCCESS != agree(&ok, &all, 1, MPI_INT, MPI_MIN, comm,
-                              m->previous[MT_OP_ALLREDUCE].module))
+    mca_coll_base_module_allreduce_fn_t
+        agree = (mca_coll_base_module_allreduce_fn_t) m->previous[MT_OP_ALLREDUCE].fn;
+    if (OMPI_SUCCESS !=
+        agree(&ok, &all, 1, MPI_INT, MPI_MIN, comm, m->previous[MT_OP_ALLREDUCE].module))
         all = 0;
     if (!all) {
         if (NULL != priv)
@@ -136,32 +136,32 @@ void mca_coll_modeltuned_foreign_free(mca_coll_modeltuned_module_t *m)
 
 /* One entry per (component, collective) it runs, in the base functions' calling conventions: the
  * module passed is modeltuned's own. Static: the dispatch table finds them by name below. */
-#define PREVIOUS(NAME, type) MCA_COLL_MODELTUNED_PREVIOUS_FN(m, NAME, type)
+#define PREVIOUS(NAME, type)  MCA_COLL_MODELTUNED_PREVIOUS_FN(m, NAME, type)
 #define PREVIOUS_MODULE(NAME) MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, NAME)
 
-#define FOREIGN_BCAST(component, k)                                                             \
-    static int mca_coll_modeltuned_##component##_bcast(void *buf, mca_coll_modeltuned_count_t count,   \
-                                                struct ompi_datatype_t *dtype, int root,        \
-                                                struct ompi_communicator_t *comm,               \
-                                                mca_coll_base_module_t *module)                 \
-    {                                                                                           \
-        mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;              \
-        struct ompi_communicator_t *priv = private_comm(m, comm, k);                            \
-        if (NULL == priv)                                                                       \
-            return PREVIOUS(BCAST, mca_coll_base_module_bcast_fn_t)(buf, count, dtype, root,    \
-                                                                    comm,                       \
-                                                                    PREVIOUS_MODULE(BCAST));    \
-        return priv->c_coll->coll_bcast(buf, count, dtype, root, priv,                          \
-                                        priv->c_coll->coll_bcast_module);                       \
+#define FOREIGN_BCAST(component, k)                                                                \
+    static int mca_coll_modeltuned_##component##_bcast(void *buf,                                  \
+                                                       mca_coll_modeltuned_count_t count,          \
+                                                       struct ompi_datatype_t *dtype, int root,    \
+                                                       struct ompi_communicator_t *comm,           \
+                                                       mca_coll_base_module_t *module)             \
+    {                                                                                              \
+        mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;                 \
+        struct ompi_communicator_t *priv = private_comm(m, comm, k);                               \
+        if (NULL == priv)                                                                          \
+            return PREVIOUS(BCAST, mca_coll_base_module_bcast_fn_t)(buf, count, dtype, root, comm, \
+                                                                    PREVIOUS_MODULE(BCAST));       \
+        return priv->c_coll->coll_bcast(buf, count, dtype, root, priv,                             \
+                                        priv->c_coll->coll_bcast_module);                          \
     }
 
 #define FOREIGN_REDUCE(component, k)                                                            \
-    static int mca_coll_modeltuned_##component##_reduce(const void *sbuf, void *rbuf,                  \
-                                                 mca_coll_modeltuned_count_t count,             \
-                                                 struct ompi_datatype_t *dtype,                 \
-                                                 struct ompi_op_t *op, int root,                \
-                                                 struct ompi_communicator_t *comm,              \
-                                                 mca_coll_base_module_t *module)                \
+    static int mca_coll_modeltuned_##component##_reduce(const void *sbuf, void *rbuf,           \
+                                                        mca_coll_modeltuned_count_t count,      \
+                                                        struct ompi_datatype_t *dtype,          \
+                                                        struct ompi_op_t *op, int root,         \
+                                                        struct ompi_communicator_t *comm,       \
+                                                        mca_coll_base_module_t *module)         \
     {                                                                                           \
         mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;              \
         struct ompi_communicator_t *priv = private_comm(m, comm, k);                            \
@@ -173,33 +173,35 @@ void mca_coll_modeltuned_foreign_free(mca_coll_modeltuned_module_t *m)
                                          priv->c_coll->coll_reduce_module);                     \
     }
 
-#define FOREIGN_ALLREDUCE(component, k)                                                         \
-    static int mca_coll_modeltuned_##component##_allreduce(const void *sbuf, void *rbuf,               \
-                                                    mca_coll_modeltuned_count_t count,          \
-                                                    struct ompi_datatype_t *dtype,              \
-                                                    struct ompi_op_t *op,                       \
-                                                    struct ompi_communicator_t *comm,           \
-                                                    mca_coll_base_module_t *module)             \
-    {                                                                                           \
-        mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;              \
-        struct ompi_communicator_t *priv = private_comm(m, comm, k);                            \
-        if (NULL == priv)                                                                       \
-            return PREVIOUS(ALLREDUCE, mca_coll_base_module_allreduce_fn_t)(                    \
-                sbuf, rbuf, count, dtype, op, comm, PREVIOUS_MODULE(ALLREDUCE));                \
-        return priv->c_coll->coll_allreduce(sbuf, rbuf, count, dtype, op, priv,                 \
-                                            priv->c_coll->coll_allreduce_module);               \
+#define FOREIGN_ALLREDUCE(component, k)                                                        \
+    static int mca_coll_modeltuned_##component##_allreduce(const void *sbuf, void *rbuf,       \
+                                                           mca_coll_modeltuned_count_t count,  \
+                                                           struct ompi_datatype_t *dtype,      \
+                                                           struct ompi_op_t *op,               \
+                                                           struct ompi_communicator_t *comm,   \
+                                                           mca_coll_base_module_t *module)     \
+    {                                                                                          \
+        mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;             \
+        struct ompi_communicator_t *priv = private_comm(m, comm, k);                           \
+        if (NULL == priv)                                                                      \
+            return PREVIOUS(ALLREDUCE,                                                         \
+                            mca_coll_base_module_allreduce_fn_t)(sbuf, rbuf, count, dtype, op, \
+                                                                 comm,                         \
+                                                                 PREVIOUS_MODULE(ALLREDUCE));  \
+        return priv->c_coll->coll_allreduce(sbuf, rbuf, count, dtype, op, priv,                \
+                                            priv->c_coll->coll_allreduce_module);              \
     }
 
-#define FOREIGN_BARRIER(component, k)                                                           \
-    static int mca_coll_modeltuned_##component##_barrier(struct ompi_communicator_t *comm,             \
-                                                  mca_coll_base_module_t *module)               \
-    {                                                                                           \
-        mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;              \
-        struct ompi_communicator_t *priv = private_comm(m, comm, k);                            \
-        if (NULL == priv)                                                                       \
-            return PREVIOUS(BARRIER, mca_coll_base_module_barrier_fn_t)(                        \
-                comm, PREVIOUS_MODULE(BARRIER));                                                \
-        return priv->c_coll->coll_barrier(priv, priv->c_coll->coll_barrier_module);             \
+#define FOREIGN_BARRIER(component, k)                                                              \
+    static int mca_coll_modeltuned_##component##_barrier(struct ompi_communicator_t *comm,         \
+                                                         mca_coll_base_module_t *module)           \
+    {                                                                                              \
+        mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;                 \
+        struct ompi_communicator_t *priv = private_comm(m, comm, k);                               \
+        if (NULL == priv)                                                                          \
+            return PREVIOUS(BARRIER, mca_coll_base_module_barrier_fn_t)(comm,                      \
+                                                                        PREVIOUS_MODULE(BARRIER)); \
+        return priv->c_coll->coll_barrier(priv, priv->c_coll->coll_barrier_module);                \
     }
 
 FOREIGN_BCAST(sm, 0)
