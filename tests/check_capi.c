@@ -170,11 +170,11 @@ END_TEST
 
 /* The registry's listing, from which the component builds its dispatch table. */
 START_TEST(algorithm_listing) {
-  /* tuned's 9, then coll/sm's and coll/adapt's */
-  ck_assert_int_eq(mt_algorithm_count(MT_OP_BCAST), 11);
+  /* tuned's 9, then coll/sm's, coll/adapt's and coll/xhc's */
+  ck_assert_int_eq(mt_algorithm_count(MT_OP_BCAST), 12);
   /* Under 4.1 (the default line): 6.0's k-nomial reduce is listed (the component finds no
    * function for it), 6.0's k-radix Bruck is not (4.1's Bruck has its number). */
-  ck_assert_int_eq(mt_algorithm_count(MT_OP_REDUCE), 10);
+  ck_assert_int_eq(mt_algorithm_count(MT_OP_REDUCE), 11);
   ck_assert_int_eq(mt_algorithm_count(MT_OP_ALLGATHER), 8);
   mt_algorithm_info a;
   ck_assert_int_eq(mt_algorithm_at(MT_OP_BCAST, 3, &a), 0);
@@ -198,7 +198,10 @@ START_TEST(algorithm_listing) {
   ck_assert_str_eq(a.until, "5.0");
   ck_assert_str_eq(a.ompi_function, "mca_coll_modeltuned_sm_reduce");
   ck_assert_int_eq(a.convention, MT_CALL_REDUCE);
-  ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 10, &a), -1);
+  ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 10, &a), 0);
+  ck_assert_str_eq(a.component, "xhc");
+  ck_assert_str_eq(a.since, "6.0");
+  ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 11, &a), -1);
   ck_assert_int_eq(mt_algorithm_at(MT_OP_ALLGATHER, 1, &a), 0);
   ck_assert_str_eq(a.name, "bruck");
   /* Under 6.0, number 2 is the k-radix Bruck. */

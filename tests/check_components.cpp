@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "model/registry/registry.hpp"
 #include "model/select/selector.hpp"
@@ -19,7 +20,7 @@ using namespace modeltuned::test;
 
 namespace {
 
-constexpr int kSm = kFirstComponentId, kAdapt = kFirstComponentId + 1;
+constexpr int kSm = kFirstComponentId, kAdapt = kFirstComponentId + 1, kXhc = kFirstComponentId + 2;
 
 // `p` ranks on each of two nodes.
 Placement two_nodes(int p) {
@@ -68,7 +69,7 @@ START_TEST(registry_entries) {
     ck_assert_msg(a.ompi_function == entry, "%s", entry.c_str());
     ck_assert(a.name == a.component);
   }
-  ck_assert_int_eq(specs, 6);  // sm: bcast, reduce, allreduce, barrier; adapt: bcast, reduce
+  ck_assert_int_eq(specs, 10);  // sm and xhc: bcast, reduce, allreduce, barrier; adapt: bcast, reduce
   const AlgorithmSpec *sm = find_algorithm(Op::reduce, "sm");
   ck_assert(sm && sm->id == kSm && sm->order_preserving && sm->until == OmpiVersion::v5_0);
   const AlgorithmSpec *adapt = find_algorithm(Op::reduce, "adapt");
@@ -103,6 +104,23 @@ START_TEST(where_each_is_a_candidate) {
   ck_assert(d && !find(*d, kSm) && find(*d, kAdapt));
   d = decide_on(one_cache(4), bcast, OmpiVersion::v5_0);
   ck_assert(d && find(*d, kSm));
+  // xhc: 6.0's, one node; its reductions up to its cico_max (above it they need a mapping
+  // single-copy mechanism Debian lacks), its reduce at root 0 only.
+  d = decide_on(one_cache(4), bcast, OmpiVersion::v5_0);
+  ck_assert(d && !find(*d, kXhc));
+  d = decide_on(one_cache(4), bcast, OmpiVersion::v6_0);
+  ck_assert(d && find(*d, kXhc));
+  d = decide_on(two_nodes(2), bcast, OmpiVersion::v6_0, every_channel_table());
+  ck_assert(d && !find(*d, kXhc));
+  for (const auto &[count, root, served] :
+       {std::tuple{1024, 0, true}, std::tuple{1025, 0, false}, std::tuple{1024, 1, false}}) {
+    d = decide_on(one_cache(4), CallShape{Op::reduce, static_cast<size_t>(count), 4, root, true}, OmpiVersion::v6_0);
+    ck_assert_msg(d && (find(*d, kXhc) != nullptr) == served, "reduce of %d ints at root %d", count, root);
+    d = decide_on(one_cache(4), CallShape{Op::allreduce, static_cast<size_t>(count), 4, 0, true}, OmpiVersion::v6_0);
+    ck_assert(d && (find(*d, kXhc) != nullptr) == (count == 1024));
+  }
+  d = decide_on(one_cache(4), CallShape{Op::allreduce, 16, 4, 0, false}, OmpiVersion::v6_0);
+  ck_assert(d && !find(*d, kXhc));  // its reductions hand a non-commutative operation on
   // A non-commutative reduction: sm combines in rank order, adapt hands it on.
   CallShape reduce{Op::reduce, 256, 4, 0, false};
   d = decide_on(one_cache(4), reduce, OmpiVersion::v4_1);

@@ -232,6 +232,10 @@ expect_output "measured only: the default's prediction, no check" --synthetic "p
   --sizes 64K --table "$table"
 expect_output "not a candidate: sm (Open MPI 6.0 has no coll/sm)" --synthetic "pack:1 l3:1 core:4" -np 4 \
   --op barrier --ompi 6.0 --table "$table"
+expect_output "xhc (coll/xhc)" --synthetic "pack:1 l3:1 core:4" -np 4 --op allreduce --sizes 64 --ompi 6.0 \
+  --table "$table"
+expect_output "not a candidate: xhc (coll/xhc serves ranks on one node, messages up to 4 KiB (its cico_max) only)" \
+  --synthetic "pack:1 l3:1 core:4" -np 4 --op allreduce --sizes 64K --ompi 6.0 --table "$table"
 expect_output "not a candidate: sm (coll/sm serves ranks on one node only)" --machine orfeo-epyc --nodes 2 -np 8 \
   --map-by node --op bcast --sizes 64
 

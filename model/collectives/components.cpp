@@ -3,7 +3,7 @@
 // a private communicator where the component sits on top (docs/design.md, "Other components").
 // The model has no family for them yet: they are measured only (registry.hpp), and leave Open
 // MPI's default only where the table's checks measured them faster. Sources read: 4.1.4's and
-// 5.0.7's coll/sm and coll/adapt.
+// 5.0.7's coll/sm and coll/adapt, 6.0.0rc2's coll/xhc.
 #include "model/collectives/family.hpp"
 
 // Specs name only the fields that differ from their defaults; GCC would warn about the others.
@@ -14,7 +14,7 @@ namespace {
 
 using CC = CallingConvention;
 
-constexpr int kSm = kFirstComponentId, kAdapt = kFirstComponentId + 1;
+constexpr int kSm = kFirstComponentId, kAdapt = kFirstComponentId + 1, kXhc = kFirstComponentId + 2;
 
 bool one_node(const Placement &placement) {
   for (const RankPlace &r : placement.ranks())
@@ -28,6 +28,17 @@ bool sm_serves(const CallShape &, const Placement &placement) { return one_node(
 // component below (coll_sm_reduce.c), and its allreduce is that reduce and its bcast.
 bool sm_reduction_serves(const CallShape &call, const Placement &placement) {
   return call.type_size <= 4096 && one_node(placement);
+}
+
+// coll/xhc (6.0): one node. Its reduce serves root 0 only (other roots go to the component below
+// with a warning, coll_xhc_reduce.c). Above its copy-in-copy-out limit (cico_max, 4096 B) its
+// reductions need the single-copy mechanism to map peers' memory (smsc's CAN_MAP: xpmem, knem),
+// which Debian's Open MPI lacks: smsc/cma leaves map_peer_region NULL and the call jumps to it
+// (a segmentation fault, checked under 6.0.0rc2): they serve up to cico_max only.
+constexpr size_t kXhcCicoMax = 4096;
+bool xhc_serves(const CallShape &, const Placement &placement) { return one_node(placement); }
+bool xhc_reduction_serves(const CallShape &call, const Placement &placement) {
+  return call.bytes() <= kXhcCicoMax && (call.op != Op::reduce || call.root == 0) && one_node(placement);
 }
 
 const AlgorithmSpec kComponents[] = {
@@ -98,6 +109,52 @@ const AlgorithmSpec kComponents[] = {
      .ompi_function = "mca_coll_modeltuned_adapt_reduce",
      .convention = CC::reduce,
      .component = "adapt"},
+    // coll/xhc (6.0): hierarchical shared memory (by default NUMA node, then socket; reductions L3
+    // first), copy-in-copy-out below its cico_max and single-copy above it; its reductions combine
+    // in an order of their own.
+    {.op = Op::bcast,
+     .id = kXhc,
+     .name = "xhc",
+     .description = "coll/xhc: down its NUMA and socket hierarchy through shared memory",
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_xhc_bcast",
+     .convention = CC::bcast,
+     .since = OmpiVersion::v6_0,
+     .component = "xhc",
+     .serves = xhc_serves,
+     .serves_only = "ranks on one node"},
+    {.op = Op::reduce,
+     .id = kXhc,
+     .name = "xhc",
+     .description = "coll/xhc: up its L3, NUMA and socket hierarchy through shared memory",
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_xhc_reduce",
+     .convention = CC::reduce,
+     .since = OmpiVersion::v6_0,
+     .component = "xhc",
+     .serves = xhc_reduction_serves,
+     .serves_only = "ranks on one node, root 0, messages up to 4 KiB (its cico_max)"},
+    {.op = Op::allreduce,
+     .id = kXhc,
+     .name = "xhc",
+     .description = "coll/xhc: up its L3, NUMA and socket hierarchy, the result read by every rank",
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_xhc_allreduce",
+     .convention = CC::allreduce,
+     .since = OmpiVersion::v6_0,
+     .component = "xhc",
+     .serves = xhc_reduction_serves,
+     .serves_only = "ranks on one node, messages up to 4 KiB (its cico_max)"},
+    {.op = Op::barrier,
+     .id = kXhc,
+     .name = "xhc",
+     .description = "coll/xhc: flags up and down its NUMA and socket hierarchy",
+     .ompi_function = "mca_coll_modeltuned_xhc_barrier",
+     .convention = CC::barrier,
+     .since = OmpiVersion::v6_0,
+     .component = "xhc",
+     .serves = xhc_serves,
+     .serves_only = "ranks on one node"},
 };
 
 }  // namespace

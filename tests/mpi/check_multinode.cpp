@@ -191,11 +191,16 @@ END_TEST
 // ---- every algorithm across nodes ----------------------------------------------------------
 
 // One algorithm at a time on 2 + 2 + 1 ranks (ragged trees that cross nodes): exact results, and
-// the algorithm ran on MPI_COMM_WORLD, which spans the nodes.
+// the algorithm ran on MPI_COMM_WORLD, which spans the nodes; one whose component serves a single
+// node only (coll/sm) never ran there.
 void only_algorithm(Op op, int index) {
   MpiRun run = without_han(5);
   run.nodes = "nodeA:2,nodeB:2,nodeC:1";
-  expect_only_algorithm(run, op, index, "MPI_COMM_WORLD");
+  const modeltuned::AlgorithmSpec &spec = *registered(op)[index];
+  std::vector<modeltuned::RankPlace> ranks;
+  for (int node : {0, 0, 1, 1, 2}) ranks.push_back({node, 0, 0, 0, -1});
+  const bool served = !spec.serves || spec.serves({op, 256, 4, 0, true}, modeltuned::Placement(ranks));
+  expect_only_algorithm(run, op, index, "MPI_COMM_WORLD", served);
 }
 
 START_TEST(bcast_one_algorithm) { only_algorithm(Op::bcast, _i); }

@@ -367,7 +367,7 @@ static void expect_all_handed_on(const RunResult &r, const modeltuned::Algorithm
     expect(t.algorithm == "fallback", r, "Open MPI " + ompi_series() + " ran " + t.algorithm);
 }
 
-long expect_only_algorithm(MpiRun run, modeltuned::Op op, int index, const std::string &comm) {
+long expect_only_algorithm(MpiRun run, modeltuned::Op op, int index, const std::string &comm, bool served_there) {
   const auto algorithms = registered(op);
   ck_assert_int_lt(index, static_cast<int>(algorithms.size()));
   const modeltuned::AlgorithmSpec &spec = *algorithms[index];
@@ -393,6 +393,13 @@ long expect_only_algorithm(MpiRun run, modeltuned::Op op, int index, const std::
     expect(t.algorithm == name || t.algorithm == "fallback", r,
            op_name + " restricted to " + name + " ran " + t.algorithm);
     ran += t.algorithm == name && (comm.empty() ? program_comm(t.name) : t.name == comm);
+  }
+  if (!served_there) {
+    expect(ran == 0, r,
+           op_name + " restricted to " + name + " ran it on " + comm + ", which its component does not serve");
+    std::fprintf(stderr, "%s %s: not run on %s, which its component does not serve\n", op_name.c_str(), name.c_str(),
+                 comm.c_str());
+    return ran;
   }
   expect(ran > 0, r, op_name + " restricted to " + name + " never ran it" + (comm.empty() ? "" : " on " + comm));
   const std::string where = run.nodes.empty() ? "" : " on nodes " + run.nodes;

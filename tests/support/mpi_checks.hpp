@@ -119,7 +119,10 @@ std::vector<const modeltuned::AlgorithmSpec *> registered(modeltuned::Op op);
 // the same decisions on every rank, a trace line per call, and every call ran that algorithm or
 // was handed to Open MPI ("fallback": sizes the algorithm cannot run as itself). Returns how many
 // calls on communicator `comm` ran it ("" counts every communicator) and expects at least one.
-long expect_only_algorithm(MpiRun run, modeltuned::Op op, int index, const std::string &comm = "");
+// served_there false: the algorithm's component does not serve `comm` (coll/sm across nodes), so
+// no call there may run it, and the results stay right.
+long expect_only_algorithm(MpiRun run, modeltuned::Op op, int index, const std::string &comm = "",
+                           bool served_there = true);
 
 // Adds to `suite` a test case `name` holding `tests`, with the MPI tests' case timeout.
 template <typename... Tests>

@@ -33,8 +33,9 @@ BEGIN_C_DECLS
 /* Algorithm numbers modeltuned can dispatch and count: tuned's numbers of each collective. */
 #define MCA_COLL_MODELTUNED_MAX_SLOTS 32
 
-/* Other components whose algorithms the model may pick (coll_modeltuned_foreign.c): sm, adapt. */
-#define MCA_COLL_MODELTUNED_FOREIGN 2
+/* Other components whose algorithms the model may pick (coll_modeltuned_foreign.c): sm, adapt,
+ * xhc. */
+#define MCA_COLL_MODELTUNED_FOREIGN 3
 
 /* Room for a one-line reason (why tuned runs what the user told it), NUL included. */
 #define MCA_COLL_MODELTUNED_REASON_MAX 160

@@ -22,7 +22,7 @@
 #include "opal/mca/base/base.h"
 #include "opal/util/info.h"
 
-static const char *const component_names[MCA_COLL_MODELTUNED_FOREIGN] = {"sm", "adapt"};
+static const char *const component_names[MCA_COLL_MODELTUNED_FOREIGN] = {"sm", "adapt", "xhc"};
 
 /* A component whose private communicator could not be made on some rank: its picks hand calls
  * back on every rank alike. */
@@ -210,6 +210,10 @@ FOREIGN_ALLREDUCE(sm, 0)
 FOREIGN_BARRIER(sm, 0)
 FOREIGN_BCAST(adapt, 1)
 FOREIGN_REDUCE(adapt, 1)
+FOREIGN_BCAST(xhc, 2)
+FOREIGN_REDUCE(xhc, 2)
+FOREIGN_ALLREDUCE(xhc, 2)
+FOREIGN_BARRIER(xhc, 2)
 
 /* The entries by name, for the dispatch table: the shared object's own symbols, which dlsym need
  * not see (Open MPI may load it without RTLD_GLOBAL). */
@@ -223,6 +227,10 @@ static const struct {
     {"mca_coll_modeltuned_sm_barrier", (void *) mca_coll_modeltuned_sm_barrier},
     {"mca_coll_modeltuned_adapt_bcast", (void *) mca_coll_modeltuned_adapt_bcast},
     {"mca_coll_modeltuned_adapt_reduce", (void *) mca_coll_modeltuned_adapt_reduce},
+    {"mca_coll_modeltuned_xhc_bcast", (void *) mca_coll_modeltuned_xhc_bcast},
+    {"mca_coll_modeltuned_xhc_reduce", (void *) mca_coll_modeltuned_xhc_reduce},
+    {"mca_coll_modeltuned_xhc_allreduce", (void *) mca_coll_modeltuned_xhc_allreduce},
+    {"mca_coll_modeltuned_xhc_barrier", (void *) mca_coll_modeltuned_xhc_barrier},
 };
 
 void *mca_coll_modeltuned_foreign_entry(const char *name)
