@@ -361,17 +361,43 @@ std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm grou
   return problem.empty() ? "forcing an algorithm failed on another rank" : problem;
 }
 
-// Each rank's start and end of every call, round after round: entry k of round r at r * n + k.
+// How many timed calls an entry of `bytes` makes in a row per round, each after a barrier, as OSU's
+// benchmarks and modeltuned-latency time them: a call repeated in a loop finds its buffers,
+// flags and peers warm, where one call among hundreds of others does not (coll/sm's bcast of 8
+// bytes took 1.3 us alone and 0.3 us in a loop on the 2-core VM). Fewer for large messages, whose
+// time the cache hardly changes and whose calls fill the budget.
+int repeats_of(uint64_t bytes) {
+  if (bytes < 64 * 1024) return 8;
+  return bytes < 1024 * 1024 ? 2 : 1;
+}
+
+// Where each entry's calls sit within a round: entry k's j-th timed call at offset[k] + j.
+struct RoundLayout {
+  std::vector<size_t> offset, repeats;
+  size_t calls = 0;
+  explicit RoundLayout(const std::vector<Entry> &entries) {
+    for (const Entry &e : entries) {
+      offset.push_back(calls);
+      repeats.push_back(static_cast<size_t>(repeats_of(e.bytes)));
+      calls += repeats.back();
+    }
+  }
+};
+
+// Each rank's start and end of every timed call, round after round: call i of round r at
+// r * layout.calls + i.
 struct CallTimes {
   std::vector<double> start, end;
   int rounds = 0;
   double began = 0;  // MPI_Wtime() after the warm-up
 };
 
-// A warm-up round, then rounds in an order shuffled per round, a barrier before each call, until
-// max_rounds or the deadline (at least kMinRounds when the first round fit in it); rank 0 decides.
+// A warm-up round, then rounds in an order shuffled per round, each entry an untimed call then its
+// timed calls (repeats_of), a barrier before each, until max_rounds or the deadline (at least
+// kMinRounds when the first round fit in it); rank 0 decides.
 CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry> &entries, CheckComms &comms,
                      uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress) {
+  const RoundLayout layout(entries);
   int rank = 0;
   MPI_Comm_rank(comms.control, &rank);
   std::vector<char> send(max_bytes, 0), recv(max_bytes, 0);
@@ -408,8 +434,7 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
     }
     return std::pair(t0, now_s());
   };
-  const size_t n = entries.size();
-  std::vector<size_t> order(n);
+  std::vector<size_t> order(entries.size());
   std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 rng(seed ^ 0xC0FFEEull);
   for (size_t k : order) (void)run(entries[k]);  // warm-up: trees, connections, first touch
@@ -418,9 +443,16 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
   bool first_fit = true;
   for (int go_on = 1; go_on;) {
     std::shuffle(order.begin(), order.end(), rng);
-    t.start.resize(t.start.size() + n);
-    t.end.resize(t.end.size() + n);
-    for (size_t k : order) std::tie(t.start[t.rounds * n + k], t.end[t.rounds * n + k]) = run(entries[k]);
+    const size_t first = t.start.size();
+    t.start.resize(first + layout.calls);
+    t.end.resize(first + layout.calls);
+    for (size_t k : order) {
+      (void)run(entries[k]);  // the untimed call: what the entries run between left the caches cold
+      for (size_t j = 0; j < layout.repeats[k]; ++j) {
+        const size_t i = first + layout.offset[k] + j;
+        std::tie(t.start[i], t.end[i]) = run(entries[k]);
+      }
+    }
     ++t.rounds;
     if (rank == 0) {
       const double now = MPI_Wtime(), per_round = (now - began) / t.rounds;
@@ -456,6 +488,24 @@ CallObjectives reduce_times(const CallTimes &t, const Placement &placement, MPI_
     o.completion_us.push_back(1e6 * (one_node ? last[i] - first[i] : slowest[i]));
     o.rank_mean_us.push_back(1e6 * own_sum[i] / size);
   }
+  return o;
+}
+
+// Per round and entry (entry k of round r at r * n + k), the mean of its timed calls.
+CallObjectives entry_means(const CallObjectives &calls, const RoundLayout &layout, int rounds) {
+  const size_t n = layout.offset.size();
+  CallObjectives o;
+  for (int r = 0; r < rounds; ++r)
+    for (size_t k = 0; k < n; ++k) {
+      double completion = 0, rank_mean = 0;
+      for (size_t j = 0; j < layout.repeats[k]; ++j) {
+        const size_t i = r * layout.calls + layout.offset[k] + j;
+        completion += calls.completion_us[i];
+        rank_mean += calls.rank_mean_us[i];
+      }
+      o.completion_us.push_back(completion / layout.repeats[k]);
+      o.rank_mean_us.push_back(rank_mean / layout.repeats[k]);
+    }
   return o;
 }
 
@@ -522,7 +572,8 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
                  fmt::format("{} per size, {} configurations at {} op x size points, forced through tuned",
                              what_is_checked(candidates), configs.size(), entries.size()));
   const CallTimes times = run_rounds(configs, entries, comms, max_bytes, max_rounds, deadline, seed, progress);
-  const CallObjectives objectives = reduce_times(times, placement, comms.control, size);
+  const CallObjectives objectives =
+      entry_means(reduce_times(times, placement, comms.control, size), RoundLayout(entries), times.rounds);
   progress.end_phase();
   result.rounds = times.rounds;
   if (rank != 0) return result;
@@ -602,7 +653,8 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);
   result.source = fmt::format(
       "modeltuned-calibrate: {} per size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks "
-      "({} ranks), rounds in random order; range of ln(measured/predicted) over the 95% interval of the median at 2 "
+      "({} ranks), rounds in random order, each entry the mean of its calls in a row (8 below 64 KiB, 2 below 1 MiB, "
+      "1 above) after an untimed one; range of ln(measured/predicted) over the 95% interval of the median at 2 "
       "sizes per band, per group",
       what_is_checked(candidates), sizes);
   result.provenance = {{"groups", runs}, {"measured", measured}};
