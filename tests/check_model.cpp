@@ -524,10 +524,10 @@ START_TEST(checks_decide_only_what_they_cover) {
 }
 END_TEST
 
-// Leaving the default needs the checks under both objectives where the table measured both: a
-// pick that passes for completion but whose rank-mean checks allow it no gain keeps the default,
-// and says which objective kept it; passing both, it runs; for a rank-mean call, the same with the
-// objectives swapped.
+// Leaving the default needs no loss under the other objective where the table measured both: a
+// pick that passes for completion but whose rank-mean checks measured it slower than the default
+// keeps the default, and says which objective kept it; tied there or faster, it runs; for a
+// rank-mean call, the same with the objectives swapped.
 START_TEST(picks_pass_the_checks_for_both_objectives) {
   const PredictedGain g = predicted_gain();
   const CalibrationTable &t = g.table;
@@ -536,15 +536,15 @@ START_TEST(picks_pass_the_checks_for_both_objectives) {
   const Candidate fastest = g.fastest;
   const double gain = g.gain;
   const std::string &fastest_name = g.fastest_name;
-  // Checks that let the fastest through for `passes`, and for the other objective ranges as wide
-  // as `other_hi` on the pick's side.
-  auto with = [&](const std::string &passes, double other_hi) {
+  // Checks that let the fastest through for `passes`, and for the other objective a range from
+  // `other_lo` on the pick's side.
+  auto with = [&](const std::string &passes, double other_lo) {
     CalibrationTable c = t;
     c.checks_source = "unit test";
     for (const std::string objective : {"completion", "rank_mean"}) {
-      const double pick_hi = objective == passes ? gain / 4 : other_hi;
+      const double pick_lo = objective == passes ? -1.0 : other_lo;
       c.checks.push_back({"bcast", fastest_name, fastest.segsize, fastest.fanout, objective, "cache", "cache", 32768,
-                          131072, -1.0, pick_hi, 10});
+                          131072, pick_lo, std::max(pick_lo, gain / 4), 10});
       c.checks.push_back({"bcast", "default", 0, 0, objective, "cache", "cache", 32768, 131072, -gain / 4, 1.0, 10});
     }
     return c;
@@ -553,17 +553,20 @@ START_TEST(picks_pass_the_checks_for_both_objectives) {
     CallShape asked = call;
     asked.metric = metric;
     const std::string mine = metric == Metric::completion ? "completion" : "rank_mean";
-    const CalibrationTable one_sided = with(mine, 10 * gain + 1);
+    const CalibrationTable one_sided = with(mine, 10 * gain + 1);  // slower than the default's worst
     const auto vetoed = decide(one_sided, p, asked, kAllAlgorithms);
     ck_assert(vetoed && vetoed->kept_default && vetoed->pick == vetoed->ompi_default->candidate);
     ck_assert(vetoed->kept_by_other_objective.has_value());
     ck_assert(vetoed->kept_by_other_objective->metric != metric);
     ck_assert(vetoed->kept_by_other_objective->pick == fastest);
-    ck_assert(vetoed->kept_by_other_objective->pick_checked_worst_us >
-              vetoed->kept_by_other_objective->default_checked_best_us);
+    ck_assert(vetoed->kept_by_other_objective->pick_checked_best_us >
+              vetoed->kept_by_other_objective->default_checked_worst_us);
     const nlohmann::json j = decision_json(one_sided, p, asked, vetoed);
     ck_assert(j.contains("kept_by_objective"));
-    const CalibrationTable both = with(mine, gain / 4);
+    const CalibrationTable tied = with(mine, 0.5);  // the default's range reaches 1.0: a tie
+    const auto tie = decide(tied, p, asked, kAllAlgorithms);
+    ck_assert(tie && !tie->kept_default && tie->pick == fastest && !tie->kept_by_other_objective);
+    const CalibrationTable both = with(mine, -1.0);
     const auto runs = decide(both, p, asked, kAllAlgorithms);
     ck_assert(runs && !runs->kept_default && runs->pick == fastest && !runs->kept_by_other_objective);
   }

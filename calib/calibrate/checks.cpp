@@ -1,4 +1,5 @@
 #include "calib/calibrate/checks.hpp"
+#include "calib/calibrate/check_comms.hpp"
 
 #include <mpi.h>
 #include <time.h>
@@ -36,16 +37,8 @@ constexpr int kMaxRounds = 40;  // default: a tight interval of the median; more
 constexpr int kMetrics = 2;     // completion, rank_mean
 constexpr Metric kMetricOf[kMetrics] = {Metric::completion, Metric::rank_mean};
 constexpr const char *kObjectiveName[kMetrics] = {"completion", "rank_mean"};
+constexpr uint64_t kLoopedBelow = 8 * 1024;  // entries below it are timed in short loops (repeats_of)
 
-// One configuration: an algorithm of the registry with its parameters, or (algorithm 0) Open
-// MPI's default decision. Each runs on its own communicator.
-struct Config {
-  Op op = Op::bcast;
-  int algorithm = 0;
-  uint32_t segsize = 0;
-  int fanout = 0;
-  auto key() const { return std::tuple(static_cast<int>(op), algorithm, segsize, fanout); }
-};
 
 struct Entry {
   int config = 0;
@@ -53,9 +46,6 @@ struct Entry {
   double predicted_us[kMetrics] = {0, 0};  // rank 0
 };
 
-// The default where it is han's hierarchical algorithm, in the ranges' keys (margin.hpp,
-// kHanDefaultCheck); its configuration is the default's (algorithm 0) on a communicator han takes.
-constexpr int kHanDefault = -1;
 
 std::string config_name(const Config &c) {
   if (c.algorithm == kHanDefault) return std::string(kHanDefaultCheck);
@@ -70,90 +60,6 @@ double now_s() {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-// The tuned variables a configuration sets at communicator creation, with their values before
-// (only bcast and reduce have a chain fan-out, only bcast a k-nomial radix, barrier no segment
-// size: empty names).
-struct TunedVariables {
-  std::string algorithm, segsize, chain_fanout, knomial_radix;
-  int algorithm0 = 0, segsize0 = 0, chain_fanout0 = 0, knomial_radix0 = 4;
-  explicit TunedVariables(Op op) {
-    const std::string p = fmt::format("coll_tuned_{}_algorithm", op_name(op));
-    algorithm = p;
-    segsize = op != Op::barrier ? p + "_segmentsize" : "";
-    chain_fanout = op == Op::bcast || op == Op::reduce ? p + "_chain_fanout" : "";
-    knomial_radix = op == Op::bcast ? p + "_knomial_radix" : "";
-    algorithm0 = cvar_read_int(algorithm.c_str()).value_or(0);
-    if (!segsize.empty()) segsize0 = cvar_read_int(segsize.c_str()).value_or(0);
-    if (!chain_fanout.empty()) chain_fanout0 = cvar_read_int(chain_fanout.c_str()).value_or(4);
-    if (!knomial_radix.empty()) knomial_radix0 = cvar_read_int(knomial_radix.c_str()).value_or(4);
-  }
-};
-
-bool takes_radix(const Config &c) {
-  const AlgorithmSpec *spec = c.algorithm ? find_algorithm(c.op, c.algorithm) : nullptr;
-  return spec && spec->parameters.fanout_name == "radix";
-}
-
-// Whether han runs bcast and reduce where it takes a communicator (5.0 across nodes): loaded, above
-// tuned's priority and not left out of the coll list.
-bool han_in_job() {
-  const std::optional<int> han = cvar_read_int("coll_han_priority");
-  const int tuned = cvar_read_int("coll_tuned_priority").value_or(30);
-  if (!han || *han <= tuned) return false;
-  const std::string list = cvar_read_string("coll").value_or("");
-  if (list.empty()) return true;
-  const bool excluding = list.front() == '^';
-  const bool named = ("," + list.substr(excluding) + ",").find(",han,") != std::string::npos;
-  return excluding ? !named : named;
-}
-
-// MPI_Comm_dup of `group` with tuned forced to `c`. Where han takes the group's bcast and reduce
-// (`prefer_tuned`), a forced configuration's communicator puts tuned above it (Open MPI's
-// component preference, the info key han gives its own sub-communicators), so that the forced
-// algorithm runs; the default's keeps what Open MPI selects. "" or why not.
-// The component that runs configuration `c` when it is not tuned ("sm"), else empty.
-std::string_view component_of(const Config &c) {
-  const AlgorithmSpec *spec = c.algorithm > 0 ? find_algorithm(c.op, c.algorithm) : nullptr;
-  return spec ? spec->component : std::string_view();
-}
-
-// A dup of `group` where Open MPI puts `component` on top, as modeltuned's private communicators
-// do (mca/coll/modeltuned/coll_modeltuned_foreign.c): the code the component then runs.
-std::string create_component_comm(std::string_view component, MPI_Comm group, MPI_Comm &comm) {
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "ompi_comm_coll_preference", fmt::format("{},^modeltuned,han", component).c_str());
-  const int rc = MPI_Comm_dup_with_info(group, info, &comm);
-  MPI_Info_free(&info);
-  return rc == MPI_SUCCESS ? "" : "MPI_Comm_dup_with_info failed";
-}
-
-std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm group, bool prefer_tuned, MPI_Comm &comm) {
-  if (const std::string_view component = component_of(c); !component.empty())
-    return create_component_comm(component, group, comm);
-  const int algorithm = c.algorithm, segsize = static_cast<int>(c.segsize);
-  const int chain_fanout = c.fanout > 0 && !takes_radix(c) ? c.fanout : vars.chain_fanout0;
-  for (auto [name, value] : {std::pair{&vars.algorithm, &algorithm}, std::pair{&vars.segsize, &segsize},
-                             std::pair{&vars.chain_fanout, &chain_fanout}}) {
-    if (name->empty()) continue;
-    std::string err = cvar_write(name->c_str(), value);
-    if (!err.empty()) return err;
-  }
-  if (!prefer_tuned || c.algorithm == 0) return MPI_Comm_dup(group, &comm) == MPI_SUCCESS ? "" : "MPI_Comm_dup failed";
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "ompi_comm_coll_preference", "tuned");
-  const int rc = MPI_Comm_dup_with_info(group, info, &comm);
-  MPI_Info_free(&info);
-  return rc == MPI_SUCCESS ? "" : "MPI_Comm_dup_with_info failed";
-}
-
-void restore(TunedVariables &vars) {
-  (void)cvar_write(vars.algorithm.c_str(), &vars.algorithm0);
-  if (!vars.segsize.empty()) (void)cvar_write(vars.segsize.c_str(), &vars.segsize0);
-  if (!vars.chain_fanout.empty()) (void)cvar_write(vars.chain_fanout.c_str(), &vars.chain_fanout0);
-  if (!vars.knomial_radix.empty()) (void)cvar_write(vars.knomial_radix.c_str(), &vars.knomial_radix0);
-}
 
 // Whether a configuration can be measured forced through tuned as the model predicts it: not one
 // that runs the communicator's own collectives (allreduce's nonoverlapping, allgather's linear):
@@ -166,15 +72,27 @@ bool measurable_forced(const Candidate &c) {
   return spec->component.empty() || cvar_read_int(fmt::format("coll_{}_priority", spec->component).c_str()).has_value();
 }
 
+// Whether the checks can judge candidate `c` at `bytes`. Another component's algorithm (measured
+// only) is checked below kLoopedBelow only, so that above it it never leaves the default: there its
+// time in a long loop is not what short checks see. coll/sm's bcast of 64 KiB took 5.5 us in the
+// checks' 8-call loops, 7-21 us in 32-call loops, and 47 us in modeltuned-latency's loop of 100,
+// against tuned's 12 us; its reduce of 16 KiB lost by 3x only in loops of 32 (2-core VM,
+// 2026-12-07).
+bool judged_at(const Candidate &c, uint64_t bytes) {
+  const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
+  return spec && (spec->component.empty() || bytes < kLoopedBelow);
+}
+
 // Per objective the best few overall, and the best of every other algorithm: where the model
 // ranks the algorithms wrongly, the one that is really faster still gets measured.
-std::vector<Candidate> best_predicted(const std::optional<Decision> (&d)[kMetrics], const Candidate &runs_by_default) {
+std::vector<Candidate> best_predicted(const std::optional<Decision> (&d)[kMetrics], const Candidate &runs_by_default,
+                                      uint64_t bytes) {
   std::vector<Candidate> chosen;
   for (int m = 0; m < kMetrics; ++m) {
     int taken = 0;
     std::vector<int> algorithms_seen;
     for (const Prediction &p : d[m]->predictions) {
-      if (p.candidate == runs_by_default || !measurable_forced(p.candidate)) continue;
+      if (p.candidate == runs_by_default || !measurable_forced(p.candidate) || !judged_at(p.candidate, bytes)) continue;
       const bool new_algorithm =
           std::find(algorithms_seen.begin(), algorithms_seen.end(), p.candidate.algorithm) == algorithms_seen.end();
       if (taken >= kCheckedCandidates && !new_algorithm) continue;
@@ -187,10 +105,10 @@ std::vector<Candidate> best_predicted(const std::optional<Decision> (&d)[kMetric
 }
 
 // Every algorithm the model predicts for the call, as tuned runs it forced (forced_candidate).
-std::vector<Candidate> forced_defaults(const Decision &d, const Candidate &runs_by_default) {
+std::vector<Candidate> forced_defaults(const Decision &d, const Candidate &runs_by_default, uint64_t bytes) {
   std::vector<Candidate> chosen;
   for (const Prediction &p : d.predictions) {
-    if (p.candidate == runs_by_default || !measurable_forced(p.candidate) ||
+    if (p.candidate == runs_by_default || !measurable_forced(p.candidate) || !judged_at(p.candidate, bytes) ||
         p.candidate != forced_candidate(p.candidate.op, p.candidate.algorithm))
       continue;
     if (std::find(chosen.begin(), chosen.end(), p.candidate) == chosen.end()) chosen.push_back(p.candidate);
@@ -243,8 +161,8 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
                   bytes,
                   {def.predicted_us[0], def.predicted_us[1]}});
       const std::vector<Candidate> chosen = candidates == CheckedCandidates::model
-                                                ? best_predicted(d, runs_by_default)
-                                                : forced_defaults(*d[0], runs_by_default);
+                                                ? best_predicted(d, runs_by_default, bytes)
+                                                : forced_defaults(*d[0], runs_by_default, bytes);
       for (const Candidate &c : chosen) {
         Entry e{config_index(Config{op, c.algorithm, c.segsize, c.fanout}), bytes, {predicted(c, 0), predicted(c, 1)}};
         if (e.predicted_us[0] > 0 && e.predicted_us[1] > 0) entries.push_back(e);
@@ -321,55 +239,13 @@ struct GroupRun {
   std::string neighbors, widest, problem;
 };
 
-// Measures on `group` (the first ranks of MPI_COMM_WORLD; `placement` is theirs): the plan of its
-// rank 0, rounds until `deadline`; rank 0 adds the ranges and the measured rows.
-// The communicators a group's checks run on: one per configuration, forced through tuned (with
-// modeltuned's priority lowered while they are created, so they run tuned's forced algorithm),
-// and a control one for the go-on votes and the results.
-struct CheckComms {
-  std::vector<MPI_Comm> forced;
-  MPI_Comm control = MPI_COMM_NULL;
-  std::string radix_variable;  // bcast's k-nomial radix, read by tuned at each call
-  int radix0 = 4;              // its value outside the checks
-  ~CheckComms() {
-    for (MPI_Comm &c : forced)
-      if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
-    if (control != MPI_COMM_NULL) MPI_Comm_free(&control);
-  }
-};
-
-// Creates them on every rank of `group`; empty, or why one rank could not (every rank learns it).
-std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm group, bool han_default,
-                               CheckComms &comms) {
-  const int disabled = -1;
-  const std::optional<int> modeltuned_priority = cvar_read_int("coll_modeltuned_priority");
-  if (modeltuned_priority) (void)cvar_write("coll_modeltuned_priority", &disabled);
-  std::vector<TunedVariables> vars;
-  for (const CollectiveFamily *family : collective_families()) vars.emplace_back(family->op);
-  comms.forced.assign(configs.size(), MPI_COMM_NULL);
-  std::string problem;
-  for (size_t i = 0; i < configs.size() && problem.empty(); ++i)
-    problem = create_comm(configs[i], vars[op_index(configs[i].op)], group, han_default, comms.forced[i]);
-  for (TunedVariables &v : vars) restore(v);
-  MPI_Comm_dup(group, &comms.control);
-  if (modeltuned_priority) (void)cvar_write("coll_modeltuned_priority", &*modeltuned_priority);
-  comms.radix_variable = vars[0].knomial_radix;
-  comms.radix0 = vars[0].knomial_radix0;
-  int ok = problem.empty(), all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comms.control);
-  if (all) return {};
-  return problem.empty() ? "forcing an algorithm failed on another rank" : problem;
-}
 
 // How many timed calls an entry of `bytes` makes in a row per round, each after a barrier, as OSU's
-// benchmarks and modeltuned-latency time them: a call repeated in a loop finds its buffers,
+// benchmarks and modeltuned-latency time them: a small call repeated in a loop finds its buffers,
 // flags and peers warm, where one call among hundreds of others does not (coll/sm's bcast of 8
-// bytes took 1.3 us alone and 0.3 us in a loop on the 2-core VM). Fewer for large messages, whose
-// time the cache hardly changes and whose calls fill the budget.
-int repeats_of(uint64_t bytes) {
-  if (bytes < 64 * 1024) return 8;
-  return bytes < 1024 * 1024 ? 2 : 1;
-}
+// bytes took 1.3 us alone and 0.36 us in a loop on the 2-core VM; the benchmark's loop 0.30 us).
+// From kLoopedBelow up one call: short loops misjudge larger ones either way (judged_at).
+int repeats_of(uint64_t bytes) { return bytes < kLoopedBelow ? 8 : 1; }
 
 // Where each entry's calls sit within a round: entry k's j-th timed call at offset[k] + j.
 struct RoundLayout {
@@ -447,7 +323,7 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
     t.start.resize(first + layout.calls);
     t.end.resize(first + layout.calls);
     for (size_t k : order) {
-      (void)run(entries[k]);  // the untimed call: what the entries run between left the caches cold
+      if (layout.repeats[k] > 1) (void)run(entries[k]);  // untimed: what ran between left it cold
       for (size_t j = 0; j < layout.repeats[k]; ++j) {
         const size_t i = first + layout.offset[k] + j;
         std::tie(t.start[i], t.end[i]) = run(entries[k]);
@@ -543,6 +419,8 @@ void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> 
   }
 }
 
+// Measures on `group` (the first ranks of MPI_COMM_WORLD; `placement` is theirs): the plan of its
+// rank 0, rounds until `deadline`; rank 0 adds the ranges and the measured rows.
 GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Placement &placement, OmpiVersion ompi,
                        CheckedCandidates candidates, uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed,
                        Progress &progress, std::map<RangeKey, Range> &ranges, nlohmann::json &measured) {
@@ -653,8 +531,8 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);
   result.source = fmt::format(
       "modeltuned-calibrate: {} per size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks "
-      "({} ranks), rounds in random order, each entry the mean of its calls in a row (8 below 64 KiB, 2 below 1 MiB, "
-      "1 above) after an untimed one; range of ln(measured/predicted) over the 95% interval of the median at 2 "
+      "({} ranks), rounds in random order, each entry below 8 KiB the mean of 8 calls in a row after an untimed one, "
+      "one call above; range of ln(measured/predicted) over the 95% interval of the median at 2 "
       "sizes per band, per group",
       what_is_checked(candidates), sizes);
   result.provenance = {{"groups", runs}, {"measured", measured}};

@@ -61,8 +61,8 @@ nlohmann::json decision_json(const CalibrationTable &table, const Placement &pla
     const auto bound = [](double us) { return us > 0 ? nlohmann::json(us) : nlohmann::json(); };
     j["kept_by_objective"] = {{"objective", o.metric == Metric::rank_mean ? "rank_mean" : "completion"},
                               {"pick", describe(o.pick)},
-                              {"pick_checked_worst_us", bound(o.pick_checked_worst_us)},
-                              {"default_checked_best_us", bound(o.default_checked_best_us)}};
+                              {"pick_checked_best_us", bound(o.pick_checked_best_us)},
+                              {"default_checked_worst_us", bound(o.default_checked_worst_us)}};
   }
   if (decision && decision->default_checked_best_us > 0)
     j["default_checked_best_us"] = decision->default_checked_best_us;

@@ -66,13 +66,14 @@ struct Decision {
   std::array<int, 2> pick_checked_on{0, 0}, default_checked_on{0, 0};
   // With checks: the fastest the default may be, its prediction x e^lo of its check (0: no check).
   double default_checked_best_us = 0;
-  // Set when the pick passed the checks under the call's objective but not under the other one
-  // (Selector::holds_for_both_objectives), so the default was kept: that objective, and what its
-  // checks allow the pick and the default (0: no check covers it).
+  // Set when the pick passed the checks under the call's objective but its checks under the other
+  // one measured it slower than the default (Selector::holds_for_both_objectives), so the default
+  // was kept: that objective, the fastest its checks allow the pick and the slowest they allow the
+  // default (0: no check covers it).
   struct OtherObjective {
     Metric metric = Metric::completion;
     Candidate pick;
-    double pick_checked_worst_us = 0, default_checked_best_us = 0;
+    double pick_checked_best_us = 0, default_checked_worst_us = 0;
   };
   std::optional<OtherObjective> kept_by_other_objective;
 };
