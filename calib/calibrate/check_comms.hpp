@@ -49,7 +49,6 @@ struct CheckComms {
 };
 
 // Creates them on every rank of `group`; empty, or why one rank could not (every rank learns it).
-std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm group, bool han_default,
-                               CheckComms &comms);
+std::string create_check_comms(const std::vector<Config> &configs, MPI_Comm group, bool han_default, CheckComms &comms);
 
 }  // namespace modeltuned::calibrate

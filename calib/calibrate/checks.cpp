@@ -39,13 +39,11 @@ constexpr Metric kMetricOf[kMetrics] = {Metric::completion, Metric::rank_mean};
 constexpr const char *kObjectiveName[kMetrics] = {"completion", "rank_mean"};
 constexpr uint64_t kLoopedBelow = 8 * 1024;  // entries below it are timed in short loops (repeats_of)
 
-
 struct Entry {
   int config = 0;
   uint64_t bytes = 0;
   double predicted_us[kMetrics] = {0, 0};  // rank 0
 };
-
 
 std::string config_name(const Config &c) {
   if (c.algorithm == kHanDefault) return std::string(kHanDefaultCheck);
@@ -59,7 +57,6 @@ double now_s() {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
-
 
 // Whether a configuration can be measured forced through tuned as the model predicts it: not one
 // that runs the communicator's own collectives (allreduce's nonoverlapping, allgather's linear):
@@ -238,7 +235,6 @@ struct GroupRun {
   double seconds = 0;
   std::string neighbors, widest, problem;
 };
-
 
 // How many timed calls an entry of `bytes` makes in a row per round, each after a barrier, as OSU's
 // benchmarks and modeltuned-latency time them: a small call repeated in a loop finds its buffers,
