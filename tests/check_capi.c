@@ -170,12 +170,12 @@ END_TEST
 
 /* The registry's listing, from which the component builds its dispatch table. */
 START_TEST(algorithm_listing) {
-  /* tuned's 9, then coll/sm's, coll/adapt's and coll/xhc's */
-  ck_assert_int_eq(mt_algorithm_count(MT_OP_BCAST), 12);
+  /* tuned's 9, then coll/sm's, coll/adapt's, coll/xhc's and coll/acoll's */
+  ck_assert_int_eq(mt_algorithm_count(MT_OP_BCAST), 13);
   /* Under 4.1 (the default line): 6.0's k-nomial reduce is listed (the component finds no
    * function for it), 6.0's k-radix Bruck is not (4.1's Bruck has its number). */
-  ck_assert_int_eq(mt_algorithm_count(MT_OP_REDUCE), 11);
-  ck_assert_int_eq(mt_algorithm_count(MT_OP_ALLGATHER), 8);
+  ck_assert_int_eq(mt_algorithm_count(MT_OP_REDUCE), 12);
+  ck_assert_int_eq(mt_algorithm_count(MT_OP_ALLGATHER), 9);
   mt_algorithm_info a;
   ck_assert_int_eq(mt_algorithm_at(MT_OP_BCAST, 3, &a), 0);
   ck_assert_int_eq(a.id, 4);
@@ -201,12 +201,15 @@ START_TEST(algorithm_listing) {
   ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 10, &a), 0);
   ck_assert_str_eq(a.component, "xhc");
   ck_assert_str_eq(a.since, "6.0");
-  ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 11, &a), -1);
+  ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 11, &a), 0);
+  ck_assert_str_eq(a.component, "acoll");
+  ck_assert_str_eq(a.ompi_function, "mca_coll_modeltuned_acoll_reduce");
+  ck_assert_int_eq(mt_algorithm_at(MT_OP_REDUCE, 12, &a), -1);
   ck_assert_int_eq(mt_algorithm_at(MT_OP_ALLGATHER, 1, &a), 0);
   ck_assert_str_eq(a.name, "bruck");
   /* Under 6.0, number 2 is the k-radix Bruck. */
   ck_assert_int_eq(mt_set_ompi_version("6.0.0rc2"), 0);
-  ck_assert_int_eq(mt_algorithm_count(MT_OP_ALLGATHER), 8);
+  ck_assert_int_eq(mt_algorithm_count(MT_OP_ALLGATHER), 9);
   ck_assert_int_eq(mt_algorithm_at(MT_OP_ALLGATHER, 1, &a), 0);
   ck_assert_str_eq(a.name, "k_bruck");
   ck_assert_int_eq(a.convention, MT_CALL_ALLGATHER_RADIX);

@@ -20,7 +20,8 @@ using namespace modeltuned::test;
 
 namespace {
 
-constexpr int kSm = kFirstComponentId, kAdapt = kFirstComponentId + 1, kXhc = kFirstComponentId + 2;
+constexpr int kSm = kFirstComponentId, kAdapt = kFirstComponentId + 1, kXhc = kFirstComponentId + 2,
+              kAcoll = kFirstComponentId + 3;
 
 // `p` ranks on each of two nodes.
 Placement two_nodes(int p) {
@@ -69,7 +70,8 @@ START_TEST(registry_entries) {
     ck_assert_msg(a.ompi_function == entry, "%s", entry.c_str());
     ck_assert(a.name == a.component);
   }
-  ck_assert_int_eq(specs, 10);  // sm and xhc: bcast, reduce, allreduce, barrier; adapt: bcast, reduce
+  // sm and xhc: bcast, reduce, allreduce, barrier; adapt: bcast, reduce; acoll: all six
+  ck_assert_int_eq(specs, 16);
   const AlgorithmSpec *sm = find_algorithm(Op::reduce, "sm");
   ck_assert(sm && sm->id == kSm && sm->order_preserving && sm->until == OmpiVersion::v5_0);
   const AlgorithmSpec *adapt = find_algorithm(Op::reduce, "adapt");
@@ -121,6 +123,23 @@ START_TEST(where_each_is_a_candidate) {
   }
   d = decide_on(one_cache(4), CallShape{Op::allreduce, 16, 4, 0, false}, OmpiVersion::v6_0);
   ck_assert(d && !find(*d, kXhc));  // its reductions hand a non-commutative operation on
+  // acoll: 6.0's, on communicators of 16 ranks or more, one node or several, every op; its reduce
+  // at root 0 only, its reductions commutative only.
+  for (Op op : {Op::bcast, Op::reduce, Op::allreduce, Op::barrier, Op::allgather, Op::alltoall}) {
+    const CallShape call{op, 256, 4, 0, true};
+    d = decide_on(one_cache(16), call, OmpiVersion::v6_0);
+    ck_assert_msg(d && find(*d, kAcoll), "%s", std::string(op_name(op)).c_str());
+    d = decide_on(one_cache(15), call, OmpiVersion::v6_0);
+    ck_assert_msg(d && !find(*d, kAcoll), "%s", std::string(op_name(op)).c_str());
+    d = decide_on(one_cache(16), call, OmpiVersion::v5_0);
+    ck_assert_msg(d && !find(*d, kAcoll), "%s", std::string(op_name(op)).c_str());
+  }
+  d = decide_on(two_nodes(8), bcast, OmpiVersion::v6_0, every_channel_table());
+  ck_assert(d && find(*d, kAcoll));
+  d = decide_on(one_cache(16), CallShape{Op::reduce, 256, 4, 3, true}, OmpiVersion::v6_0);
+  ck_assert(d && !find(*d, kAcoll));
+  d = decide_on(one_cache(16), CallShape{Op::allreduce, 256, 4, 0, false}, OmpiVersion::v6_0);
+  ck_assert(d && !find(*d, kAcoll));
   // A non-commutative reduction: sm combines in rank order, adapt hands it on.
   CallShape reduce{Op::reduce, 256, 4, 0, false};
   d = decide_on(one_cache(4), reduce, OmpiVersion::v4_1);

@@ -124,11 +124,11 @@ END_TEST
 
 START_TEST(c_api_lists_and_decides_it) {
   dummy();
-  // tuned's 9 and the other components' 3 (sm, adapt, xhc), then the dummy
-  ck_assert_int_eq(mt_algorithm_count(MT_OP_BCAST), 13);
-  ck_assert_int_eq(mt_algorithm_count(MT_OP_REDUCE), 11);
+  // tuned's 9 and the other components' 4 (sm, adapt, xhc, acoll), then the dummy
+  ck_assert_int_eq(mt_algorithm_count(MT_OP_BCAST), 14);
+  ck_assert_int_eq(mt_algorithm_count(MT_OP_REDUCE), 12);
   mt_algorithm_info info;
-  ck_assert_int_eq(mt_algorithm_at(MT_OP_BCAST, 12, &info), 0);
+  ck_assert_int_eq(mt_algorithm_at(MT_OP_BCAST, 13, &info), 0);
   ck_assert_int_eq(info.id, kDummyId);
   ck_assert_str_eq(info.name, "test_instant");
   ck_assert_str_eq(info.tuned_name, "test-instant");

@@ -236,6 +236,16 @@ expect_output "xhc (coll/xhc)" --synthetic "pack:1 l3:1 core:4" -np 4 --op allre
   --table "$table"
 expect_output "not a candidate: xhc (coll/xhc serves ranks on one node, messages up to 4 KiB (its cico_max) only)" \
   --synthetic "pack:1 l3:1 core:4" -np 4 --op allreduce --sizes 64K --ompi 6.0 --table "$table"
+# 6.0 at 16 ranks on one node: xhc's and acoll's candidates beside tuned's, for every collective
+# each implements; acoll declines fewer than 16 ranks.
+for op in bcast reduce allreduce barrier; do
+  expect_output "xhc (coll/xhc)" --machine orfeo-epyc -np 16 --op "$op" --sizes 1K --ompi 6.0
+done
+for op in bcast reduce allreduce barrier allgather alltoall; do
+  expect_output "acoll (coll/acoll)" --machine orfeo-epyc -np 16 --op "$op" --sizes 1K --ompi 6.0
+done
+expect_output "not a candidate: acoll (coll/acoll serves communicators of 16 ranks or more (its comm_size_thresh) only)" \
+  --machine orfeo-epyc -np 8 --op allgather --sizes 1K --ompi 6.0
 expect_output "not a candidate: sm (coll/sm serves ranks on one node only)" --machine orfeo-epyc --nodes 2 -np 8 \
   --map-by node --op bcast --sizes 64
 

@@ -3,7 +3,7 @@
 // a private communicator where the component sits on top (docs/design.md, "Other components").
 // The model has no family for them yet: they are measured only (registry.hpp), and leave Open
 // MPI's default only where the table's checks measured them faster. Sources read: 4.1.4's and
-// 5.0.7's coll/sm and coll/adapt, 6.0.0rc2's coll/xhc.
+// 5.0.7's coll/sm and coll/adapt, 6.0.0rc2's coll/xhc and coll/acoll.
 #include "model/collectives/family.hpp"
 
 // Specs name only the fields that differ from their defaults; GCC would warn about the others.
@@ -14,7 +14,8 @@ namespace {
 
 using CC = CallingConvention;
 
-constexpr int kSm = kFirstComponentId, kAdapt = kFirstComponentId + 1, kXhc = kFirstComponentId + 2;
+constexpr int kSm = kFirstComponentId, kAdapt = kFirstComponentId + 1, kXhc = kFirstComponentId + 2,
+              kAcoll = kFirstComponentId + 3;
 
 bool one_node(const Placement &placement) {
   for (const RankPlace &r : placement.ranks())
@@ -39,6 +40,18 @@ constexpr size_t kXhcCicoMax = 4096;
 bool xhc_serves(const CallShape &, const Placement &placement) { return one_node(placement); }
 bool xhc_reduction_serves(const CallShape &call, const Placement &placement) {
   return call.bytes() <= kXhcCicoMax && (call.op != Op::reduce || call.root == 0) && one_node(placement);
+}
+
+// coll/acoll (6.0): its comm_query declines a communicator of fewer ranks than its
+// comm_size_thresh (16 by default). Its reduce hands roots other than 0 to the base binomial tree
+// (coll_acoll_reduce.c), which is tuned's candidate already, and its reductions hand a
+// non-commutative operation to order-keeping base algorithms.
+constexpr int kAcollCommSizeThresh = 16;
+bool acoll_serves(const CallShape &, const Placement &placement) {
+  return static_cast<int>(placement.ranks().size()) >= kAcollCommSizeThresh;
+}
+bool acoll_reduce_serves(const CallShape &call, const Placement &placement) {
+  return call.root == 0 && acoll_serves(call, placement);
 }
 
 const AlgorithmSpec kComponents[] = {
@@ -155,6 +168,74 @@ const AlgorithmSpec kComponents[] = {
      .component = "xhc",
      .serves = xhc_serves,
      .serves_only = "ranks on one node"},
+    // coll/acoll (6.0): AMD's collectives over subcommunicators of the node, socket, NUMA node and
+    // L3 (its subgroups of 8 ranks), through shared memory where the datatype is predefined, and
+    // base algorithms of its own choice elsewhere; it makes its subcommunicators at its first call.
+    {.op = Op::bcast,
+     .id = kAcoll,
+     .name = "acoll",
+     .description = "coll/acoll: linear or binomial across and within its subgroups, or shared memory",
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_acoll_bcast",
+     .convention = CC::bcast,
+     .since = OmpiVersion::v6_0,
+     .component = "acoll",
+     .serves = acoll_serves,
+     .serves_only = "communicators of 16 ranks or more (its comm_size_thresh)"},
+    {.op = Op::reduce,
+     .id = kAcoll,
+     .name = "acoll",
+     .description = "coll/acoll: up its subgroups through shared memory, or a base tree of its choice",
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_acoll_reduce",
+     .convention = CC::reduce,
+     .since = OmpiVersion::v6_0,
+     .component = "acoll",
+     .serves = acoll_reduce_serves,
+     .serves_only = "communicators of 16 ranks or more (its comm_size_thresh), root 0"},
+    {.op = Op::allreduce,
+     .id = kAcoll,
+     .name = "acoll",
+     .description = "coll/acoll: through shared memory within its subgroups, or a base algorithm of its choice",
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_acoll_allreduce",
+     .convention = CC::allreduce,
+     .since = OmpiVersion::v6_0,
+     .component = "acoll",
+     .serves = acoll_serves,
+     .serves_only = "communicators of 16 ranks or more (its comm_size_thresh)"},
+    {.op = Op::barrier,
+     .id = kAcoll,
+     .name = "acoll",
+     .description = "coll/acoll: flags in shared memory, up and down its subgroups",
+     .ompi_function = "mca_coll_modeltuned_acoll_barrier",
+     .convention = CC::barrier,
+     .since = OmpiVersion::v6_0,
+     .component = "acoll",
+     .serves = acoll_serves,
+     .serves_only = "communicators of 16 ranks or more (its comm_size_thresh)"},
+    {.op = Op::allgather,
+     .id = kAcoll,
+     .name = "acoll",
+     .description = "coll/acoll: gathered within its subgroups, exchanged between them, then broadcast",
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_acoll_allgather",
+     .convention = CC::allgather,
+     .since = OmpiVersion::v6_0,
+     .component = "acoll",
+     .serves = acoll_serves,
+     .serves_only = "communicators of 16 ranks or more (its comm_size_thresh)"},
+    {.op = Op::alltoall,
+     .id = kAcoll,
+     .name = "acoll",
+     .description = "coll/acoll: split into groups that gather, exchange and scatter, or a base algorithm",
+     .splits = true,
+     .ompi_function = "mca_coll_modeltuned_acoll_alltoall",
+     .convention = CC::alltoall,
+     .since = OmpiVersion::v6_0,
+     .component = "acoll",
+     .serves = acoll_serves,
+     .serves_only = "communicators of 16 ranks or more (its comm_size_thresh)"},
 };
 
 }  // namespace

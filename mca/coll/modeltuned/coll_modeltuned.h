@@ -34,8 +34,8 @@ BEGIN_C_DECLS
 #define MCA_COLL_MODELTUNED_MAX_SLOTS 32
 
 /* Other components whose algorithms the model may pick (coll_modeltuned_foreign.c): sm, adapt,
- * xhc. */
-#define MCA_COLL_MODELTUNED_FOREIGN 3
+ * xhc, acoll. */
+#define MCA_COLL_MODELTUNED_FOREIGN 4
 
 /* Room for a one-line reason (why tuned runs what the user told it), NUL included. */
 #define MCA_COLL_MODELTUNED_REASON_MAX 160

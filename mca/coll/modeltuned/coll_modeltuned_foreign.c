@@ -12,17 +12,22 @@
 #include "ompi_config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "coll_modeltuned_call.h"
 #include "ompi/mca/coll/base/base.h"
 #include "ompi/mca/coll/base/coll_base_util.h"
+#include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
 #include "ompi/runtime/mpiruntime.h"
 #include "opal/mca/base/base.h"
 #include "opal/util/info.h"
 
-static const char *const component_names[MCA_COLL_MODELTUNED_FOREIGN] = {"sm", "adapt", "xhc"};
+static const char *const component_names[MCA_COLL_MODELTUNED_FOREIGN] = {"sm", "adapt", "xhc",
+                                                                         "acoll"};
+
+enum { ACOLL = 3 }; /* its index in component_names */
 
 /* A component whose private communicator could not be made on some rank: its picks hand calls
  * back on every rank alike. */
@@ -214,6 +219,125 @@ FOREIGN_BCAST(xhc, 2)
 FOREIGN_REDUCE(xhc, 2)
 FOREIGN_ALLREDUCE(xhc, 2)
 FOREIGN_BARRIER(xhc, 2)
+FOREIGN_REDUCE(acoll, ACOLL)
+FOREIGN_ALLREDUCE(acoll, ACOLL)
+FOREIGN_BARRIER(acoll, ACOLL)
+
+/* coll/acoll picks its shared-memory paths by each rank's own datatype (predefined or not), so
+ * ranks whose datatypes differ while their signatures match, as MPI allows, take different paths
+ * and deadlock (its bcast up to 8 KiB, and its allgather, under 6.0.0rc2, also when it runs
+ * alone). Its data-moving collectives are called on the message's bytes instead: MPI_BYTE on every
+ * rank, the rank's own buffer where its elements lie contiguous, else a packed copy. The bytes
+ * moved, and so the results, are the same. */
+typedef struct {
+    char *bytes; /* the view: into the caller's buffer, or `copy` */
+    char *copy;  /* NULL: the caller's elements lie contiguous */
+} byte_view_t;
+
+static int view_open(byte_view_t *v, const void *buf, size_t count, struct ompi_datatype_t *dtype,
+                     size_t bytes, bool pack)
+{
+    ptrdiff_t true_lb = 0, true_extent = 0;
+    v->copy = NULL;
+    if (ompi_datatype_is_contiguous_memory_layout(dtype, count)) {
+        ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
+        v->bytes = (char *) buf + true_lb;
+        return OMPI_SUCCESS;
+    }
+    v->copy = v->bytes = malloc(bytes > 0 ? bytes : 1);
+    if (NULL == v->copy)
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    return pack ? ompi_datatype_sndrcv(buf, count, dtype, v->bytes, bytes, MPI_BYTE) : OMPI_SUCCESS;
+}
+
+static int view_close(byte_view_t *v, int rc, void *buf, size_t count,
+                      struct ompi_datatype_t *dtype, size_t bytes, bool unpack)
+{
+    if (NULL == v->copy)
+        return rc;
+    if (OMPI_SUCCESS == rc && unpack)
+        rc = ompi_datatype_sndrcv(v->bytes, bytes, MPI_BYTE, buf, count, dtype);
+    free(v->copy);
+    return rc;
+}
+
+/* The bytes of `count` elements, or 0 where a count cannot hold them (4.1's and 5.0's int counts;
+ * acoll is 6.0's): the call then goes to the previous component. */
+static size_t bytes_of(size_t count, struct ompi_datatype_t *dtype)
+{
+    size_t size = 0;
+    ompi_datatype_type_size(dtype, &size);
+    const size_t bytes = size * count;
+    return bytes == (size_t) (mca_coll_modeltuned_count_t) bytes ? bytes : 0;
+}
+
+static int mca_coll_modeltuned_acoll_bcast(void *buf, mca_coll_modeltuned_count_t count,
+                                           struct ompi_datatype_t *dtype, int root,
+                                           struct ompi_communicator_t *comm,
+                                           mca_coll_base_module_t *module)
+{
+    mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
+    struct ompi_communicator_t *priv = private_comm(m, comm, ACOLL);
+    const size_t bytes = bytes_of(count, dtype);
+    if (NULL == priv || (0 == bytes && 0 != count))
+        return PREVIOUS(BCAST, mca_coll_base_module_bcast_fn_t)(buf, count, dtype, root, comm,
+                                                                PREVIOUS_MODULE(BCAST));
+    const bool root_rank = ompi_comm_rank(comm) == root;
+    byte_view_t v;
+    int rc = view_open(&v, buf, count, dtype, bytes, root_rank);
+    if (OMPI_SUCCESS == rc)
+        rc = priv->c_coll->coll_bcast(v.bytes, bytes, MPI_BYTE, root, priv,
+                                      priv->c_coll->coll_bcast_module);
+    return view_close(&v, rc, buf, count, dtype, bytes, !root_rank);
+}
+
+/* Allgather and alltoall: `blocks` blocks on the receive side (one per rank), one (allgather) or
+ * `blocks` (alltoall) on the send side; in place, the receive buffer is both. */
+static int acoll_exchange(bool alltoall, const void *sbuf, mca_coll_modeltuned_count_t scount,
+                          struct ompi_datatype_t *sdtype, void *rbuf,
+                          mca_coll_modeltuned_count_t rcount, struct ompi_datatype_t *rdtype,
+                          struct ompi_communicator_t *comm, struct ompi_communicator_t *priv)
+{
+    const size_t blocks = (size_t) ompi_comm_size(comm), block = bytes_of(rcount, rdtype);
+    const size_t send_count = (size_t) scount * (alltoall ? blocks : 1);
+    const bool in_place = MPI_IN_PLACE == sbuf;
+    byte_view_t r, s = {.bytes = (char *) MPI_IN_PLACE, .copy = NULL};
+    /* In place, the receive side holds this rank's data (allgather: its own block) already. */
+    int rc = view_open(&r, rbuf, (size_t) rcount * blocks, rdtype, block * blocks, in_place);
+    if (OMPI_SUCCESS == rc && !in_place)
+        rc = view_open(&s, sbuf, send_count, sdtype, bytes_of(send_count, sdtype), true);
+    if (OMPI_SUCCESS == rc && alltoall)
+        rc = priv->c_coll->coll_alltoall(s.bytes, in_place ? 0 : block, MPI_BYTE, r.bytes, block,
+                                         MPI_BYTE, priv, priv->c_coll->coll_alltoall_module);
+    else if (OMPI_SUCCESS == rc)
+        rc = priv->c_coll->coll_allgather(s.bytes, in_place ? 0 : block, MPI_BYTE, r.bytes, block,
+                                          MPI_BYTE, priv, priv->c_coll->coll_allgather_module);
+    if (!in_place)
+        rc = view_close(&s, rc, (void *) sbuf, send_count, sdtype, 0, false);
+    return view_close(&r, rc, rbuf, (size_t) rcount * blocks, rdtype, block * blocks, true);
+}
+
+#define ACOLL_EXCHANGE(name, NAME, alltoall)                                                      \
+    static int mca_coll_modeltuned_acoll_##name(const void *sbuf,                                 \
+                                                mca_coll_modeltuned_count_t scount,               \
+                                                struct ompi_datatype_t *sdtype, void *rbuf,       \
+                                                mca_coll_modeltuned_count_t rcount,               \
+                                                struct ompi_datatype_t *rdtype,                   \
+                                                struct ompi_communicator_t *comm,                 \
+                                                mca_coll_base_module_t *module)                   \
+    {                                                                                             \
+        mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;                \
+        struct ompi_communicator_t *priv = private_comm(m, comm, ACOLL);                          \
+        const size_t whole = bytes_of((size_t) rcount * (size_t) ompi_comm_size(comm), rdtype);   \
+        if (NULL == priv || (0 == whole && 0 != rcount))                                          \
+            return PREVIOUS(NAME, mca_coll_base_module_##name##_fn_t)(sbuf, scount, sdtype, rbuf, \
+                                                                      rcount, rdtype, comm,       \
+                                                                      PREVIOUS_MODULE(NAME));     \
+        return acoll_exchange(alltoall, sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, priv);  \
+    }
+
+ACOLL_EXCHANGE(allgather, ALLGATHER, false)
+ACOLL_EXCHANGE(alltoall, ALLTOALL, true)
 
 /* The entries by name, for the dispatch table: the shared object's own symbols, which dlsym need
  * not see (Open MPI may load it without RTLD_GLOBAL). */
@@ -231,6 +355,12 @@ static const struct {
     {"mca_coll_modeltuned_xhc_reduce", (void *) mca_coll_modeltuned_xhc_reduce},
     {"mca_coll_modeltuned_xhc_allreduce", (void *) mca_coll_modeltuned_xhc_allreduce},
     {"mca_coll_modeltuned_xhc_barrier", (void *) mca_coll_modeltuned_xhc_barrier},
+    {"mca_coll_modeltuned_acoll_bcast", (void *) mca_coll_modeltuned_acoll_bcast},
+    {"mca_coll_modeltuned_acoll_reduce", (void *) mca_coll_modeltuned_acoll_reduce},
+    {"mca_coll_modeltuned_acoll_allreduce", (void *) mca_coll_modeltuned_acoll_allreduce},
+    {"mca_coll_modeltuned_acoll_barrier", (void *) mca_coll_modeltuned_acoll_barrier},
+    {"mca_coll_modeltuned_acoll_allgather", (void *) mca_coll_modeltuned_acoll_allgather},
+    {"mca_coll_modeltuned_acoll_alltoall", (void *) mca_coll_modeltuned_acoll_alltoall},
 };
 
 void *mca_coll_modeltuned_foreign_entry(const char *name)
