@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <set>
 #include <string>
 #include <vector>
@@ -193,14 +194,19 @@ END_TEST
 // One algorithm at a time on 2 + 2 + 1 ranks (ragged trees that cross nodes): exact results, and
 // the algorithm ran on MPI_COMM_WORLD, which spans the nodes; one whose component serves a single
 // node only (coll/sm) never ran there.
+// Whether the spec's component serves a call on ranks on these nodes (coll/sm: one node; coll/acoll:
+// 16 ranks or more).
+bool served_on(const modeltuned::AlgorithmSpec &spec, std::initializer_list<int> nodes) {
+  std::vector<modeltuned::RankPlace> ranks;
+  for (int node : nodes) ranks.push_back({node, 0, 0, 0, -1});
+  return !spec.serves || spec.serves({spec.op, 256, 4, 0, true}, modeltuned::Placement(ranks));
+}
+
 void only_algorithm(Op op, int index) {
   MpiRun run = without_han(5);
   run.nodes = "nodeA:2,nodeB:2,nodeC:1";
   const modeltuned::AlgorithmSpec &spec = *registered(op)[index];
-  std::vector<modeltuned::RankPlace> ranks;
-  for (int node : {0, 0, 1, 1, 2}) ranks.push_back({node, 0, 0, 0, -1});
-  const bool served = !spec.serves || spec.serves({op, 256, 4, 0, true}, modeltuned::Placement(ranks));
-  expect_only_algorithm(run, op, index, "MPI_COMM_WORLD", served);
+  expect_only_algorithm(run, op, index, "MPI_COMM_WORLD", served_on(spec, {0, 0, 1, 1, 2}));
 }
 
 START_TEST(bcast_one_algorithm) { only_algorithm(Op::bcast, _i); }
@@ -224,7 +230,7 @@ START_TEST(allgather_one_algorithm) {
   const modeltuned::AlgorithmSpec &spec = *registered(Op::allgather)[_i];
   MpiRun run = without_han(spec.runs_only_on == 2 ? 2 : 4);
   run.nodes = spec.runs_only_on == 2 ? "nodeA:1,nodeB:1" : "nodeA:2,nodeB:2";
-  expect_only_algorithm(run, Op::allgather, _i, "MPI_COMM_WORLD");
+  expect_only_algorithm(run, Op::allgather, _i, "MPI_COMM_WORLD", served_on(spec, {0, 0, 1, 1}));
 }
 END_TEST
 // On 2 + 1 ranks (every alltoall algorithm runs as itself on any size), two_proc on 1 + 1.
@@ -232,7 +238,7 @@ START_TEST(alltoall_one_algorithm) {
   const modeltuned::AlgorithmSpec &spec = *registered(Op::alltoall)[_i];
   MpiRun run = without_han(spec.runs_only_on == 2 ? 2 : 3);
   run.nodes = spec.runs_only_on == 2 ? "nodeA:1,nodeB:1" : "nodeA:2,nodeB:1";
-  expect_only_algorithm(run, Op::alltoall, _i, "MPI_COMM_WORLD");
+  expect_only_algorithm(run, Op::alltoall, _i, "MPI_COMM_WORLD", served_on(spec, {0, 0, 1}));
 }
 END_TEST
 
