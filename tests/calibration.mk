@@ -16,6 +16,11 @@ EXTRA_tests_check_calibration_DEPENDENCIES = calib/modeltuned-calibrate tools/mo
 TESTS += tests/calibrate_cli.sh
 EXTRA_DIST += tests/calibrate_cli.sh
 
+# Fault injection: a candidate that crashes or hangs in calibration ends that job; the same
+# command completes, and no job runs the candidate there.
+TESTS += tests/calibrate_faults.sh
+EXTRA_DIST += tests/calibrate_faults.sh
+
 # modeltuned fit --plot through the shared gnuplot driver, with and without gnuplot.
 TESTS += tests/fit_plot.sh
 EXTRA_DIST += tests/fit_plot.sh

@@ -172,6 +172,33 @@ START_TEST(checks_round_trip_and_refuse_bad_entries) {
 }
 END_TEST
 
+// Other components' algorithms that crashed or hung in calibration (version 10): written, read back
+// with the checksum, no candidates from their size up, and each bad entry refused in one line.
+START_TEST(unusable_candidates_round_trip_and_refuse_bad_entries) {
+  auto [t, text, back] =
+      one_check_round_trip({"bcast", "chain", 0, 4, "completion", "cache", "socket", 1024, 4096, -0.25, 0.5, 12});
+  const uint64_t without = t.checksum;
+  ck_assert_int_eq(json::parse(text)["version"].get<int>(), 2);  // none: the version it had
+  t.unusable = {{"reduce", "xhc", 16384, "crashed", 16}};
+  update_checksum(t);
+  ck_assert_uint_ne(t.checksum, without);
+  text = to_json_text(t);
+  ck_assert_int_eq(json::parse(text)["version"].get<int>(), 10);
+  back = parse_calibration(text, "t");
+  ck_assert_uint_eq(back.checksum, t.checksum);
+  ck_assert(back.unusable == t.unusable);
+  ck_assert(back.unusable_at("reduce", "xhc", 16384) && back.unusable_at("reduce", "xhc", 1 << 20));
+  ck_assert(!back.unusable_at("reduce", "xhc", 8192) && !back.unusable_at("allreduce", "xhc", 16384));
+  auto refused = [&](const std::string &from, const std::string &to, const char *expect) {
+    expect_refused_edit(text, from, to, expect);
+  };
+  refused("\"why\": \"crashed\"", "\"why\": \"slow\"", "checks.unusable[0].why: must be");
+  refused("\"op\": \"reduce\"", "\"op\": \"scan\"", "checks.unusable[0].op");
+  refused("\"ranks\": 16", "\"ranks\": 0", "checks.unusable[0].ranks");
+  refused("\"version\": 10", "\"version\": 9", "checks.unusable: needs \"version\": 10");
+}
+END_TEST
+
 // Checks measured on communicators of given sizes (version 3): the sizes round-trip, a table with
 // them is written as version 3 and one without stays version 2, and bad sizes are refused.
 START_TEST(check_ranks_round_trip_and_refuse_bad_entries) {
@@ -317,10 +344,10 @@ START_TEST(malformed_inputs_are_rejected) {
       {"missing format", [] { return edited([](json &d) { d.erase("format"); }); }, {"format", "missing"}},
       {"missing version",
        [] { return edited([](json &d) { d.erase("version"); }); },
-       {"version", "supported versions: 1 to 9"}},
+       {"version", "supported versions: 1 to 10"}},
       {"unsupported version",
-       [] { return edited([](json &d) { d["version"] = 10; }); },
-       {"version", "10", "supported versions: 1 to 9"}},
+       [] { return edited([](json &d) { d["version"] = 11; }); },
+       {"version", "11", "supported versions: 1 to 10"}},
       {"relay in a version 3 table",
        [] {
          return edited([](json &d) {
@@ -1518,6 +1545,7 @@ int main() {
   TCase *table = tcase_create("table");
   tcase_add_test(table, round_trip);
   tcase_add_test(table, checks_round_trip_and_refuse_bad_entries);
+  tcase_add_test(table, unusable_candidates_round_trip_and_refuse_bad_entries);
   tcase_add_test(table, check_ranks_round_trip_and_refuse_bad_entries);
   tcase_add_test(table, allreduce_checks_need_version_5);
   tcase_add_test(table, barrier_checks_need_version_7);

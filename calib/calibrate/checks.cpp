@@ -268,7 +268,8 @@ struct CallTimes {
 // timed calls (repeats_of), a barrier before each, until max_rounds or the deadline (at least
 // kMinRounds when the first round fit in it); rank 0 decides.
 CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry> &entries, CheckComms &comms,
-                     uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress) {
+                     uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress,
+                     Trials *trials) {
   const RoundLayout layout(entries);
   int rank = 0;
   MPI_Comm_rank(comms.control, &rank);
@@ -309,7 +310,15 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
   std::vector<size_t> order(entries.size());
   std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 rng(seed ^ 0xC0FFEEull);
-  for (size_t k : order) (void)run(entries[k]);  // warm-up: trees, connections, first touch
+  // Warm-up: trees, connections, first touch. Another component's first call at a size is a trial.
+  for (size_t k : order) {
+    const Config &c = configs[entries[k].config];
+    const AlgorithmSpec *spec = c.algorithm != 0 ? find_algorithm(c.op, c.algorithm) : nullptr;
+    const bool trial = trials && spec && !spec->component.empty();
+    if (trial) trials->begin(std::string(op_name(c.op)), std::string(spec->name), entries[k].bytes, comms.control);
+    (void)run(entries[k]);
+    if (trial) trials->end();
+  }
   CallTimes t;
   const double began = t.began = MPI_Wtime();
   bool first_fit = true;
@@ -419,7 +428,8 @@ void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> 
 // rank 0, rounds until `deadline`; rank 0 adds the ranges and the measured rows.
 GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Placement &placement, OmpiVersion ompi,
                        CheckedCandidates candidates, uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed,
-                       Progress &progress, std::map<RangeKey, Range> &ranges, nlohmann::json &measured) {
+                       Progress &progress, Trials *trials, std::map<RangeKey, Range> &ranges,
+                       nlohmann::json &measured) {
   GroupRun result;
   int rank = 0, size = 1;
   MPI_Comm_rank(group, &rank);
@@ -445,7 +455,7 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
   progress.phase(fmt::format("checks {} ranks", size), deadline,
                  fmt::format("{} per size, {} configurations at {} op x size points, forced through tuned",
                              what_is_checked(candidates), configs.size(), entries.size()));
-  const CallTimes times = run_rounds(configs, entries, comms, max_bytes, max_rounds, deadline, seed, progress);
+  const CallTimes times = run_rounds(configs, entries, comms, max_bytes, max_rounds, deadline, seed, progress, trials);
   const CallObjectives objectives =
       entry_means(reduce_times(times, placement, comms.control, size), RoundLayout(entries), times.rounds);
   progress.end_phase();
@@ -461,7 +471,7 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
 
 ChecksResult measure_checks(const CalibrationTable *table, const Placement &placement, OmpiVersion ompi,
                             CheckedCandidates candidates, uint64_t max_bytes, int max_rounds, double deadline,
-                            uint64_t seed, Progress &progress) {
+                            uint64_t seed, Progress &progress, Trials *trials) {
   if (max_rounds <= 0) max_rounds = kMaxRounds;
   ChecksResult result;
   int rank = 0, size = 1;
@@ -491,7 +501,7 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
     if (group != MPI_COMM_NULL) {
       const std::vector<RankPlace> first(placement.ranks().begin(), placement.ranks().begin() + groups[g]);
       run = measure_group(group, table, Placement(first), ompi, candidates, max_bytes, max_rounds, group_deadline,
-                          seed + g, progress, ranges, measured);
+                          seed + g, progress, trials, ranges, measured);
       MPI_Comm_free(&group);
     }
     idle_barrier(MPI_COMM_WORLD);               // the ranks outside the group wait here

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "calib/calibrate/progress.hpp"
+#include "calib/calibrate/trials.hpp"
 #include "model/calibration/table.hpp"
 #include "model/schedule/ompi_version.hpp"
 #include "model/simulate/call.hpp"
@@ -57,10 +58,12 @@ struct ChecksResult {
 };
 
 // Collective over MPI_COMM_WORLD. `table` (rank 0; ignored elsewhere) is the fitted table without
-// checks; `placement` is MPI_COMM_WORLD's (every rank's copy is the same). Measures in rounds until
-// `deadline` (MPI_Wtime, rank 0's) or `max_rounds` (0: 40), at least 3 rounds when the first fits.
+// checks, with the algorithms earlier runs found unusable; `placement` is MPI_COMM_WORLD's (every
+// rank's copy is the same). Measures in rounds until `deadline` (MPI_Wtime, rank 0's) or
+// `max_rounds` (0: 40), at least 3 rounds when the first fits. Another component's first call at
+// each size runs as one of `trials` (nullptr: unwatched).
 ChecksResult measure_checks(const CalibrationTable *table, const Placement &placement, OmpiVersion ompi,
                             CheckedCandidates candidates, uint64_t max_bytes, int max_rounds, double deadline,
-                            uint64_t seed, Progress &progress);
+                            uint64_t seed, Progress &progress, Trials *trials);
 
 }  // namespace modeltuned::calibrate

@@ -10,7 +10,8 @@ calib_modeltuned_calibrate_SOURCES = \
 	calib/calibrate/fit_input.hpp calib/calibrate/fit_input.cpp \
 	calib/calibrate/progress.hpp calib/calibrate/progress.cpp \
 	calib/calibrate/checks.hpp calib/calibrate/checks.cpp calib/calibrate/checks_forcing.cpp \
-	calib/calibrate/check_comms.hpp calib/calibrate/check_comms.cpp
+	calib/calibrate/check_comms.hpp calib/calibrate/check_comms.cpp \
+	calib/calibrate/trials.hpp calib/calibrate/trials.cpp
 calib_modeltuned_calibrate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DOMPI_SKIP_MPICXX=1 \
 	-DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"' \
 	$(OMPI_CPPFLAGS) $(HWLOC_CFLAGS) $(EIGEN_CFLAGS) $(FMT_CFLAGS)

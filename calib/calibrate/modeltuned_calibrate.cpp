@@ -60,6 +60,7 @@ struct Options {
   bool seed_given = false;
   std::string idle = "poll";
   std::string checks = "model";
+  double trial_timeout_s = 60;
 };
 
 // Everything the interrupt handler needs to fit what was measured so far. The mutex also
@@ -77,6 +78,7 @@ struct RunState {
   std::array<int, modeltuned::kChannels> offered_max_p{};
   std::optional<modeltuned::CalibrationTable> fitted;  // the last table fitted (rank 0): what the checks predict with
   std::optional<mc::ChecksResult> checks;              // rank 0, once measured (or why not)
+  std::unique_ptr<mc::Trials> trials;                  // other components' first calls, journaled
 };
 RunState g_run;
 
@@ -156,6 +158,10 @@ int write_outputs(Write mode) {
   try {
     modeltuned::CalibrationTable table = modeltuned::calib::fit_table(input.samples, fit_options);
     if (mode == Write::checkpoint) g_run.fitted = table;
+    if (g_run.trials) {
+      table.unusable = g_run.trials->failures();
+      modeltuned::update_checksum(table);
+    }
     if (mode == Write::final && g_run.checks) {
       const mc::ChecksResult &checks = *g_run.checks;
       if (checks.problem.empty()) {
@@ -227,20 +233,6 @@ void wait_for_signals(sigset_t signals, int rank) {
   }
 }
 
-std::string describe_peers(const std::vector<int> &peers) {
-  if (peers.size() == 1) return fmt::format("rank {}", peers[0]);
-  const bool contiguous = peers.back() - peers.front() + 1 == static_cast<int>(peers.size());
-  if (contiguous) return fmt::format("ranks {}-{}", peers.front(), peers.back());
-  return fmt::format("{} ranks from {}", peers.size(), peers.front());
-}
-
-std::string describe_ranks(const std::vector<int> &ranks) {
-  std::string s;
-  for (size_t i = 0; i < ranks.size() && i < 8; ++i) s += fmt::format("{}{}", i ? "," : "", ranks[i]);
-  if (ranks.size() > 8) s += ",...";
-  return s;
-}
-
 // Parses argv identically on every rank; returns the exit status when the program must stop.
 std::optional<int> parse_options(int argc, char **argv, int rank, Options &options) {
   CLI::App app{
@@ -280,6 +272,11 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
                  "segment sizes and fan-outs; what modeltuned needs) or algorithms (every algorithm with tuned's "
                  "forced parameters, as a model-free autotuner measures: to compare the two at one budget)")
       ->check(CLI::IsMember({"model", "algorithms"}))
+      ->capture_default_str();
+  app.add_option("--trial-timeout", options.trial_timeout_s,
+                 "seconds another component's first call at a size may take before the job ends as hung; the same "
+                 "command run again leaves it out (journal <output>.trials)")
+      ->check(modeltuned::cli::number(1))
       ->capture_default_str();
   auto *seed = app.add_option("--seed", options.seed, "random seed for sizes and order (default: random)")
                    ->check(modeltuned::cli::whole_number<uint64_t>(0));
@@ -324,38 +321,6 @@ bool outputs_usable(int rank) {
   return ok;
 }
 
-nlohmann::json placement_provenance(const mc::WorldPlacement &world, const std::vector<mc::ChannelPeers> &channels) {
-  nlohmann::json j;
-  j["ranks"] = world.placement.size();
-  j["hosts"] = world.hosts;
-  for (const mc::ChannelPeers &c : channels)
-    j["channels"][std::string(modeltuned::channel_name(c.channel))] = {
-        {"pair", {0, c.peers.front()}}, {"peers_of_rank0", c.peers.size()}, {"max_p", c.max_p()}};
-  if (world.placement.size() <= 256) {
-    nlohmann::json ranks = nlohmann::json::array();
-    for (const auto &r : world.placement.ranks()) ranks.push_back({r.node, r.package, r.numa, r.l3, r.core});
-    j["rank_places"] = {{"columns", {"node", "package", "numa", "l3", "core"}}, {"values", ranks}};
-  }
-  if (!world.unbound_ranks.empty()) j["unbound_ranks"] = world.unbound_ranks;
-  if (!world.core_sharing_ranks.empty()) j["core_sharing_ranks"] = world.core_sharing_ranks;
-  return j;
-}
-
-// Where to add ranks so that rank 0 has more peers on a channel.
-const char *more_ranks_where(Channel c) {
-  switch (c) {
-    case Channel::cache:
-      return "sharing rank 0's L3 cache";
-    case Channel::core:
-      return "on rank 0's socket outside its L3 cache";
-    case Channel::socket:
-      return "on the other sockets of rank 0's node";
-    case Channel::node:
-      return "on other nodes";
-  }
-  return "on it";
-}
-
 // Rank 0: what the run will measure and what it cannot (printed before measuring, so that a user
 // can stop and rerun), and the provenance of the table.
 void announce(const mc::WorldPlacement &world, const std::vector<mc::ChannelPeers> &channels, int size, uint64_t seed,
@@ -370,23 +335,23 @@ void announce(const mc::WorldPlacement &world, const std::vector<mc::ChannelPeer
     progress.note(
         fmt::format("warning: ranks {} are not bound to one core, their channels are guesses; "
                     "run mpirun with --bind-to core",
-                    describe_ranks(world.unbound_ranks)));
+                    mc::describe_ranks(world.unbound_ranks)));
   if (!world.core_sharing_ranks.empty())
     progress.note(
         fmt::format("warning: ranks {} share a core, which distorts every timing; "
                     "use at most one rank per core",
-                    describe_ranks(world.core_sharing_ranks)));
+                    mc::describe_ranks(world.core_sharing_ranks)));
   for (const auto &c : channels)
     if (c.max_p() < 3)
       progress.note(
           fmt::format("note: {} channel: rank 0 has one peer there, so flat trees (one rank sending to "
                       "or receiving from several) are timed with 2 ranks only and the table estimates "
                       "larger ones from that; run with more ranks {} to measure them",
-                      modeltuned::channel_name(c.channel), more_ranks_where(c.channel)));
+                      modeltuned::channel_name(c.channel), mc::more_ranks_where(c.channel)));
   std::string plan;
   for (const auto &c : channels)
     plan += fmt::format("{}{} ({})", plan.empty() ? "" : ", ", modeltuned::channel_name(c.channel),
-                        describe_peers(c.peers));
+                        mc::describe_peers(c.peers));
   progress.note(fmt::format("{} ranks on {} host(s), topology {}; channels from rank 0: {}", size, world.hosts.size(),
                             world.topology.signature(), plan));
   std::lock_guard lock(g_run.mutex);
@@ -395,7 +360,7 @@ void announce(const mc::WorldPlacement &world, const std::vector<mc::ChannelPeer
                       {"host", world.hosts.front()},
                       {"mpi_library", mpi_library_version()},
                       {"hwloc", world.topology.to_json()},
-                      {"placement", placement_provenance(world, channels)},
+                      {"placement", mc::placement_provenance(world, channels)},
                       {"wtick_s", MPI_Wtick()},
                       {"options",
                        {{"output", options.output},
@@ -440,8 +405,10 @@ void measure_checks_phase(int rank, const mc::WorldPlacement &world, uint64_t se
   modeltuned::set_registry_release(ompi);
   const mc::CheckedCandidates candidates =
       g_run.options.checks == "algorithms" ? mc::CheckedCandidates::algorithms : mc::CheckedCandidates::model;
-  mc::ChecksResult checks = mc::measure_checks(fitted ? &*fitted : nullptr, world.placement, ompi, candidates,
-                                               g_run.options.max_bytes, g_run.options.reps, deadline, seed, progress);
+  if (fitted) fitted->unusable = g_run.trials->failures();  // never checked again
+  mc::ChecksResult checks =
+      mc::measure_checks(fitted ? &*fitted : nullptr, world.placement, ompi, candidates, g_run.options.max_bytes,
+                         g_run.options.reps, deadline, seed, progress, g_run.trials.get());
   if (!checks.problem.empty()) progress.note(fmt::format("note: no checks measured: {}", checks.problem));
   if (rank == 0) {
     std::lock_guard lock(g_run.mutex);
@@ -535,6 +502,12 @@ int run(int rank, int size) {
   const std::vector<mc::ChannelPeers> channels = mc::channels_from_rank0(world.placement);
 
   mc::Progress progress(rank == 0, g_run.start, options.budget_s);
+  g_run.trials = std::make_unique<mc::Trials>(options.output + ".trials", options.trial_timeout_s, rank);
+  for (const modeltuned::UnusableCandidate &u : g_run.trials->failures())
+    progress.note(
+        fmt::format("note: {}'s {} {} at {} B on {} ranks in an earlier run of this calibration: left out "
+                    "from that size up",
+                    u.algorithm, u.op, u.why, u.from_bytes, u.ranks));
   if (rank == 0) announce(world, channels, size, seed, progress);
   measure(rank, world, channels, seed, progress);
 
@@ -544,6 +517,7 @@ int run(int rank, int size) {
     if (!g_run.outputs_done) {
       g_run.outputs_done = true;
       status = write_outputs(Write::final);
+      if (status == 0) g_run.trials->finished();
     }
   }
   MPI_Request request;  // the other ranks sleep while rank 0 fits

@@ -196,4 +196,53 @@ std::vector<ChannelPeers> channels_from_rank0(const Placement &placement) {
   return out;
 }
 
+// Rank 0's peers on a channel, in words ("ranks 1-7").
+std::string describe_peers(const std::vector<int> &peers) {
+  if (peers.size() == 1) return fmt::format("rank {}", peers[0]);
+  const bool contiguous = peers.back() - peers.front() + 1 == static_cast<int>(peers.size());
+  if (contiguous) return fmt::format("ranks {}-{}", peers.front(), peers.back());
+  return fmt::format("{} ranks from {}", peers.size(), peers.front());
+}
+
+// Up to 8 ranks, then "...".
+std::string describe_ranks(const std::vector<int> &ranks) {
+  std::string s;
+  for (size_t i = 0; i < ranks.size() && i < 8; ++i) s += fmt::format("{}{}", i ? "," : "", ranks[i]);
+  if (ranks.size() > 8) s += ",...";
+  return s;
+}
+
+// The table's provenance of where the ranks sat.
+nlohmann::json placement_provenance(const WorldPlacement &world, const std::vector<ChannelPeers> &channels) {
+  nlohmann::json j;
+  j["ranks"] = world.placement.size();
+  j["hosts"] = world.hosts;
+  for (const ChannelPeers &c : channels)
+    j["channels"][std::string(channel_name(c.channel))] = {
+        {"pair", {0, c.peers.front()}}, {"peers_of_rank0", c.peers.size()}, {"max_p", c.max_p()}};
+  if (world.placement.size() <= 256) {
+    nlohmann::json ranks = nlohmann::json::array();
+    for (const auto &r : world.placement.ranks()) ranks.push_back({r.node, r.package, r.numa, r.l3, r.core});
+    j["rank_places"] = {{"columns", {"node", "package", "numa", "l3", "core"}}, {"values", ranks}};
+  }
+  if (!world.unbound_ranks.empty()) j["unbound_ranks"] = world.unbound_ranks;
+  if (!world.core_sharing_ranks.empty()) j["core_sharing_ranks"] = world.core_sharing_ranks;
+  return j;
+}
+
+// Where to add ranks so that rank 0 has more peers on a channel.
+const char *more_ranks_where(Channel c) {
+  switch (c) {
+    case Channel::cache:
+      return "sharing rank 0's L3 cache";
+    case Channel::core:
+      return "on rank 0's socket outside its L3 cache";
+    case Channel::socket:
+      return "on the other sockets of rank 0's node";
+    case Channel::node:
+      return "on other nodes";
+  }
+  return "on it";
+}
+
 }  // namespace modeltuned::calibrate

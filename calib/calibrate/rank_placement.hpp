@@ -50,4 +50,11 @@ struct ChannelPeers {
 // Channels rank 0 reaches, ordered by channel.
 std::vector<ChannelPeers> channels_from_rank0(const Placement &placement);
 
+// What the calibrator says of the placement: rank 0's peers on a channel ("ranks 1-7"), up to 8
+// ranks, where to add ranks for more peers on a channel, and the table's provenance of it.
+std::string describe_peers(const std::vector<int> &peers);
+std::string describe_ranks(const std::vector<int> &ranks);
+const char *more_ranks_where(Channel c);
+nlohmann::json placement_provenance(const WorldPlacement &world, const std::vector<ChannelPeers> &channels);
+
 }  // namespace modeltuned::calibrate

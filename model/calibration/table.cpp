@@ -290,8 +290,46 @@ void parse_check_ranks(const json &r, const std::string &where, int table_versio
   if (out.below_ranks <= out.from_ranks) fail(where + ".below_ranks", "must exceed from_ranks");
 }
 
+// "checks"."unusable": other components' algorithms that crashed or hung in calibration.
+void parse_unusable(const json &unusable, CalibrationTable &table) {
+  if (!unusable.is_array()) fail("checks.unusable", "must be an array, found " + type_of(unusable));
+  for (size_t i = 0; i < unusable.size(); ++i) {
+    const std::string where = "checks.unusable[" + std::to_string(i) + "]";
+    const json &u = require_object(unusable[i], where);
+    reject_unknown_keys(u, {"op", "algorithm", "from_bytes", "why", "ranks"}, where);
+    auto text = [&](const char *key) {
+      const json &v = require_key(u, key, where, "see docs/calibration-format.md, \"checks\"");
+      if (!v.is_string() || v.get<std::string>().empty())
+        fail(where + "." + key, "must be a non-empty string, found " + v.dump());
+      return v.get<std::string>();
+    };
+    UnusableCandidate out;
+    out.op = text("op");
+#define MT_UNUSABLE_OP(name, NAME, version) #name,
+    const std::initializer_list<std::string_view> ops = {MT_COLLECTIVES(MT_UNUSABLE_OP)};
+#undef MT_UNUSABLE_OP
+    if (std::find(ops.begin(), ops.end(), out.op) == ops.end())
+      fail(where + ".op", "\"" + out.op + "\" is not a collective modeltuned decides");
+    out.algorithm = text("algorithm");
+    out.why = text("why");
+    if (out.why != "crashed" && out.why != "hung") fail(where + ".why", "must be \"crashed\" or \"hung\"");
+    out.from_bytes = byte_count(
+        non_negative_number(require_key(u, "from_bytes", where, "give the size it failed at"), where + ".from_bytes"),
+        where + ".from_bytes");
+    const json &ranks = require_key(u, "ranks", where, "give the communicator's size it failed on");
+    if (!ranks.is_number_integer() || ranks.get<long long>() < 1 || ranks.get<long long>() > (1LL << 30))
+      fail(where + ".ranks", "must be a number of ranks from 1 to 2^30, found " + ranks.dump());
+    out.ranks = static_cast<int>(ranks.get<long long>());
+    table.unusable.push_back(std::move(out));
+  }
+}
+
 void parse_checks(const json &checks, CalibrationTable &table, int table_version) {
-  reject_unknown_keys(checks, {"source", "residuals"}, "checks");
+  reject_unknown_keys(checks, {"source", "residuals", "unusable"}, "checks");
+  if (auto it = checks.find("unusable"); it != checks.end()) {
+    if (table_version < 10) fail("checks.unusable", "needs \"version\": 10 (older tables have none)");
+    parse_unusable(*it, table);
+  }
   const json &source = require_key(checks, "source", "checks", "say which collectives were measured, where");
   if (!source.is_string() || source.get<std::string>().empty())
     fail("checks.source", "must be a non-empty string saying what was measured, found " + source.dump());

@@ -19,10 +19,11 @@ namespace modeltuned {
 // Version 2 adds the optional per-channel "concurrent" and "exchange" curves and the optional
 // "checks" (CheckResidual); version 3 sized checks; version 4 the optional per-channel "relay";
 // versions 5, 7, 8 and 9 checks of a collective newer than bcast and reduce, each collective's in
-// collectives/list.h (checks_version); version 6 the optional "memory.from_bytes".
+// collectives/list.h (checks_version); version 6 the optional "memory.from_bytes"; version 10
+// the optional "checks"."unusable" (UnusableCandidate).
 // A table is written as the oldest version that holds what it has, so old tables load, checksum
 // and predict as before.
-inline constexpr int kCalibrationVersion = 9;
+inline constexpr int kCalibrationVersion = 10;
 inline constexpr int kOldestCalibrationVersion = 1;
 inline constexpr std::string_view kCalibrationFormatName = "modeltuned-calibration";
 // The oldest version whose checks may carry collective `op` (op_name's spelling); 0 for a name
@@ -114,9 +115,22 @@ struct CheckResidual {
   bool has_ranks() const { return below_ranks > 0; }
 };
 
+// Another component's algorithm that crashed or hung when modeltuned-calibrate first ran it
+// (optional "checks"."unusable"): never a candidate for that operation from `from_bytes` up, on any
+// communicator (model/select/selector.cpp), so no job runs it where it failed or beyond.
+struct UnusableCandidate {
+  std::string op;         // a collective's name
+  std::string algorithm;  // the registry's name of another component's algorithm
+  double from_bytes = 0;  // the size it failed at
+  std::string why;        // "crashed" or "hung"
+  int ranks = 0;          // the communicator's size it failed on
+  bool operator==(const UnusableCandidate &) const = default;
+};
+
 struct CalibrationTable {
   std::array<ChannelTable, kChannels> channels;
   std::vector<CheckResidual> checks;
+  std::vector<UnusableCandidate> unusable;
   std::string checks_source;  // what was measured and where; empty without checks
   // Local reduction cost (MPI_Reduce_local), microseconds per byte.
   double reduce_us_per_byte = 0;
@@ -148,6 +162,12 @@ struct CalibrationTable {
   uint64_t checksum = 0;  // of every value the canonical serialization holds; all ranks must agree
 
   bool has(Channel c) const { return channels[static_cast<int>(c)].present; }
+  // The failure that makes `algorithm` of `op` unusable for a call of `bytes`, or nullptr.
+  const UnusableCandidate *unusable_at(std::string_view op, std::string_view algorithm, double bytes) const {
+    for (const UnusableCandidate &u : unusable)
+      if (bytes >= u.from_bytes && u.op == op && u.algorithm == algorithm) return &u;
+    return nullptr;
+  }
   const ChannelTable &operator[](Channel c) const { return channels[static_cast<int>(c)]; }
 };
 

@@ -74,6 +74,7 @@ int oldest_version(const CalibrationTable &table) {
   };
   needs(!table.checks.empty(), 2);
   needs(has_fresh_from(table), 6);
+  needs(!table.unusable.empty(), 10);
   for (const ChannelTable &ch : table.channels) {
     needs(!ch.concurrent.empty() || !ch.exchange.empty(), 2);
     needs(!ch.relay.empty(), 4);
@@ -107,7 +108,17 @@ json checks_to_json(const CalibrationTable &table) {
     }
     residuals.push_back(std::move(entry));
   }
-  return {{"source", table.checks_source}, {"residuals", residuals}};
+  json out = {{"source", table.checks_source}, {"residuals", residuals}};
+  if (!table.unusable.empty()) {
+    json &unusable = out["unusable"] = json::array();
+    for (const UnusableCandidate &u : table.unusable)
+      unusable.push_back({{"op", u.op},
+                          {"algorithm", u.algorithm},
+                          {"from_bytes", bytes_value(u.from_bytes)},
+                          {"why", u.why},
+                          {"ranks", u.ranks}});
+  }
+  return out;
 }
 
 json to_json(const CalibrationTable &table) {
@@ -121,7 +132,7 @@ json to_json(const CalibrationTable &table) {
   if (!table.fresh_memory_source.empty() && table.fresh_memory_one_buffer_us_per_byte >= 0)
     doc["memory"]["one_buffer_us_per_byte"] = table.fresh_memory_one_buffer_us_per_byte;
   if (has_fresh_from(table)) doc["memory"]["from_bytes"] = bytes_value(table.fresh_memory_from_bytes);
-  if (!table.checks.empty()) doc["checks"] = checks_to_json(table);
+  if (!table.checks.empty() || !table.unusable.empty()) doc["checks"] = checks_to_json(table);
   return doc;
 }
 
@@ -225,6 +236,13 @@ void update_checksum(CalibrationTable &table) {
   for (const ChannelTable &c : table.channels) h.channel(c);
   h.number(static_cast<int64_t>(table.checks.size()));
   for (const CheckResidual &r : table.checks) h.check(r);
+  // Only where there are some: a table without them keeps the checksum it had before version 10.
+  if (!table.unusable.empty()) h.number(static_cast<int64_t>(table.unusable.size()));
+  for (const UnusableCandidate &u : table.unusable) {
+    for (const std::string *s : {&u.op, &u.algorithm, &u.why}) h.text(*s);
+    h.number(u.from_bytes);
+    h.number(static_cast<int64_t>(u.ranks));
+  }
   for (const std::string *s : {&table.checks_source, &table.reduce_source, &table.fresh_memory_source}) h.text(*s);
   for (double v : {table.reduce_us_per_byte, table.fresh_memory_us_per_byte, table.fresh_memory_one_buffer_us_per_byte,
                    table.fresh_memory_from_bytes})

@@ -38,6 +38,11 @@ nlohmann::json decision_json(const CalibrationTable &table, const Placement &pla
   j["ompi_default"] = candidate_json(fixed, predicted ? std::optional<double>(decision->ompi_default->us)
                                                       : predict_us(table, placement, fixed, call, tree_schedule));
   j["objective"] = call.metric == Metric::rank_mean ? "rank_mean" : "completion";
+  // Other components' algorithms that failed in calibration at this size or below: no candidates.
+  for (const UnusableCandidate &u : table.unusable)
+    if (u.op == op_name(call.op) && static_cast<double>(call.bytes()) >= u.from_bytes)
+      j["unusable"].push_back(
+          {{"algorithm", u.algorithm}, {"why", u.why}, {"from_bytes", u.from_bytes}, {"ranks", u.ranks}});
   // The margin rule (margin.hpp): the factor the pick had to beat the default by, and whether the
   // default was kept; null margin: the default was no candidate (narrowed algorithm lists).
   j["margin"] = decision && decision->ompi_default ? nlohmann::json(decision->margin) : nlohmann::json();

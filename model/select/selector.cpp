@@ -89,6 +89,8 @@ std::optional<double> Selector::predict(const Candidate &c, const CallShape &cal
   const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
   if (spec && !spec->component.empty()) {
     if (spec->serves && !spec->serves(call, placement_)) return std::nullopt;  // its component hands it on
+    // It crashed or hung when the calibrator first ran it, at this size or a smaller one.
+    if (table_.unusable_at(op_name(c.op), spec->name, static_cast<double>(call.bytes()))) return std::nullopt;
     if (measured_only(*spec)) return default_prediction(call);
   }
   if (spec && spec->composed == Composition::reduce_then_bcast) {

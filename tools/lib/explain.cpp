@@ -167,7 +167,7 @@ std::string component_note(const nlohmann::json &c) {
 
 // Other components' algorithms of the op that are not among the candidates, and why.
 std::string components_not_candidates(Op op, const std::optional<OmpiVersion> &release, const nlohmann::json &all,
-                                      bool commutative) {
+                                      const nlohmann::json &unusable, bool commutative) {
   std::string out;
   for (const AlgorithmSpec &spec : component_algorithms()) {
     if (spec.op != op) continue;
@@ -175,7 +175,13 @@ std::string components_not_candidates(Op op, const std::optional<OmpiVersion> &r
                                     [&](const nlohmann::json &c) { return c["algorithm"].get<int>() == spec.id; });
     if (listed) continue;
     std::string why;
-    if (release && !in_release(spec, *release))
+    const auto failed = std::find_if(unusable.begin(), unusable.end(),
+                                     [&](const nlohmann::json &u) { return u["algorithm"] == spec.name; });
+    if (failed != unusable.end())
+      why = fmt::format("it {} in calibration at {} B on {} ranks: never run from that size up",
+                        (*failed)["why"].get<std::string>(), (*failed)["from_bytes"].get<double>(),
+                        (*failed)["ranks"].get<int>());
+    else if (release && !in_release(spec, *release))
       why = fmt::format("Open MPI {} has no coll/{}", ompi_version_name(*release), spec.component);
     else if (reduces(op) && !commutative && !spec.order_preserving)
       why = fmt::format("coll/{} hands a non-commutative operation on", spec.component);
@@ -253,7 +259,7 @@ std::string format_decision(const nlohmann::json &d, int top) {
                            spec.name, spec.runs_only_on);
     }
   if (family && !d["margin"].is_null())  // narrowed lists leave out what they leave out
-    out += components_not_candidates(*family, release, all, commutative);
+    out += components_not_candidates(*family, release, all, d.value("unusable", nlohmann::json::array()), commutative);
   return out + "\n";
 }
 

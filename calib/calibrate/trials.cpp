@@ -1,0 +1,137 @@
+#include "calib/calibrate/trials.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace modeltuned::calibrate {
+namespace {
+
+// The exit status of a rank whose trial hung: mpirun then ends the job.
+constexpr int kHungStatus = 75;
+
+// What a rank says when a trial crashes it: written by the signal handler, so formatted before.
+char g_crash_line[512];
+struct sigaction g_previous[3];
+constexpr int kCrashSignals[3] = {SIGSEGV, SIGBUS, SIGABRT};
+
+void on_crash(int signal) {
+  (void)!::write(STDERR_FILENO, g_crash_line, std::strlen(g_crash_line));
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
+int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// The journal's trials that started and never ended: "start", then "done" or "hung", per trial.
+std::vector<UnusableCandidate> read_failures(const std::string &journal) {
+  std::ifstream in(journal);
+  std::map<std::string, std::string> state;  // "op algorithm bytes ranks" -> its last word
+  std::vector<std::string> order;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string what, op, algorithm, bytes, ranks;
+    if (!(words >> what >> op >> algorithm >> bytes >> ranks)) continue;  // a line cut short by the crash
+    const std::string key = op + " " + algorithm + " " + bytes + " " + ranks;
+    if (!state.count(key)) order.push_back(key);
+    if (what == "start" || state[key] != "hung") state[key] = what;
+  }
+  std::vector<UnusableCandidate> out;
+  for (const std::string &key : order) {
+    if (state[key] == "done") continue;
+    std::istringstream words(key);
+    UnusableCandidate u;
+    words >> u.op >> u.algorithm >> u.from_bytes >> u.ranks;
+    u.why = state[key] == "hung" ? "hung" : "crashed";
+    out.push_back(u);
+  }
+  return out;
+}
+
+}  // namespace
+
+Trials::Trials(std::string journal, double timeout_s, int rank)
+    : journal_(std::move(journal)), timeout_s_(timeout_s), rank_(rank) {
+  if (const char *fault = std::getenv("MODELTUNED_CALIBRATE_FAULT")) fault_ = fault;
+  if (rank_ == 0) failures_ = read_failures(journal_);
+  watchdog_ = std::thread([this] { watch(); });
+}
+
+Trials::~Trials() {
+  stop_ = true;
+  watchdog_.join();
+}
+
+// Rank 0: one line, on disk before the call that may end the process.
+void Trials::append(const std::string &line) {
+  if (rank_ != 0) return;
+  const int fd = ::open(journal_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return;  // outputs_usable checked the directory; the trial still runs
+  const std::string text = line + "\n";
+  if (::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size())) (void)::fsync(fd);
+  ::close(fd);
+}
+
+void Trials::begin(const std::string &op, const std::string &algorithm, uint64_t bytes, MPI_Comm group) {
+  int ranks = 0;
+  MPI_Comm_size(group, &ranks);
+  current_ = fmt::format("{} {} {} {}", op, algorithm, bytes, ranks);
+  described_ = fmt::format("coll/{}'s {} of {} B on {} ranks", algorithm, op, bytes, ranks);
+  append("start " + current_);
+  deadline_ms_ = now_ms() + static_cast<int64_t>(timeout_s_ * 1000);
+  MPI_Barrier(group);
+  fmt::format_to_n(g_crash_line, sizeof g_crash_line - 1,
+                   "modeltuned-calibrate: rank {}: {} crashed the job. Run the same command again: the "
+                   "calibration goes on without it from that size up (journal {})\n{}",
+                   rank_, described_, journal_, '\0');
+  g_crash_line[sizeof g_crash_line - 1] = '\0';
+  struct sigaction crash = {};
+  crash.sa_handler = on_crash;
+  for (int i = 0; i < 3; ++i) sigaction(kCrashSignals[i], &crash, &g_previous[i]);
+  if (!fault_.empty() && fault_ == fmt::format("{}:{}:{}:crash", op, algorithm, bytes)) std::raise(SIGSEGV);
+  if (!fault_.empty() && fault_ == fmt::format("{}:{}:{}:hang", op, algorithm, bytes))
+    for (;;) pause();  // the watchdog ends it
+}
+
+void Trials::end() {
+  deadline_ms_ = 0;
+  for (int i = 0; i < 3; ++i) sigaction(kCrashSignals[i], &g_previous[i], nullptr);
+  append("done " + current_);
+}
+
+void Trials::finished() {
+  if (rank_ == 0) (void)std::remove(journal_.c_str());
+}
+
+// Polls the deadline; a trial past it says which, journals it as hung (rank 0) and ends the rank.
+void Trials::watch() {
+  while (!stop_) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const int64_t deadline = deadline_ms_;
+    // The other ranks later than rank 0, so that rank 0 journals the hang before mpirun ends it.
+    if (deadline == 0 || now_ms() < deadline + (rank_ == 0 ? 0 : 2000)) continue;
+    append("hung " + current_);
+    fmt::print(stderr,
+               "modeltuned-calibrate: rank {}: {} did not end in {} s (--trial-timeout): the job ends here. Run the "
+               "same command again: the calibration goes on without it from that size up (journal {})\n",
+               rank_, described_, timeout_s_, journal_);
+    std::fflush(stderr);
+    std::_Exit(kHungStatus);
+  }
+}
+
+}  // namespace modeltuned::calibrate

@@ -1,0 +1,77 @@
+#!/bin/sh
+# Fault injection (docs/calibration.md, "Candidates that crash or hang"): coll/adapt's reduce made
+# to crash at 1 KiB, and its bcast to hang at 64 B, in modeltuned-calibrate's first call of them
+# (MODELTUNED_CALIBRATE_FAULT). The job ends, naming the candidate; the same command run again
+# completes, its table marks the candidate unusable from that size up, explain says so, and a job
+# with the table never runs it there, even with its op's list narrowed to it.
+build=$(pwd)
+program="$build/calib/modeltuned-calibrate"
+tool="$build/tools/modeltuned"
+mpirun="${MPIRUN:-mpirun}"
+mca_dir=$(sed -n 's/^OMPI_MCA_DIR = //p' "$build/Makefile")
+root_flag=""
+[ "$(id -u)" = 0 ] && root_flag="--allow-run-as-root"
+failures=0 passed=0
+scratch=$(mktemp -d) || exit 99
+trap 'rm -rf "$scratch"' EXIT
+export TMPDIR="$scratch"  # Open MPI's session directories too
+# Sanitizer builds: no leak checking inside MPI ranks (tests/sanitizers/README.md).
+[ -n "${ASAN_OPTIONS:-}" ] && export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
+
+check() {  # check "what failed" 'shell test'
+  if eval "$2"; then passed=$((passed + 1)); else echo "FAIL: $1"; failures=$((failures + 1)); fi
+}
+
+calibrate() {  # calibrate FAULT TABLE [args]: one job, its output in TABLE.log
+  fault=$1 table=$2; shift 2
+  MODELTUNED_CALIBRATE_FAULT=$fault timeout 300 "$mpirun" $root_flag --oversubscribe -np 2 --mca coll ^modeltuned \
+    -x MODELTUNED_CALIBRATE_FAULT "$program" -o "$table" --budget 10 --max-bytes 8192 "$@" > "$table.log" 2>&1
+}
+
+# unusable TABLE OP: the table's unusable entries of OP as "algorithm from_bytes why"
+unusable() {
+  python3 -c 'import json, sys
+for u in json.load(open(sys.argv[1]))["checks"].get("unusable", []):
+    if u["op"] == sys.argv[2]: print(u["algorithm"], int(u["from_bytes"]), u["why"])' "$1" "$2"
+}
+
+one_fault() {  # one_fault OP BYTES KIND [calibrate args]
+  op=$1 bytes=$2 kind=$3; shift 3
+  table="$scratch/$op.json"
+  calibrate "$op:adapt:$bytes:$kind" "$table" "$@"; status=$?
+  check "$op $kind: the first job's status is $status, wanted the job to end: $(tail -n 5 "$table.log")" \
+    '[ "$status" -ne 0 ] && [ "$status" -ne 124 ]'
+  check "$op $kind: no line naming coll/adapt's $op of $bytes B: $(grep '^modeltuned-calibrate' "$table.log")" \
+    'grep -q "^modeltuned-calibrate: rank 0: coll/adapt.s $op of $bytes B on 2 ranks" "$table.log"'
+  calibrate "$op:adapt:$bytes:$kind" "$table" "$@"; status=$?
+  check "$op $kind: the second job's status is $status, wanted 0: $(tail -n 5 "$table.log")" '[ "$status" -eq 0 ]'
+  check "$op $kind: the journal is left after the calibration completed" '[ ! -e "$table.trials" ]'
+  got=$(unusable "$table" "$op" 2>&1)
+  want="adapt $bytes $([ "$kind" = crash ] && echo crashed || echo hung)"
+  check "$op $kind: the table's unusable $op entries are '$got', wanted '$want'" '[ "$got" = "$want" ]'
+  out=$("$tool" explain --synthetic 'pack:1 l3:1 core:2' -n 2 --table "$table" --op "$op" --sizes "$bytes" 2>&1)
+  check "$op $kind: explain does not say why adapt is no candidate: $out" \
+    'printf "%s" "$out" | grep -q "not a candidate: adapt (it $(echo "$want" | cut -d" " -f3) in calibration at $bytes B"'
+}
+
+one_fault reduce 1024 crash
+one_fault bcast 64 hang --trial-timeout 3
+
+# A job with the crash's table, reduce narrowed to adapt: adapt below 1 KiB, never from 1 KiB up.
+table="$scratch/reduce.json"
+if [ -f "$table" ]; then
+  timeout 300 "$mpirun" $root_flag --oversubscribe -np 2 --mca mca_base_component_path "$build/mca-components:$mca_dir" \
+    --mca coll_modeltuned_oversubscribed 1 --mca coll_modeltuned_calibration_file "$table" \
+    --mca coll_modeltuned_reduce_algorithms adapt --mca coll_modeltuned_verbose 20 \
+    "$build/tests/mpi/collectives" --ops=reduce --max-bytes=65536 > "$scratch/job.log" 2>&1
+  status=$?
+  check "the job with the table: status $status: $(tail -n 5 "$scratch/job.log")" '[ "$status" -eq 0 ]'
+  below=$(grep "coll:modeltuned:reduce " "$scratch/job.log" | grep -c "algorithm=adapt")
+  above=$(grep "coll:modeltuned:reduce " "$scratch/job.log" | grep "algorithm=adapt" |
+    sed 's/.* bytes=\([0-9]*\) .*/\1/' | awk '$1 >= 1024' | wc -l)
+  check "the job ran adapt's reduce $above times from 1 KiB up" '[ "$above" -eq 0 ]'
+  check "the job never ran adapt's reduce below 1 KiB either: the test proves nothing" '[ "$below" -gt 0 ]'
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]
