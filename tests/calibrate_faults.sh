@@ -55,7 +55,7 @@ one_fault() {  # one_fault OP BYTES KIND [calibrate args]
 }
 
 one_fault reduce 1024 crash
-one_fault bcast 64 hang --trial-timeout 3
+one_fault bcast 64 hang --trial-timeout 8
 
 # A job with the crash's table, reduce narrowed to adapt: adapt below 1 KiB, never from 1 KiB up.
 table="$scratch/reduce.json"

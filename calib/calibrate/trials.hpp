@@ -45,9 +45,9 @@ class Trials {
   double timeout_s_;
   int rank_;
   std::vector<UnusableCandidate> failures_;
-  std::string fault_;     // "op:algorithm:bytes:kind" to inject, or empty
-  std::string current_;    // the trial under way, as journaled: "op algorithm bytes ranks"
-  std::string described_;  // the same in words
+  std::string fault_;                    // "op:algorithm:bytes:kind" to inject, or empty
+  std::string current_;                  // the trial under way, as journaled: "op algorithm bytes ranks"
+  std::string described_;                // the same in words
   std::atomic<int64_t> deadline_ms_{0};  // steady clock; 0: no trial under way
   std::atomic<bool> stop_{false};
   std::thread watchdog_;
