@@ -102,7 +102,8 @@ std::pair<const MergeInput *, const MergeInput *> take_local_costs(const std::ve
 // channel it has came from it unchanged (and, for reduce and allreduce, the same local costs); ranges of one key
 // from several inputs are joined. Returns how many of each input's were kept.
 json take_checks(const std::vector<MergeInput> &inputs, CalibrationTable &merged) {
-  std::map<std::tuple<std::string, std::string, uint32_t, int, std::string, std::string, std::string, double, int, int>,
+  std::map<std::tuple<std::string, std::string, uint32_t, int, std::string, std::string, std::string, double, int, int,
+                      bool>,
            CheckResidual>
       checks;
   json checks_from = json::object();
@@ -120,9 +121,10 @@ json take_checks(const std::vector<MergeInput> &inputs, CalibrationTable &merged
     for (const CheckResidual &r : in.table.checks) {
       if (!channels_same || (r.op != "bcast" && !reduce_same)) continue;  // reductions cost the local costs
       ++kept;
-      auto [it, added] = checks.try_emplace(std::tuple(r.op, r.algorithm, r.segsize, r.fanout, r.objective, r.neighbors,
-                                                       r.widest, r.from_bytes, r.from_ranks, r.below_ranks),
-                                            r);
+      auto [it, added] =
+          checks.try_emplace(std::tuple(r.op, r.algorithm, r.segsize, r.fanout, r.objective, r.neighbors, r.widest,
+                                        r.from_bytes, r.from_ranks, r.below_ranks, r.relative_to_default),
+                             r);
       if (!added) {
         it->second.log_lo = std::min(it->second.log_lo, r.log_lo);
         it->second.log_hi = std::max(it->second.log_hi, r.log_hi);

@@ -199,6 +199,27 @@ START_TEST(unusable_candidates_round_trip_and_refuse_bad_entries) {
 }
 END_TEST
 
+// Paired checks of a measured-only algorithm (version 11, "relative_to": "default"): written,
+// read back with the checksum, a table without them keeps its version and checksum, and a bad
+// value or an older version is refused in one line.
+START_TEST(paired_checks_round_trip_and_refuse_bad_entries) {
+  CheckResidual paired{"bcast", "sm", 0, 0, "completion", "cache", "cache", 512, 1024, -0.4, -0.2, 40, 2, 3};
+  paired.relative_to_default = true;
+  auto [t, text, back] = one_check_round_trip(paired);
+  ck_assert_int_eq(json::parse(text)["version"].get<int>(), 11);
+  ck_assert(back.checks[0].relative_to_default);
+  CalibrationTable unpaired = t;
+  unpaired.checks[0].relative_to_default = false;
+  update_checksum(unpaired);
+  ck_assert_uint_ne(unpaired.checksum, t.checksum);
+  ck_assert_int_eq(json::parse(to_json_text(unpaired))["version"].get<int>(), 3);
+  expect_refused_edit(text, "\"relative_to\": \"default\"", "\"relative_to\": \"tuned\"",
+                      "checks.residuals[0].relative_to");
+  expect_refused_edit(text, "\"version\": 11", "\"version\": 10",
+                      "checks.residuals[0].relative_to: needs \"version\": 11");
+}
+END_TEST
+
 // Checks measured on communicators of given sizes (version 3): the sizes round-trip, a table with
 // them is written as version 3 and one without stays version 2, and bad sizes are refused.
 START_TEST(check_ranks_round_trip_and_refuse_bad_entries) {
@@ -344,10 +365,10 @@ START_TEST(malformed_inputs_are_rejected) {
       {"missing format", [] { return edited([](json &d) { d.erase("format"); }); }, {"format", "missing"}},
       {"missing version",
        [] { return edited([](json &d) { d.erase("version"); }); },
-       {"version", "supported versions: 1 to 10"}},
+       {"version", "supported versions: 1 to 11"}},
       {"unsupported version",
-       [] { return edited([](json &d) { d["version"] = 11; }); },
-       {"version", "11", "supported versions: 1 to 10"}},
+       [] { return edited([](json &d) { d["version"] = 12; }); },
+       {"version", "12", "supported versions: 1 to 11"}},
       {"relay in a version 3 table",
        [] {
          return edited([](json &d) {
@@ -1284,16 +1305,19 @@ START_TEST(calibrate_measures_contention_and_refits) {
   const CalibrationTable table = load_calibration(table_path.string());
   // Contention lists: version 2; checks, which carry their groups' sizes: 3; relay points: 4;
   // allreduce checks: 5; where fresh memory starts costing: 6; barrier checks: 7; allgather checks: 8.
-  bool relay = false, allreduce = false, barrier = false, allgather = false, alltoall = false;
+  // Paired checks of other components' algorithms: 11.
+  bool relay = false, allreduce = false, barrier = false, allgather = false, alltoall = false, paired = false;
   const bool fresh_from = table.fresh_memory_from_bytes > 0;
   for (const ChannelTable &ch : table.channels) relay |= !ch.relay.empty();
   for (const CheckResidual &r : table.checks) {
+    paired |= r.relative_to_default;
     allreduce |= r.op == "allreduce";
     barrier |= r.op == "barrier";
     allgather |= r.op == "allgather";
     alltoall |= r.op == "alltoall";
   }
-  ck_assert_int_eq(doc["version"].get<int>(), alltoall               ? 9
+  ck_assert_int_eq(doc["version"].get<int>(), paired                 ? 11
+                                              : alltoall             ? 9
                                               : allgather            ? 8
                                               : barrier              ? 7
                                               : fresh_from           ? 6
@@ -1443,11 +1467,19 @@ START_TEST(calibrator_measures_checks) {
   ck_assert_msg(table.checks_source.find("forced through tuned") != std::string::npos, "%s",
                 table.checks_source.c_str());
 
-  // Every size measured lies in one band [4^k, 4^(k+1)), two sizes per band but the last (4 KiB).
+  // Every size measured lies in one band [4^k, 4^(k+1)), two sizes per band but the last (4 KiB);
+  // another component's measured-only algorithm has a paired check per size, [s, 2 s).
   std::set<std::tuple<std::string, std::string, double>> defaults;
   for (const CheckResidual &r : table.checks) {
     ck_assert_msg(r.log_lo <= r.log_hi && std::isfinite(r.log_lo) && std::isfinite(r.log_hi), "%s %s [%g, %g]",
                   r.op.c_str(), r.algorithm.c_str(), r.log_lo, r.log_hi);
+    const AlgorithmSpec *spec = find_collective(r.op) ? find_algorithm(*find_collective(r.op), r.algorithm) : nullptr;
+    ck_assert_msg(r.relative_to_default == (spec && measured_only(*spec)), "%s %s", r.op.c_str(), r.algorithm.c_str());
+    if (r.relative_to_default) {
+      ck_assert_double_eq(r.below_bytes, r.op == "barrier" ? 1 : 2 * r.from_bytes);
+      ck_assert_msg(r.samples == 4, "%s %s: %d rounds paired", r.op.c_str(), r.algorithm.c_str(), r.samples);
+      continue;
+    }
     // the barrier's one call: [0, 1)
     ck_assert_double_eq(r.below_bytes, r.op == "barrier" ? 1 : 4 * r.from_bytes);
     // np 2: one group, its own size
@@ -1546,6 +1578,7 @@ int main() {
   tcase_add_test(table, round_trip);
   tcase_add_test(table, checks_round_trip_and_refuse_bad_entries);
   tcase_add_test(table, unusable_candidates_round_trip_and_refuse_bad_entries);
+  tcase_add_test(table, paired_checks_round_trip_and_refuse_bad_entries);
   tcase_add_test(table, check_ranks_round_trip_and_refuse_bad_entries);
   tcase_add_test(table, allreduce_checks_need_version_5);
   tcase_add_test(table, barrier_checks_need_version_7);

@@ -176,6 +176,36 @@ START_TEST(checks_make_it_the_pick) {
 }
 END_TEST
 
+// A paired check (relative_to_default) judges a measured-only candidate by its time over the
+// default's in the same rounds, at the size measured: faster only where its interval lies below 1,
+// and not where it is slower under the other objective. It replaces the check against the
+// prediction, which here says sm is twice the default.
+START_TEST(paired_checks_judge_it) {
+  const auto paired = [](const char *objective, double from, double lo, double hi) {
+    CheckResidual r{"bcast", "sm", 0, 0, objective, "cache", "cache", from, 2 * from, std::log(lo), std::log(hi), 20};
+    r.relative_to_default = true;
+    return r;
+  };
+  CalibrationTable t = every_channel_table();
+  const double twice = std::log(2.0);
+  t.checks.push_back({"bcast", "default", 0, 0, "completion", "cache", "cache", 256, 1024, -0.05, 0.05, 10});
+  t.checks.push_back({"bcast", "sm", 0, 0, "completion", "cache", "cache", 256, 1024, twice, twice, 10});
+  t.checks.push_back(paired("completion", 512, 0.7, 0.8));
+  t.checks.push_back(paired("completion", 256, 0.9, 1.02));
+  std::optional<Decision> d = decide_on(one_cache(4), CallShape{Op::bcast, 512, 1, 0, true}, OmpiVersion::v4_1, t);
+  ck_assert_msg(d && !d->kept_default && d->pick.algorithm == kSm, "picked %d", d ? d->pick.algorithm : -1);
+  const Prediction *sm = find(*d, kSm);
+  ck_assert(sm && sm->versus_default && near(std::exp(sm->versus_default->hi), 0.8));
+  d = decide_on(one_cache(4), CallShape{Op::bcast, 256, 1, 0, true}, OmpiVersion::v4_1, t);
+  ck_assert(d && d->kept_default);
+  // Slower by its rank mean at 512 B: the default stays, named as kept by that objective.
+  t.checks.push_back({"bcast", "default", 0, 0, "rank_mean", "cache", "cache", 256, 1024, -0.05, 0.05, 10});
+  t.checks.push_back(paired("rank_mean", 512, 1.1, 1.2));
+  d = decide_on(one_cache(4), CallShape{Op::bcast, 512, 1, 0, true}, OmpiVersion::v4_1, t);
+  ck_assert(d && d->kept_default && d->kept_by_other_objective);
+}
+END_TEST
+
 // A user who narrows the list to a component gets it wherever it serves the call.
 START_TEST(narrowed_list_runs_it) {
   const AlgorithmMask sm = AlgorithmMask{1} << kSm;
@@ -191,7 +221,7 @@ int main() {
   Suite *s = suite_create("components");
   TCase *tc = tcase_create("components");
   for (const TTest *test : {registry_entries, predicted_as_the_default, where_each_is_a_candidate,
-                            checks_make_it_the_pick, narrowed_list_runs_it})
+                            checks_make_it_the_pick, paired_checks_judge_it, narrowed_list_runs_it})
     tcase_add_test(tc, test);
   suite_add_tcase(s, tc);
   return modeltuned_run_suite(s, CK_NORMAL);

@@ -226,7 +226,9 @@ struct Range {
   double lo = INFINITY, hi = -INFINITY;
   int samples = 0;
 };
-using RangeKey = std::tuple<int, int, uint32_t, int, int, double, std::string, std::string, int>;  // ..., group ranks
+// ..., group ranks, and whether the range is paired with the default (relative_to_default): then
+// `from` is the one size measured, its range [from, 2 from).
+using RangeKey = std::tuple<int, int, uint32_t, int, int, double, std::string, std::string, int, bool>;
 
 struct GroupRun {
   bool han_default = false;  // Open MPI's default on the group is han's hierarchical algorithm
@@ -393,9 +395,32 @@ CallObjectives entry_means(const CallObjectives &calls, const RoundLayout &layou
 // The 95 % interval of the median (min..max below 6 rounds) over the prediction, per entry and
 // objective, into the ranges of its (configuration, objective, size band, shape, ranks), and every
 // median, interval and prediction into `measured`.
+// Entry k's paired range per objective: the 95 % interval of the median over rounds of ln(its time /
+// the time of the default's entry `d` in the same round), at its one size [bytes, 2 bytes).
+void record_paired(const Config &c, const Entry &e, size_t k, size_t d, size_t n, const CallObjectives &o, int rounds,
+                   const GroupRun &run, std::map<RangeKey, Range> &ranges) {
+  for (int m = 0; m < kMetrics; ++m) {
+    const std::vector<double> &times = m == 0 ? o.completion_us : o.rank_mean_us;
+    std::vector<double> ratios;
+    for (int r = 0; r < rounds; ++r)
+      if (times[r * n + k] > 0 && times[r * n + d] > 0) ratios.push_back(std::log(times[r * n + k] / times[r * n + d]));
+    if (ratios.empty()) continue;
+    const MedianCi ci = median_ci(ratios);
+    Range &range = ranges[{int(c.op), c.algorithm, c.segsize, c.fanout, m, double(e.bytes), run.neighbors, run.widest,
+                           run.ranks, true}];
+    range.lo = std::clamp(ci.low.value_or(*std::min_element(ratios.begin(), ratios.end())), -10.0, 10.0);
+    range.hi = std::clamp(ci.high.value_or(*std::max_element(ratios.begin(), ratios.end())), -10.0, 10.0);
+    range.samples = static_cast<int>(ratios.size());
+  }
+}
+
 void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> &entries, const CallObjectives &o,
                    int rounds, const GroupRun &run, std::map<RangeKey, Range> &ranges, nlohmann::json &measured) {
   const size_t n = entries.size();
+  std::map<std::pair<int, uint64_t>, size_t> default_at;  // (op, bytes) -> the default's entry
+  for (size_t k = 0; k < n; ++k)
+    if (configs[entries[k].config].algorithm == 0)
+      default_at[{int(configs[entries[k].config].op), entries[k].bytes}] = k;
   for (size_t k = 0; k < n; ++k) {
     const Entry &e = entries[k];
     Config c = configs[e.config];
@@ -407,15 +432,20 @@ void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> 
     }
     nlohmann::json row = {{"ranks", run.ranks},          {"op", op_name(c.op)},  {"bytes", e.bytes},
                           {"algorithm", config_name(c)}, {"segsize", c.segsize}, {"fanout", c.fanout}};
+    const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
+    const auto paired = default_at.find({int(c.op), e.bytes});
+    const bool relative = spec && measured_only(*spec) && paired != default_at.end();
+    if (relative) record_paired(c, e, k, paired->second, n, o, rounds, run, ranges);
     for (int m = 0; m < kMetrics; ++m) {
       const MedianCi ci = median_ci(us[m]);
       const double low = ci.low.value_or(*std::min_element(us[m].begin(), us[m].end()));
       const double high = ci.high.value_or(*std::max_element(us[m].begin(), us[m].end()));
       row[kObjectiveName[m]] = {
           {"predicted_us", e.predicted_us[m]}, {"median_us", ci.median}, {"low_us", low}, {"high_us", high}};
-      if (!(e.predicted_us[m] > 0) || !(low > 0)) continue;
+      // A measured-only algorithm's prediction is the default's: only its paired range says anything.
+      if (relative || !(e.predicted_us[m] > 0) || !(low > 0)) continue;
       Range &range = ranges[{int(c.op), c.algorithm, c.segsize, c.fanout, m, band_of(e.bytes).from, run.neighbors,
-                             run.widest, run.ranks}];
+                             run.widest, run.ranks, false}];
       range.lo = std::min(range.lo, std::clamp(std::log(low / e.predicted_us[m]), -10.0, 10.0));
       range.hi = std::max(range.hi, std::clamp(std::log(high / e.predicted_us[m]), -10.0, 10.0));
       range.samples += rounds;
@@ -526,12 +556,13 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   if (rank != 0) return result;
 
   for (const auto &[key, range] : ranges) {
-    const auto &[op, algorithm, segsize, fanout, m, from, neighbors, widest, ranks] = key;
+    const auto &[op, algorithm, segsize, fanout, m, from, neighbors, widest, ranks, relative] = key;
     const Config c{static_cast<Op>(op), algorithm, segsize, fanout};
+    const double below = !relative ? band_of(static_cast<uint64_t>(from)).below : from > 0 ? 2 * from : 1;
     // Each group's own size: a communicator of another size takes the group nearest it (margin.hpp).
     result.residuals.push_back({std::string(op_name(c.op)), config_name(c), segsize, fanout, kObjectiveName[m],
-                                neighbors, widest, from, band_of(static_cast<uint64_t>(from)).below, range.lo, range.hi,
-                                range.samples, ranks, ranks + 1});
+                                neighbors, widest, from, below, range.lo, range.hi, range.samples, ranks, ranks + 1,
+                                relative});
   }
   std::string sizes;
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);
@@ -539,7 +570,8 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
       "modeltuned-calibrate: {} per size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks "
       "({} ranks), rounds in random order, each entry below 8 KiB the mean of 8 calls in a row after an untimed one, "
       "one call above; range of ln(measured/predicted) over the 95% interval of the median at 2 "
-      "sizes per band, per group",
+      "sizes per band, per group; other components' measured-only algorithms: ln(time / the default's) in the same "
+      "rounds, its median's 95% interval, per size",
       what_is_checked(candidates), sizes);
   result.provenance = {{"groups", runs}, {"measured", measured}};
   return result;

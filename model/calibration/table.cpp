@@ -342,7 +342,7 @@ void parse_checks(const json &checks, CalibrationTable &table, int table_version
     const json &r = require_object(residuals[i], where);
     reject_unknown_keys(r,
                         {"op", "algorithm", "segsize", "fanout", "objective", "neighbors", "widest", "from_bytes",
-                         "below_bytes", "from_ranks", "below_ranks", "log_lo", "log_hi", "samples"},
+                         "below_bytes", "from_ranks", "below_ranks", "log_lo", "log_hi", "samples", "relative_to"},
                         where);
     CheckResidual out;
     auto text = [&](const char *key, std::initializer_list<std::string_view> allowed) {
@@ -393,6 +393,11 @@ void parse_checks(const json &checks, CalibrationTable &table, int table_version
     if (!samples.is_number_integer() || samples.get<long long>() < 1 || samples.get<long long>() > 1000000000)
       fail(where + ".samples", "must be a positive integer, found " + samples.dump());
     out.samples = static_cast<int>(samples.get<long long>());
+    if (r.contains("relative_to")) {
+      if (table_version < 11)
+        fail(where + ".relative_to", "needs \"version\": 11 (older tables have no paired checks)");
+      out.relative_to_default = text("relative_to", {"default"}) == "default";
+    }
     table.checks.push_back(std::move(out));
   }
 }

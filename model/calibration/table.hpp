@@ -20,10 +20,10 @@ namespace modeltuned {
 // "checks" (CheckResidual); version 3 sized checks; version 4 the optional per-channel "relay";
 // versions 5, 7, 8 and 9 checks of a collective newer than bcast and reduce, each collective's in
 // collectives/list.h (checks_version); version 6 the optional "memory.from_bytes"; version 10
-// the optional "checks"."unusable" (UnusableCandidate).
+// the optional "checks"."unusable" (UnusableCandidate); version 11 checks "relative_to" the default.
 // A table is written as the oldest version that holds what it has, so old tables load, checksum
 // and predict as before.
-inline constexpr int kCalibrationVersion = 10;
+inline constexpr int kCalibrationVersion = 11;
 inline constexpr int kOldestCalibrationVersion = 1;
 inline constexpr std::string_view kCalibrationFormatName = "modeltuned-calibration";
 // The oldest version whose checks may carry collective `op` (op_name's spelling); 0 for a name
@@ -113,6 +113,11 @@ struct CheckResidual {
   // sizes it saw (margin.hpp).
   int from_ranks = 0, below_ranks = 0;
   bool has_ranks() const { return below_ranks > 0; }
+  // Version 11, "relative_to": "default": the range is not against the model's prediction but
+  // against Open MPI's default measured in the same rounds at the same size: the 95 % interval of
+  // the median over rounds of ln(this configuration's time / the default's). Another component's
+  // measured-only algorithm has no model, so only this says whether it beats the default there.
+  bool relative_to_default = false;
 };
 
 // Another component's algorithm that crashed or hung when modeltuned-calibrate first ran it

@@ -82,6 +82,7 @@ int oldest_version(const CalibrationTable &table) {
   for (const CheckResidual &r : table.checks) {
     needs(r.has_ranks(), 3);
     needs(true, checks_version(r.op));
+    needs(r.relative_to_default, 11);
   }
   return version;
 }
@@ -106,6 +107,7 @@ json checks_to_json(const CalibrationTable &table) {
       entry["from_ranks"] = r.from_ranks;
       entry["below_ranks"] = r.below_ranks;
     }
+    if (r.relative_to_default) entry["relative_to"] = "default";
     residuals.push_back(std::move(entry));
   }
   json out = {{"source", table.checks_source}, {"residuals", residuals}};
@@ -202,6 +204,7 @@ class ContentHash {
          {int64_t{r.segsize}, int64_t{r.fanout}, int64_t{r.samples}, int64_t{r.from_ranks}, int64_t{r.below_ranks}})
       number(v);
     for (double v : {r.from_bytes, r.below_bytes, r.log_lo, r.log_hi}) number(v);
+    if (r.relative_to_default) text("relative_to default");  // none: the checksum of version 10
   }
   // A JSON value by its kind and content, as its text shows them: objects keep their keys sorted,
   // and an integer is one kind whether held signed (set in memory) or unsigned (parsed).

@@ -2,6 +2,8 @@
 
 #include "model/select/ompi_fixed.hpp"
 
+#include <cmath>
+
 namespace modeltuned {
 
 nlohmann::json candidate_json(const Candidate &c, std::optional<double> predicted_us) {
@@ -78,6 +80,8 @@ nlohmann::json decision_json(const CalibrationTable &table, const Placement &pla
       if (pr.evidence == Prediction::Evidence::no_check) c["checked"] = "none";
       if (pr.evidence == Prediction::Evidence::is_default) c["checked"] = "is_default";
       if (pr.evidence == Prediction::Evidence::checked) c["checked_worst_us"] = pr.checked_worst_us;
+      if (pr.versus_default)  // its time over the default's in the same rounds, the interval of the median
+        c["versus_default"] = {{"low", std::exp(pr.versus_default->lo)}, {"high", std::exp(pr.versus_default->hi)}};
       all.push_back(std::move(c));
     }
   j["candidates"] = std::move(all);

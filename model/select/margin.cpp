@@ -123,12 +123,19 @@ std::optional<ResidualRange> bracket_in(std::span<const CheckResidual *const> ch
 
 std::optional<ResidualRange> range_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
                                       uint32_t segsize, int fanout, int ranks) {
-  return bracket_in(checks, algorithm, segsize, fanout, ranks, [](const CheckResidual &) { return true; });
+  return bracket_in(checks, algorithm, segsize, fanout, ranks,
+                    [](const CheckResidual &r) { return !r.relative_to_default; });
+}
+
+std::optional<ResidualRange> relative_range_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
+                                               int ranks) {
+  return bracket_in(checks, algorithm, 0, 0, ranks, [](const CheckResidual &r) { return r.relative_to_default; });
 }
 
 std::optional<ResidualRange> default_range_in(std::span<const CheckResidual *const> checks, Op op,
                                               const Candidate &runs, int ranks, const RunsAt &runs_at) {
   const auto ran_the_same = [&](const CheckResidual &r) {
+    if (r.relative_to_default) return false;
     const int at = r.has_ranks() ? std::clamp(ranks, r.from_ranks, r.below_ranks - 1) : ranks;
     bool measured_any = false;
     for (double bytes = 1; bytes < r.below_bytes; bytes *= 2) {

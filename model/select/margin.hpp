@@ -77,6 +77,17 @@ std::vector<const CheckResidual *> checks_for(const CalibrationTable &table, Op 
                                               Channel neighbors, Channel widest, int ranks);
 std::optional<ResidualRange> range_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
                                       uint32_t segsize, int fanout, int ranks);
+// The paired range (CheckResidual::relative_to_default) of `algorithm` at `ranks`, by the same
+// rules as range_in: ln(its time / the default's) in the same rounds at the measured size. What
+// decides whether another component's measured-only algorithm beats the default (it has no model);
+// range_in never returns one.
+std::optional<ResidualRange> relative_range_in(std::span<const CheckResidual *const> checks, std::string_view algorithm,
+                                               int ranks);
+// A measured-only candidate's range against its prediction, which is the default's: the default's
+// time at `anchor` (ln, relative to the prediction: its range's lo or hi) times its paired ratio.
+inline ResidualRange paired_with(double anchor, const ResidualRange &paired) {
+  return {anchor + paired.lo, anchor + paired.hi, paired.measured_on};
+}
 inline std::optional<ResidualRange> check_range(const CalibrationTable &table, Op op, std::string_view algorithm,
                                                 uint32_t segsize, int fanout, double bytes, Metric metric,
                                                 Channel neighbors, Channel widest, int ranks) {

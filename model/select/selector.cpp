@@ -235,18 +235,24 @@ Decision Selector::apply_checks(const CallShape &call, Decision decision) const 
   std::vector<std::optional<ResidualRange>> ranges;
   const Prediction fixed = *decision.ompi_default;
   const bool han = han_default_[op_index(call.op)];
-  for (const Prediction &p : decision.predictions) {
+  const std::optional<ResidualRange> default_range = this->default_range(call, checks, fixed.candidate);
+  for (Prediction &p : decision.predictions) {
     const AlgorithmSpec *spec = find_algorithm(call.op, p.candidate.algorithm);
     us.push_back(p.us);
     // What the default runs anyway never replaces it: its forced check and the default's measured
     // the same code, and whatever separates them is noise. Where han is the default, tuned's rule
     // is another code, a candidate like the others.
     const bool is_default = p.candidate == fixed.candidate && !han;
-    ranges.push_back(spec && !is_default
-                         ? range_in(checks, spec->name, p.candidate.segsize, p.candidate.fanout, placement_.size())
-                         : std::nullopt);
+    p.versus_default =
+        spec && measured_only(*spec) ? relative_range_in(checks, spec->name, placement_.size()) : std::nullopt;
+    if (p.versus_default)  // its prediction is the default's: it beats the default's best by its paired range
+      ranges.push_back(default_range ? std::optional<ResidualRange>(paired_with(default_range->lo, *p.versus_default))
+                                     : std::nullopt);
+    else
+      ranges.push_back(spec && !is_default
+                           ? range_in(checks, spec->name, p.candidate.segsize, p.candidate.fanout, placement_.size())
+                           : std::nullopt);
   }
-  const std::optional<ResidualRange> default_range = this->default_range(call, checks, fixed.candidate);
   const int chosen = pick_with_checks(us, ranges, fixed.us, default_range);
   for (size_t i = 0; i < ranges.size(); ++i) {
     Prediction &p = decision.predictions[i];
@@ -307,10 +313,16 @@ bool Selector::holds_for_both_objectives(const CallShape &call, Decision &decisi
   const std::vector<const CheckResidual *> checks = checks_for(table_, call.op, static_cast<double>(call.bytes()),
                                                                other.metric, neighbors_, widest_, placement_.size());
   const AlgorithmSpec *spec = find_algorithm(call.op, decision.pick.algorithm);
-  const std::optional<ResidualRange> pick_range =
-      spec ? range_in(checks, spec->name, decision.pick.segsize, decision.pick.fanout, placement_.size())
-           : std::nullopt;
   const std::optional<ResidualRange> fixed_range = default_range(other, checks, fixed);
+  const std::optional<ResidualRange> paired =
+      spec && measured_only(*spec) ? relative_range_in(checks, spec->name, placement_.size()) : std::nullopt;
+  // A measured-only pick (predicted as the default) loses nothing where the low end of its paired
+  // range is at most 1: at its best it was no slower than the default in the same rounds.
+  std::optional<ResidualRange> pick_range;
+  if (paired && fixed_range)
+    pick_range = paired_with(fixed_range->hi, *paired);
+  else if (spec && !paired)
+    pick_range = range_in(checks, spec->name, decision.pick.segsize, decision.pick.fanout, placement_.size());
   const std::optional<double> pick_us = predict(decision.pick, other), fixed_us = predict(fixed, other);
   Decision::OtherObjective said{other.metric, decision.pick, 0, 0};
   if (pick_us && pick_range) said.pick_checked_best_us = *pick_us * std::exp(pick_range->lo);

@@ -43,6 +43,9 @@ struct Prediction {
   // slowest it may be, us x e^hi of its check.
   enum class Evidence { not_weighed, no_check, is_default, checked } evidence = Evidence::not_weighed;
   double checked_worst_us = 0;
+  // Another component's measured-only algorithm judged by its paired check: its time over the
+  // default's in the same rounds (the 95 % interval of the median), and the ranks it was measured on.
+  std::optional<ResidualRange> versus_default = std::nullopt;
 };
 
 struct Decision {

@@ -90,6 +90,14 @@ double predicted_us(const nlohmann::json &c) {
   return c["predicted_us"].is_number() ? c["predicted_us"].get<double>() : NAN;
 }
 
+// A measured-only pick's paired range (its time over the default's in the same rounds), or null.
+const nlohmann::json *pick_versus_default(const nlohmann::json &d) {
+  if (d.value("kept_default", false)) return nullptr;
+  for (const nlohmann::json &c : d["candidates"])
+    if (c["label"] == d["pick"]["label"] && c.contains("versus_default")) return &c["versus_default"];
+  return nullptr;
+}
+
 std::string why_line(const nlohmann::json &d, double best, bool han) {
   const auto us = predicted_us;
   const nlohmann::json &fixed = d["ompi_default"];
@@ -112,6 +120,12 @@ std::string why_line(const nlohmann::json &d, double best, bool han) {
           "  why: keeps Open MPI's default: no candidate stays faster when each prediction errs by the worst "
           "ratio the table's checks saw (best checked candidate: margin {:.2f}x; docs/model.md#margin){}\n",
           margin, checked_on(d));
+    if (const nlohmann::json *paired = pick_versus_default(d); basis == "checks" && paired)
+      return fmt::format(
+          "  why: leaves Open MPI's default: the checks measured {} at {:.2f}-{:.2f}x the default's time at this "
+          "size in the same rounds (the 95% interval of the median; docs/model.md#other-components-measured-only){}\n",
+          d["pick"]["label"].get<std::string>(), (*paired)["low"].get<double>(), (*paired)["high"].get<double>(),
+          checked_on(d));
     if (basis == "checks")
       // The margin here is e^(hi of the pick - lo of the default): below 1 when the checks measured
       // the pick faster, relative to its prediction, than the default; so a pick predicted slower
@@ -134,6 +148,12 @@ std::string why_line(const nlohmann::json &d, double best, bool han) {
   return "  why: the fastest prediction (algorithm lists narrowed: Open MPI's default is no candidate, no margin)\n";
 }
 
+// A measured-only candidate's paired check, as a line says it.
+std::string versus_default(const nlohmann::json &c) {
+  return fmt::format("{:.2f}-{:.2f}x the default's time in the same rounds", c["versus_default"]["low"].get<double>(),
+                     c["versus_default"]["high"].get<double>());
+}
+
 // Why a candidate ranked above the pick does not run, from what the checks said of it (margin.hpp),
 // or "" for the pick and below.
 std::string passed_over(const nlohmann::json &d, const nlohmann::json &c) {
@@ -141,6 +161,8 @@ std::string passed_over(const nlohmann::json &d, const nlohmann::json &c) {
   if (c.value("measured_only", false) && checked == "none") return "  passed over: no model, and no check measured it";
   if (checked == "none") return "  passed over: no check measured it";
   if (checked == "is_default") return "  Open MPI's default";
+  if (c.contains("versus_default"))
+    return fmt::format("  passed over: the checks measured it at {}", versus_default(c));
   if (c.contains("checked_worst_us") && d.contains("default_checked_best_us"))
     return fmt::format("  passed over: its checks allow {:.2f} us, the default's {:.2f}",
                        c["checked_worst_us"].get<double>(), d["default_checked_best_us"].get<double>());
@@ -160,6 +182,7 @@ std::string candidate_label(const nlohmann::json &c) {
 // checks can beat.
 std::string component_note(const nlohmann::json &c) {
   if (!c.value("measured_only", false)) return "";
+  if (c.contains("versus_default")) return fmt::format("  measured only: {}", versus_default(c));
   if (c.contains("checked_worst_us"))
     return fmt::format("  measured only: its checks allow {:.2f} us", c["checked_worst_us"].get<double>());
   return "  measured only: the default's prediction, no check";
