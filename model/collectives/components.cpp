@@ -62,7 +62,8 @@ const AlgorithmSpec kComponents[] = {
      .id = kSm,
      .name = "sm",
      .description = "coll/sm: copied through a shared-memory segment down a tree of fan-out 4, in 8 KiB fragments",
-     .splits = true,
+     // Its fragments are bytes of the packed message (a convertor per rank), so ranks whose
+     // datatypes differ under one signature cut alike: no byte view needed.
      .ompi_function = "mca_coll_modeltuned_sm_bcast",
      .convention = CC::bcast,
      .until = OmpiVersion::v5_0,
