@@ -34,15 +34,18 @@ def ab_rows(runs):
                 continue
             op = names[int(row["table"]) - 1]
             per_op[op][row["size"]] = (float(row["ratio"]), float(row["low"]), float(row["high"]))
-        parsed.append((label, rounds, per_op))
+        scored = re.findall(r"^  scored: +(.*)$", open(report).read(), re.M)
+        parsed.append((label, rounds, per_op, scored))
     ops = list(parsed[0][2])
     print("| machine, job (date, commit) | rounds | " + " | ".join(ops) + " |")
     print("|---|---|" + "---|" * len(ops))
-    for label, rounds, per_op in parsed:
+    for label, rounds, per_op, _ in parsed:
         cells = [fmt(per_op[op]["all"]) if "all" in per_op[op] else "-" for op in ops]
         print(f"| {label} | {rounds} | " + " | ".join(cells) + " |")
-    for label, _, per_op in parsed:
+    for label, _, per_op, scored in parsed:
         print(f"\n{label}:")
+        for line in scored:  # a baseline that crashed at some sizes, scored where it completed
+            print(f"- {line}")
         for op in ops:
             sizes = {s: v for s, v in per_op[op].items() if s != "all"}
             slower = [f"{size_name(s)} {fmt(v)}" for s, v in sizes.items() if v[1] > 1.05]

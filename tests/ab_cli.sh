@@ -24,7 +24,8 @@ for v in $(env | sed -n 's/^\(OMPI_MCA_coll[A-Za-z_]*\)=.*/\1/p'); do unset "$v"
 
 # The fake benchmark. Sizes 1, 2 and 4K take the same time in both arms (exactly: their ratio is
 # 1); 4 is 1.20x slower in modeltuned, 8 1.08x, 1K 0.80x, each with +-0.2% jitter per job, so
-# that their intervals are narrow but not empty. FAKE_FAIL, FAKE_SLEEP, FAKE_SIZES (set for one
+# that their intervals are narrow but not empty. FAKE_FAIL, FAKE_SLEEP, FAKE_SIZES, FAKE_STOP_AFTER
+# (N rows, then exit status 139, as a crash; set for one
 # arm through --modeltuned-env) make it fail, hang or print other sizes; FAKE_SPLICE puts a rank's
 # diagnostic line in front of the first row, the way Open MPI 5.0's mpirun can.
 fake="$scratch/fake-bench"
@@ -42,6 +43,7 @@ sizes="1 2 4 8 1024 4096"
 awk -v arm="$arm" -v seed="$$" -v sizes="$sizes" 'BEGIN {
   srand(seed); n = split(sizes, size, " "); split("1.00 1.00 1.20 1.08 0.80 1.00", factor, " ")
   for (i = 1; i <= n; i++) {
+    if (ENVIRON["FAKE_STOP_AFTER"] != "" && i > ENVIRON["FAKE_STOP_AFTER"] + 0) exit 139
     t = 10 * i
     if (arm == "modeltuned") t *= factor[i]
     if (factor[i] != 1.00) t *= 1 + (rand() - 0.5) * 0.004
@@ -146,6 +148,21 @@ check "different size lists: status $status, wanted 1; said: $(cat "$scratch/dif
 status=$?
 check "a row spliced with stderr: status $status, wanted 1, naming the cause; said: $(cat "$scratch/spliced")" '[ "$status" -eq 1 ] &&
   grep -q "round 1/2 modeltuned 5 sizes, 2 to 4K; a job.s stdout holds diagnostic output, which can break a row (Open MPI 5.0.s mpirun splices ranks. stderr into stdout): keep verbose output off in measured jobs (coll_modeltuned_decision_file records decisions). The line: \[vm:12017\] coll:modeltuned:decide cid=0 ompi=5.1 " "$scratch/spliced"'
+
+# A baseline that crashes part way: scored where every baseline job completed, with --baseline-may-fail.
+c="$scratch/c"
+"$tool" ab --rounds 2 --warmup 0 --no-preflight --quiet --baseline-may-fail --baseline-env FAKE_STOP_AFTER=3 \
+  --out "$c" -- "$fake" > "$scratch/completed" 2>&1
+status=$?
+check "a baseline crashing after 3 sizes, --baseline-may-fail: status $status, wanted 0, sizes 1 to 4 scored: $(cat "$scratch/completed")" \
+  '[ "$status" -eq 0 ] && grep -q "^  scored:     OSU MPI Broadcast Latency Test v7.3: scored up to 4, where every baseline job completed it (exit status 139 in 2 of 2 rounds)$" "$scratch/completed" &&
+  [ -n "$(row "$scratch/completed" 4)" ] && [ -z "$(row "$scratch/completed" 8)" ] && grep -q "geometric mean over 3 sizes" "$scratch/completed"'
+"$tool" ab --rounds 2 --warmup 0 --no-preflight --quiet --baseline-env FAKE_STOP_AFTER=3 -- "$fake" > /dev/null 2>&1
+status=$?
+check "the same crash without --baseline-may-fail: status $status, wanted 1" '[ "$status" -eq 1 ]'
+"$tool" ab --rounds 2 --warmup 0 --no-preflight --quiet --baseline-may-fail --modeltuned-env FAKE_STOP_AFTER=3 -- "$fake" > /dev/null 2>&1
+status=$?
+check "the modeltuned job crashing, --baseline-may-fail: status $status, wanted 1" '[ "$status" -eq 1 ]'
 
 # (b) A real run: modeltuned-latency at np 2, the build tree's component on the path, deciding in
 # the modeltuned jobs and absent from the baseline's: both set a decision file per process, so a

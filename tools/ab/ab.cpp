@@ -16,6 +16,7 @@
 
 #include "common/cli.hpp"
 #include "tools/ab/analysis.hpp"
+#include "tools/ab/completed.hpp"
 #include "tools/ab/arms.hpp"
 #include "tools/ab/files.hpp"
 #include "tools/ab/jobs.hpp"
@@ -65,23 +66,24 @@ std::string label(const RoundPlan &p, const std::string &arm) {
   return fmt::format("{} {}/{} {}", p.warmup ? "warm-up" : "round", p.round, p.total, arm);
 }
 
-// One job; a failure ends the tool with its status and the end of its output.
-JobRecord run_arm(const Arm &arm, const RoundPlan &plan, int order, const AbOptions &o, const Workspace &work,
-                  Progress &progress, RunsCsv &runs) {
+// One job; a failure ends the tool with its status and the end of its output, but for a baseline
+// job that may fail, which is kept with the tables it printed.
+JobRecord run_arm(const Arm &arm, bool may_fail, const RoundPlan &plan, int order, const AbOptions &o,
+                  const Workspace &work, Progress &progress, RunsCsv &runs) {
   const auto log = work.dir() / job_file_name(plan.warmup, plan.round, arm.name);
   progress.start(label(plan, arm.name));
   const JobResult result =
       run_job({arm.argv, environment_with(arm.env), o.timeout_s}, log, [&progress] { progress.tick(); });
   progress.done(result.wall_s);
   runs.add(plan.warmup, plan.round, arm.name, order, result.wall_s, result.status(o.timeout_s));
-  if (!result.ok()) {
+  if (!result.ok() && !may_fail) {
     progress.clear();
     std::string message = fmt::format("{}: {}; the last lines of its output ({}):", label(plan, arm.name),
                                       result.status(o.timeout_s), work.kept() ? log.string() : "not kept");
     for (const std::string &line : last_lines(log, kTailLines)) message += "\n" + line;
     throw RunError(message);
   }
-  JobRecord record{result.wall_s, {}, {}};
+  JobRecord record{result.wall_s, {}, {}, result.ok() ? "" : result.status(o.timeout_s)};
   if (!plan.warmup) {
     try {
       record.tables = parse_tables(result.stdout_text, o.column);
@@ -123,8 +125,13 @@ std::vector<Round> run_rounds(const Arms &arms, const AbOptions &o, const Worksp
     Round round;
     for (int order = 1; order <= 2; ++order) {
       const Arm &arm = (order == 1) == baseline_first ? arms.baseline : arms.modeltuned;
-      JobRecord record = run_arm(arm, plan, order, o, work, progress, runs);
+      const bool may_fail = o.baseline_may_fail && &arm == &arms.baseline;
+      JobRecord record = run_arm(arm, may_fail, plan, order, o, work, progress, runs);
       if (warmup) continue;
+      if (may_fail) {  // checked against the modeltuned jobs' tables by score_completed
+        round.baseline = std::move(record);
+        continue;
+      }
       if (reference_job.empty())
         reference = record.tables, reference_job = label(plan, arm.name),
         reference_diagnostic = record.diagnostic_in_stdout;
@@ -152,16 +159,17 @@ int run_ab(AbOptions o) {
   const Workspace work(o.out);
   Progress progress(!o.quiet, 2 * (o.warmup + o.rounds));
   if (!o.no_preflight) preflight(arms.modeltuned, work, progress);
-  const std::vector<Round> rounds = run_rounds(arms, o, work, progress);
+  std::vector<Round> rounds = run_rounds(arms, o, work, progress);
   progress.clear();
+  const std::vector<std::string> scored = o.baseline_may_fail ? score_completed(rounds) : std::vector<std::string>{};
   const Analysis analysis = analyse(rounds, o.level);
   std::string modeltuned_change;
   for (const auto &[name, value] : o.modeltuned_env)
     modeltuned_change += fmt::format("{}{}={}", modeltuned_change.empty() ? "" : ", ", name, value);
-  print_report(
-      stdout,
-      {o.rounds, o.warmup, shell_words(o.command), arms.baseline_change, modeltuned_change, o.level, o.thresholds},
-      analysis);
+  print_report(stdout,
+               {o.rounds, o.warmup, shell_words(o.command), arms.baseline_change, modeltuned_change, o.level,
+                o.thresholds, scored},
+               analysis);
   write_outputs(o, work, rounds, analysis);
   if (o.fail_above && any_significantly_above(analysis, *o.fail_above)) {
     fmt::print(stderr, "modeltuned ab: significantly slower than {:g} (--fail-above)\n", *o.fail_above);

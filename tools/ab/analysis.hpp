@@ -16,6 +16,7 @@ struct JobRecord {
   double wall_s = 0;
   std::vector<SizeTable> tables;
   std::string diagnostic_in_stdout;  // the first stdout line holding a process's diagnostic output
+  std::string failed;                // how a baseline job ended that --baseline-may-fail let fail, else ""
 };
 
 struct Round {

@@ -37,7 +37,8 @@ whole interval is above X (significantly slower than X) for the largest such --t
 threshold, the sizes that are.
 
 Exit status: 0 after a successful run; 1 when a job fails (non-zero status, signal, --timeout;
-its last 20 lines are shown), the jobs' tables differ, or --fail-above is exceeded; 2 for a usage
+its last 20 lines are shown; a baseline job under --baseline-may-fail is scored where it completed
+instead), the jobs' tables differ, or --fail-above is exceeded; 2 for a usage
 error.
 
 Examples:
@@ -118,6 +119,10 @@ void define_options(CLI::App &cmd, AbOptions &o, RawOptions &raw) {
       ->check(cli::number(0));
   cmd.add_option("--out", o.out,
                  "keep in DIR each job's output (round-03-baseline.txt, ...), runs.csv, sizes.csv, summary.csv");
+  cmd.add_flag("--baseline-may-fail", o.baseline_may_fail,
+               "a baseline job that fails (a component switched on that crashes at some size) is scored on what "
+               "it completed: each table up to the last size every baseline job completed, the tables none "
+               "reached left out, all named in the report");
   cmd.add_flag("--plot", o.plot, "with --out: one figure per table, its ratio per size with intervals (gnuplot)");
 }
 

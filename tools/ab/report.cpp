@@ -38,6 +38,7 @@ void print_header(std::FILE *out, const ReportContext &c) {
              c.modeltuned_change);
   fmt::print(out, "  ratio = modeltuned / baseline; geometric mean over rounds [{:g}% interval, Student's t on ln]\n",
              c.level * 100);
+  for (const std::string &line : c.scored) fmt::print(out, "  scored:     {}\n", line);
 }
 
 void print_wall(std::FILE *out, const ReportContext &c, const Analysis &a) {
