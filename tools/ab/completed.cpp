@@ -19,9 +19,10 @@ void check_prefix(const std::vector<SizeTable> &full, const std::vector<SizeTabl
     const bool prefix = part[k].name == full[k].name && part[k].sizes.size() <= full[k].sizes.size() &&
                         std::equal(part[k].sizes.begin(), part[k].sizes.end(), full[k].sizes.begin());
     if (!prefix)
-      throw RunError(fmt::format("round {}: the baseline's table {} ({}) is not the first rows of the modeltuned "
-                                 "job's ({})",
-                                 round, k + 1, part[k].name, full[k].name));
+      throw RunError(
+          fmt::format("round {}: the baseline's table {} ({}) is not the first rows of the modeltuned "
+                      "job's ({})",
+                      round, k + 1, part[k].name, full[k].name));
   }
 }
 
