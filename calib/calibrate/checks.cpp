@@ -392,9 +392,6 @@ CallObjectives entry_means(const CallObjectives &calls, const RoundLayout &layou
   return o;
 }
 
-// The 95 % interval of the median (min..max below 6 rounds) over the prediction, per entry and
-// objective, into the ranges of its (configuration, objective, size band, shape, ranks), and every
-// median, interval and prediction into `measured`.
 // Entry k's paired range per objective: the 95 % interval of the median over rounds of ln(its time /
 // the time of the default's entry `d` in the same round), at its one size [bytes, 2 bytes).
 void record_paired(const Config &c, const Entry &e, size_t k, size_t d, size_t n, const CallObjectives &o, int rounds,
@@ -414,6 +411,10 @@ void record_paired(const Config &c, const Entry &e, size_t k, size_t d, size_t n
   }
 }
 
+// The 95 % interval of the median (min..max below 6 rounds) over the prediction, per entry and
+// objective, into the ranges of its (configuration, objective, size band, shape, ranks), or, for
+// another component's measured-only algorithm, its paired range (record_paired); and every median,
+// interval and prediction into `measured`.
 void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> &entries, const CallObjectives &o,
                    int rounds, const GroupRun &run, std::map<RangeKey, Range> &ranges, nlohmann::json &measured) {
   const size_t n = entries.size();
