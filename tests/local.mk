@@ -67,3 +67,7 @@ EXTRA_DIST += tests/scripts_demo.sh
 # docs/design.md names every tracked file, and only files that exist.
 TESTS += tests/design_files.sh
 EXTRA_DIST += tests/design_files.sh
+
+# make churn-count: the churn loop's instructions per iteration under callgrind, both settings.
+TESTS += tests/churn_count.sh
+EXTRA_DIST += tests/churn_count.sh
