@@ -3,7 +3,8 @@ noinst_LTLIBRARIES += calib/libmodeltuned_calib.la
 calib_libmodeltuned_calib_la_SOURCES = \
 	calib/fit.hpp calib/fit_table.cpp calib/csv.hpp calib/csv.cpp calib/osu_csv.cpp \
 	calib/regression.hpp calib/regression.cpp calib/plot.hpp calib/plot.cpp \
-	calib/gnuplot.hpp calib/gnuplot.cpp calib/merge.hpp calib/merge.cpp
+	calib/gnuplot.hpp calib/gnuplot.cpp calib/merge.hpp calib/merge.cpp \
+	calib/trial_journal.hpp calib/trial_journal.cpp
 calib_libmodeltuned_calib_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DMODELTUNED_GNUPLOT='"$(GNUPLOT)"'
 calib_libmodeltuned_calib_la_CXXFLAGS = $(AM_CXXFLAGS) -fPIC $(EIGEN_CFLAGS)
 # The library uses the table and channel code of the model: programs link

@@ -10,9 +10,9 @@ HELP2MAN_RUN = $(HELP2MAN) --no-info --no-discard-stderr --version-string='$(PAC
 
 man/modeltuned-subcommands.h2m: tools/modeltuned$(EXEEXT) $(srcdir)/man/subcommands.sh
 	@$(MKDIR_P) man
-	$(AM_V_GEN)$(SHELL) $(srcdir)/man/subcommands.sh tools/modeltuned$(EXEEXT) fit explain export-rules validate ab > $@
+	$(AM_V_GEN)$(SHELL) $(srcdir)/man/subcommands.sh tools/modeltuned$(EXEEXT) fit explain export-rules validate ab calibrate > $@
 man/modeltuned.1: tools/modeltuned$(EXEEXT) man/modeltuned-subcommands.h2m
-	$(AM_V_GEN)$(HELP2MAN_RUN) --name='model-based choice of MPI collective algorithms: tables, explain, tuned rules, validate, A/B' \
+	$(AM_V_GEN)$(HELP2MAN_RUN) --name='model-based choice of MPI collective algorithms: tables, explain, tuned rules, validate, A/B, calibration runs' \
 	  --include=man/modeltuned-subcommands.h2m -o $@ tools/modeltuned$(EXEEXT)
 man/modeltuned-calibrate.1: calib/modeltuned-calibrate$(EXEEXT)
 	@$(MKDIR_P) man

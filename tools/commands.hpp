@@ -29,4 +29,8 @@ void add_export_rules_command(CLI::App &app);
 // before CLI11 parses the rest (nullopt when there was no `--`).
 void add_ab_command(CLI::App &app, const std::optional<std::vector<std::string>> &command);
 
+// `modeltuned calibrate`: the user's calibration command, run again after a run that a crashing or
+// hanging trial ended (tools/calibrate/). `command` as for ab.
+void add_calibrate_command(CLI::App &app, const std::optional<std::vector<std::string>> &command);
+
 }  // namespace modeltuned::tools

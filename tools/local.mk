@@ -2,8 +2,8 @@
 
 # modeltuned: the offline tool. tools/modeltuned.cpp is its main and commands.hpp the list of its
 # subcommands; each subcommand is a folder whose local.mk adds its sources (fit, explain,
-# export_rules, validate, ab). The other programs are folders too (bench, churn, latency, overhead);
-# lib holds what only the tools share.
+# export_rules, validate, ab, calibrate). The other programs are folders too (bench, churn,
+# latency, overhead); lib holds what only the tools share.
 bin_PROGRAMS += tools/modeltuned
 tools_modeltuned_SOURCES = tools/modeltuned.cpp tools/commands.hpp
 tools_modeltuned_CPPFLAGS = $(AM_CPPFLAGS) $(HWLOC_CFLAGS) \
@@ -25,4 +25,5 @@ include tools/overhead/local.mk
 include tools/bench/local.mk
 include tools/churn/local.mk
 include tools/ab/local.mk
+include tools/calibrate/local.mk
 include tools/latency/local.mk

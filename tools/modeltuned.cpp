@@ -19,12 +19,12 @@ namespace {
 
 // CLI11 answers "A subcommand is required" to an unknown command or option too: say which.
 std::string no_command(int argc, char **argv) {
-  if (argc < 2) return "give a command: fit, explain, export-rules, validate or ab";
+  if (argc < 2) return "give a command: fit, explain, export-rules, validate, ab or calibrate";
   const std::string first = argv[1];
   if (!first.empty() && first[0] == '-')
     return "unknown option " + first +
-           ": give a command first (fit, explain, export-rules, validate or ab), then its options";
-  return "unknown command '" + first + "': the commands are fit, explain, export-rules, validate and ab";
+           ": give a command first (fit, explain, export-rules, validate, ab or calibrate), then its options";
+  return "unknown command '" + first + "': the commands are fit, explain, export-rules, validate, ab and calibrate";
 }
 
 // CLI11's "The following arguments were not expected: ./app 4 --np mpirun": a word that is not
@@ -42,9 +42,9 @@ bool stray_word(const CLI::ParseError &e) {
   return false;
 }
 
-// `modeltuned ab ... -- COMMAND ...`: the user's command is not ours to parse (nor its -np).
+// `modeltuned ab|calibrate ... -- COMMAND ...`: the user's command is not ours to parse (nor its -np).
 std::optional<std::vector<std::string>> take_command(std::vector<std::string> &args) {
-  if (args.empty() || args.front() != "ab") return std::nullopt;
+  if (args.empty() || (args.front() != "ab" && args.front() != "calibrate")) return std::nullopt;
   const auto dashes = std::find(args.begin(), args.end(), "--");
   if (dashes == args.end()) return std::nullopt;
   std::vector<std::string> command(dashes + 1, args.end());
@@ -67,8 +67,10 @@ int main(int argc, char **argv) {
   modeltuned::tools::add_explain_command(app);
   modeltuned::tools::add_export_rules_command(app);
   std::vector<std::string> args(argv + 1, argv + argc);
-  const auto ab_command = take_command(args);
-  modeltuned::tools::add_ab_command(app, ab_command);
+  const auto user_command = take_command(args);
+  const bool calibrating = !args.empty() && args.front() == "calibrate";
+  modeltuned::tools::add_ab_command(app, calibrating ? std::nullopt : user_command);
+  modeltuned::tools::add_calibrate_command(app, calibrating ? user_command : std::nullopt);
   // mpirun spells the rank count -np; CLI11 only takes one-letter single-dash names.
   for (std::string &a : args)
     if (a == "-np") a = "--np";
@@ -82,10 +84,16 @@ int main(int argc, char **argv) {
       return modeltuned::cli::kUsageError;
     }
     // `modeltuned ab mpirun -np 4 ...`: the command without its --.
-    if (!chosen.empty() && chosen.front()->get_name() == "ab" && !ab_command && stray_word(e)) {
+    if (!chosen.empty() && chosen.front()->get_name() == "ab" && !user_command && stray_word(e)) {
       std::fprintf(stderr,
                    "modeltuned ab: give the command to compare after --, e.g. modeltuned ab -- mpirun -np 4 "
                    "modeltuned-latency (see modeltuned ab --help)\n");
+      return modeltuned::cli::kUsageError;
+    }
+    if (!chosen.empty() && chosen.front()->get_name() == "calibrate" && !user_command && stray_word(e)) {
+      std::fprintf(stderr,
+                   "modeltuned calibrate: give the calibration command after --, e.g. modeltuned calibrate -- mpirun "
+                   "-np 16 --bind-to core modeltuned-calibrate -o table.json (see modeltuned calibrate --help)\n");
       return modeltuned::cli::kUsageError;
     }
     return modeltuned::cli::handle(app, e, chosen.empty() ? "modeltuned" : "modeltuned " + chosen.front()->get_name());

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <ctime>
@@ -35,6 +36,7 @@
 #include "calib/calibrate/sample_store.hpp"
 #include "calib/fit.hpp"
 #include "calib/merge.hpp"
+#include "calib/trial_journal.hpp"
 #include "calib/plot.hpp"
 #include "model/calibration/table.hpp"
 #include "model/registry/registry.hpp"
@@ -275,7 +277,8 @@ std::optional<int> parse_options(int argc, char **argv, int rank, Options &optio
       ->capture_default_str();
   app.add_option("--trial-timeout", options.trial_timeout_s,
                  "seconds another component's first call at a size may take before the job ends as hung; the same "
-                 "command run again leaves it out (journal <output>.trials)")
+                 "command run again leaves it out (journal <output>.trials, or the file MODELTUNED_CALIBRATE_JOURNAL "
+                 "names; modeltuned calibrate runs it again by itself)")
       ->check(modeltuned::cli::number(1))
       ->capture_default_str();
   auto *seed = app.add_option("--seed", options.seed, "random seed for sizes and order (default: random)")
@@ -502,7 +505,9 @@ int run(int rank, int size) {
   const std::vector<mc::ChannelPeers> channels = mc::channels_from_rank0(world.placement);
 
   mc::Progress progress(rank == 0, g_run.start, options.budget_s);
-  g_run.trials = std::make_unique<mc::Trials>(options.output + ".trials", options.trial_timeout_s, rank);
+  const char *journal = std::getenv(modeltuned::kTrialJournalVariable);
+  g_run.trials = std::make_unique<mc::Trials>(journal && *journal ? std::string(journal) : options.output + ".trials",
+                                              options.trial_timeout_s, rank);
   for (const modeltuned::UnusableCandidate &u : g_run.trials->failures())
     progress.note(
         fmt::format("note: {}'s {} {} at {} B on {} ranks in an earlier run of this calibration: left out "

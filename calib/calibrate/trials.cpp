@@ -1,4 +1,5 @@
 #include "calib/calibrate/trials.hpp"
+#include "calib/trial_journal.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,9 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -37,37 +35,12 @@ int64_t now_ms() {
       .count();
 }
 
-// The journal's trials that started and never ended: "start", then "done" or "hung", per trial.
-std::vector<UnusableCandidate> read_failures(const std::string &journal) {
-  std::ifstream in(journal);
-  std::map<std::string, std::string> state;  // "op algorithm bytes ranks" -> its last word
-  std::vector<std::string> order;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream words(line);
-    std::string what, op, algorithm, bytes, ranks;
-    if (!(words >> what >> op >> algorithm >> bytes >> ranks)) continue;  // a line cut short by the crash
-    const std::string key = op + " " + algorithm + " " + bytes + " " + ranks;
-    if (!state.count(key)) order.push_back(key);
-    if (what == "start" || state[key] != "hung") state[key] = what;
-  }
-  std::vector<UnusableCandidate> out;
-  for (const std::string &key : order) {
-    if (state[key] == "done") continue;
-    std::istringstream words(key);
-    UnusableCandidate u;
-    words >> u.op >> u.algorithm >> u.from_bytes >> u.ranks;
-    u.why = state[key] == "hung" ? "hung" : "crashed";
-    out.push_back(u);
-  }
-  return out;
-}
-
 }  // namespace
 
 Trials::Trials(std::string journal, double timeout_s, int rank)
     : journal_(std::move(journal)), timeout_s_(timeout_s), rank_(rank) {
   if (const char *fault = std::getenv("MODELTUNED_CALIBRATE_FAULT")) fault_ = fault;
-  if (rank_ == 0) failures_ = read_failures(journal_);
+  if (rank_ == 0) failures_ = read_trial_journal(journal_);
   watchdog_ = std::thread([this] { watch(); });
 }
 
