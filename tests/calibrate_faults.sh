@@ -4,8 +4,8 @@
 # (MODELTUNED_CALIBRATE_FAULT). The job ends, naming the candidate; the same command run again
 # completes, its table marks the candidate unusable from that size up, explain says so, and a job
 # with the table never runs it there, even with its op's list narrowed to it. modeltuned calibrate
-# does the second run by itself, gives up at --attempts keeping the journal, and runs a command
-# that fails outside a trial only once.
+# does the second run by itself, also after a crash in a later call (crash-later), gives up at
+# --attempts keeping the journal, and runs a command that fails outside a trial only once.
 build=$(pwd)
 program="$build/calib/modeltuned-calibrate"
 tool="$build/tools/modeltuned"
@@ -87,19 +87,28 @@ table="$scratch/wrapped/reduce.json"
 wrapped reduce:adapt:1024:crash "$table"; status=$?
 check "modeltuned calibrate: status $status, wanted 0: $(tail -n 5 "$table.log")" '[ "$status" -eq 0 ]'
 check "modeltuned calibrate did not say it ran the calibration again: $(grep '^modeltuned calibrate' "$table.log")" \
-  'grep -q "^modeltuned calibrate: run 1 ended in a trial: coll/adapt.s reduce of 1024 B on 2 ranks crashed; running the calibration again without it (run 2 of at most 10)$" "$table.log"'
+  'grep -q "^modeltuned calibrate: run 1 ended where coll/adapt.s reduce of 1024 B on 2 ranks crashed: running the calibration again without it (run 2 of at most 10)$" "$table.log"'
 check "modeltuned calibrate did not say what it left out" \
   'grep -q "^modeltuned calibrate: the calibration completed in run 2, leaving out coll/adapt.s reduce from 1024 B up on 2 ranks (crashed)$" "$table.log"'
 got=$(unusable "$table" reduce 2>&1)
 check "modeltuned calibrate: the table's unusable reduce entries are '$got'" '[ "$got" = "adapt 1024 crashed" ]'
 check "modeltuned calibrate: the journal is left" '[ ! -e "$scratch/wrapped/modeltuned-calibrate.trials" ]'
 
+# A crash in a later call (after the trial) is journaled by the crashing rank: the same outcome.
+table="$scratch/wrapped/later.json"
+wrapped reduce:adapt:1024:crash-later "$table"; status=$?
+check "crash-later: status $status, wanted 0: $(tail -n 5 "$table.log")" '[ "$status" -eq 0 ]'
+check "crash-later: no rank said the call after the trial crashed: $(grep '^modeltuned-calibrate: rank' "$table.log")" \
+  'grep -q "^modeltuned-calibrate: rank [01]: coll/adapt.s reduce of 1024 B on 2 ranks crashed the job after its first call" "$table.log"'
+got=$(unusable "$table" reduce 2>&1)
+check "crash-later: the table's unusable reduce entries are '$got'" '[ "$got" = "adapt 1024 crashed" ]'
+
 # With one run allowed it gives up, keeping the journal; the same command then goes on from it.
 table="$scratch/gives-up/reduce.json"
 wrapped reduce:adapt:1024:crash "$table" --attempts 1; status=$?
 check "--attempts 1: status $status, wanted the crash's" '[ "$status" -ne 0 ] && [ "$status" -ne 124 ]'
 check "--attempts 1: no line giving up: $(grep '^modeltuned calibrate' "$table.log")" \
-  'grep -q "^modeltuned calibrate: run 1 ended in a trial too: coll/adapt.s reduce of 1024 B on 2 ranks crashed; giving up after 1 runs (--attempts)" "$table.log"'
+  'grep -q "^modeltuned calibrate: run 1 ended where coll/adapt.s reduce of 1024 B on 2 ranks crashed too; giving up after 1 runs (--attempts)" "$table.log"'
 check "--attempts 1: the journal is gone" '[ -s "$scratch/gives-up/modeltuned-calibrate.trials" ]'
 wrapped reduce:adapt:1024:crash "$table" --attempts 1; status=$?
 check "--attempts 1 again: status $status, wanted 0 (the journal leaves adapt out)" '[ "$status" -eq 0 ]'
@@ -110,7 +119,7 @@ table="$scratch/not-a-trial/reduce.json"
   > "$table.log" 2>&1); status=$?
 check "a failing command: status $status, wanted its own (not 0)" '[ "$status" -ne 0 ] && [ "$status" -ne 124 ]'
 check "a failing command: no line saying it is not run again: $(tail -n 3 "$table.log")" \
-  'grep -q "^modeltuned calibrate: run 1 ended with exit status [0-9]*, not in a trial (journal .*): not running it again$" "$table.log"'
+  'grep -q "^modeltuned calibrate: run 1 ended with exit status [0-9]*, not where another component.s algorithm crashed or hung (journal .*): not running it again$" "$table.log"'
 check "a failing command was run again" '[ "$(grep -c "unknown option\|no-such-option" "$table.log")" -ge 1 ] && ! grep -q "run 2" "$table.log"'
 
 echo "$passed passed, $failures failed"

@@ -1,16 +1,14 @@
 #include "calib/calibrate/checks.hpp"
 #include "calib/calibrate/check_comms.hpp"
+#include "calib/calibrate/check_rounds.hpp"
 
 #include <mpi.h>
-#include <time.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
-#include <numeric>
 #include <optional>
-#include <random>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -32,30 +30,15 @@ using mpi_t::cvar_read_int;
 using mpi_t::cvar_read_string;
 using mpi_t::cvar_write;
 
-constexpr int kMinRounds = 3;   // below 6 the median has no 95 % interval: the range is min..max
 constexpr int kMaxRounds = 40;  // default: a tight interval of the median; more only costs time
-constexpr int kMetrics = 2;     // completion, rank_mean
-constexpr Metric kMetricOf[kMetrics] = {Metric::completion, Metric::rank_mean};
-constexpr const char *kObjectiveName[kMetrics] = {"completion", "rank_mean"};
-constexpr uint64_t kLoopedBelow = 8 * 1024;  // entries below it are timed in short loops (repeats_of)
-
-struct Entry {
-  int config = 0;
-  uint64_t bytes = 0;
-  double predicted_us[kMetrics] = {0, 0};  // rank 0
-};
+constexpr Metric kMetricOf[kCheckMetrics] = {Metric::completion, Metric::rank_mean};
+constexpr const char *kObjectiveName[kCheckMetrics] = {"completion", "rank_mean"};
 
 std::string config_name(const Config &c) {
   if (c.algorithm == kHanDefault) return std::string(kHanDefaultCheck);
   if (c.algorithm == 0) return "default";
   const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
   return spec ? std::string(spec->name) : fmt::format("algorithm {}", c.algorithm);
-}
-
-double now_s() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
 // Whether a configuration can be measured forced through tuned as the model predicts it: not one
@@ -82,10 +65,10 @@ bool judged_at(const Candidate &c, uint64_t bytes) {
 
 // Per objective the best few overall, and the best of every other algorithm: where the model
 // ranks the algorithms wrongly, the one that is really faster still gets measured.
-std::vector<Candidate> best_predicted(const std::optional<Decision> (&d)[kMetrics], const Candidate &runs_by_default,
-                                      uint64_t bytes) {
+std::vector<Candidate> best_predicted(const std::optional<Decision> (&d)[kCheckMetrics],
+                                      const Candidate &runs_by_default, uint64_t bytes) {
   std::vector<Candidate> chosen;
-  for (int m = 0; m < kMetrics; ++m) {
+  for (int m = 0; m < kCheckMetrics; ++m) {
     int taken = 0;
     std::vector<int> algorithms_seen;
     for (const Prediction &p : d[m]->predictions) {
@@ -135,8 +118,8 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
       call.op = op;
       call.type_size = checked_element_bytes(op);  // MPI_BYTE; MPI_INT with MPI_SUM
       call.count = bytes / call.type_size;
-      std::optional<Decision> d[kMetrics];
-      for (int m = 0; m < kMetrics; ++m) {
+      std::optional<Decision> d[kCheckMetrics];
+      for (int m = 0; m < kCheckMetrics; ++m) {
         call.metric = kMetricOf[m];
         d[m] = selector.decide(call);
       }
@@ -238,118 +221,6 @@ struct GroupRun {
   std::string neighbors, widest, problem;
 };
 
-// How many timed calls an entry of `bytes` makes in a row per round, each after a barrier, as OSU's
-// benchmarks and modeltuned-latency time them: a small call repeated in a loop finds its buffers,
-// flags and peers warm, where one call among hundreds of others does not (coll/sm's bcast of 8
-// bytes took 1.3 us alone and 0.36 us in a loop on the 2-core VM; the benchmark's loop 0.30 us).
-// From kLoopedBelow up one call: short loops misjudge larger ones either way (judged_at).
-int repeats_of(uint64_t bytes) { return bytes < kLoopedBelow ? 8 : 1; }
-
-// Where each entry's calls sit within a round: entry k's j-th timed call at offset[k] + j.
-struct RoundLayout {
-  std::vector<size_t> offset, repeats;
-  size_t calls = 0;
-  explicit RoundLayout(const std::vector<Entry> &entries) {
-    for (const Entry &e : entries) {
-      offset.push_back(calls);
-      repeats.push_back(static_cast<size_t>(repeats_of(e.bytes)));
-      calls += repeats.back();
-    }
-  }
-};
-
-// Each rank's start and end of every timed call, round after round: call i of round r at
-// r * layout.calls + i.
-struct CallTimes {
-  std::vector<double> start, end;
-  int rounds = 0;
-  double began = 0;  // MPI_Wtime() after the warm-up
-};
-
-// A warm-up round, then rounds in an order shuffled per round, each entry an untimed call then its
-// timed calls (repeats_of), a barrier before each, until max_rounds or the deadline (at least
-// kMinRounds when the first round fit in it); rank 0 decides.
-CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry> &entries, CheckComms &comms,
-                     uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress,
-                     Trials *trials) {
-  const RoundLayout layout(entries);
-  int rank = 0;
-  MPI_Comm_rank(comms.control, &rank);
-  std::vector<char> send(max_bytes, 0), recv(max_bytes, 0);
-  int radix = comms.radix0;
-  auto run = [&](const Entry &e) {
-    const Config &c = configs[e.config];
-    if (takes_radix(c) && radix != c.fanout) {
-      radix = c.fanout;
-      (void)cvar_write(comms.radix_variable.c_str(), &radix);
-    }
-    MPI_Barrier(comms.forced[e.config]);
-    const double t0 = now_s();
-    const MPI_Comm comm = comms.forced[e.config];
-    const int bytes = static_cast<int>(e.bytes);
-    switch (c.op) {  // no default: a collective added to Op must be measured here
-      case Op::bcast:
-        MPI_Bcast(send.data(), bytes, MPI_BYTE, 0, comm);
-        break;
-      case Op::reduce:
-        MPI_Reduce(send.data(), recv.data(), bytes / 4, MPI_INT, MPI_SUM, 0, comm);
-        break;
-      case Op::allreduce:
-        MPI_Allreduce(send.data(), recv.data(), bytes / 4, MPI_INT, MPI_SUM, comm);
-        break;
-      case Op::barrier:
-        MPI_Barrier(comm);
-        break;
-      case Op::allgather:
-        MPI_Allgather(send.data(), bytes, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
-        break;
-      case Op::alltoall:
-        MPI_Alltoall(send.data(), bytes, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
-        break;
-    }
-    return std::pair(t0, now_s());
-  };
-  std::vector<size_t> order(entries.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::mt19937_64 rng(seed ^ 0xC0FFEEull);
-  // Warm-up: trees, connections, first touch. Another component's first call at a size is a trial.
-  for (size_t k : order) {
-    const Config &c = configs[entries[k].config];
-    const AlgorithmSpec *spec = c.algorithm != 0 ? find_algorithm(c.op, c.algorithm) : nullptr;
-    const bool trial = trials && spec && !spec->component.empty();
-    if (trial) trials->begin(std::string(op_name(c.op)), std::string(spec->name), entries[k].bytes, comms.control);
-    (void)run(entries[k]);
-    if (trial) trials->end();
-  }
-  CallTimes t;
-  const double began = t.began = MPI_Wtime();
-  bool first_fit = true;
-  for (int go_on = 1; go_on;) {
-    std::shuffle(order.begin(), order.end(), rng);
-    const size_t first = t.start.size();
-    t.start.resize(first + layout.calls);
-    t.end.resize(first + layout.calls);
-    for (size_t k : order) {
-      if (layout.repeats[k] > 1) (void)run(entries[k]);  // untimed: what ran between left it cold
-      for (size_t j = 0; j < layout.repeats[k]; ++j) {
-        const size_t i = first + layout.offset[k] + j;
-        std::tie(t.start[i], t.end[i]) = run(entries[k]);
-      }
-    }
-    ++t.rounds;
-    if (rank == 0) {
-      const double now = MPI_Wtime(), per_round = (now - began) / t.rounds;
-      if (t.rounds == 1) first_fit = now <= deadline;
-      go_on = t.rounds < max_rounds &&
-              (now + per_round <= deadline || (first_fit && t.rounds < std::min(kMinRounds, max_rounds)));
-      progress.update(std::min(1.0, (now - began) / std::max(1e-9, deadline - began)));
-    }
-    MPI_Bcast(&go_on, 1, MPI_INT, 0, comms.control);
-  }
-  if (radix != comms.radix0) (void)cvar_write(comms.radix_variable.c_str(), &comms.radix0);
-  return t;
-}
-
 // Per call, on rank 0 (microseconds): completion, first start to last end when every rank reads
 // one clock (one node), else the slowest rank's own time; and the rank mean, each rank's own time
 // averaged over the group.
@@ -396,7 +267,7 @@ CallObjectives entry_means(const CallObjectives &calls, const RoundLayout &layou
 // the time of the default's entry `d` in the same round), at its one size [bytes, 2 bytes).
 void record_paired(const Config &c, const Entry &e, size_t k, size_t d, size_t n, const CallObjectives &o, int rounds,
                    const GroupRun &run, std::map<RangeKey, Range> &ranges) {
-  for (int m = 0; m < kMetrics; ++m) {
+  for (int m = 0; m < kCheckMetrics; ++m) {
     const std::vector<double> &times = m == 0 ? o.completion_us : o.rank_mean_us;
     std::vector<double> ratios;
     for (int r = 0; r < rounds; ++r)
@@ -426,7 +297,7 @@ void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> 
     const Entry &e = entries[k];
     Config c = configs[e.config];
     if (c.algorithm == 0 && run.han_default && han_has(collective_family(c.op), run.ompi)) c.algorithm = kHanDefault;
-    std::vector<double> us[kMetrics];
+    std::vector<double> us[kCheckMetrics];
     for (int r = 0; r < rounds; ++r) {
       us[0].push_back(o.completion_us[r * n + k]);
       us[1].push_back(o.rank_mean_us[r * n + k]);
@@ -437,7 +308,7 @@ void record_ranges(const std::vector<Config> &configs, const std::vector<Entry> 
     const auto paired = default_at.find({int(c.op), e.bytes});
     const bool relative = spec && measured_only(*spec) && paired != default_at.end();
     if (relative) record_paired(c, e, k, paired->second, n, o, rounds, run, ranges);
-    for (int m = 0; m < kMetrics; ++m) {
+    for (int m = 0; m < kCheckMetrics; ++m) {
       const MedianCi ci = median_ci(us[m]);
       const double low = ci.low.value_or(*std::min_element(us[m].begin(), us[m].end()));
       const double high = ci.high.value_or(*std::max_element(us[m].begin(), us[m].end()));

@@ -11,6 +11,7 @@ calib_modeltuned_calibrate_SOURCES = \
 	calib/calibrate/progress.hpp calib/calibrate/progress.cpp \
 	calib/calibrate/checks.hpp calib/calibrate/checks.cpp calib/calibrate/checks_forcing.cpp \
 	calib/calibrate/check_comms.hpp calib/calibrate/check_comms.cpp \
+	calib/calibrate/check_rounds.hpp calib/calibrate/check_rounds.cpp \
 	calib/calibrate/trials.hpp calib/calibrate/trials.cpp
 calib_modeltuned_calibrate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DOMPI_SKIP_MPICXX=1 \
 	-DMODELTUNED_SYSCONFDIR='"$(sysconfdir)"' \

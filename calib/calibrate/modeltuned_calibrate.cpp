@@ -481,6 +481,19 @@ void measure(int rank, const mc::WorldPlacement &world, const std::vector<mc::Ch
   measure_checks_phase(rank, world, seed, deadline_for(remaining_weight), progress);
 }
 
+// Rank 0's journal of the trials, on every rank (a crash in a later call is journaled by the rank
+// that crashes): the file MODELTUNED_CALIBRATE_JOURNAL names (modeltuned calibrate sets it), else
+// <output>.trials.
+std::string trial_journal() {
+  const char *named = std::getenv(modeltuned::kTrialJournalVariable);
+  std::string journal = named && *named ? std::string(named) : g_run.options.output + ".trials";
+  int length = static_cast<int>(journal.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  journal.resize(static_cast<size_t>(length));
+  MPI_Bcast(journal.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  return journal;
+}
+
 int run(int rank, int size) {
   const Options &options = g_run.options;
   if (size < 2) {
@@ -505,9 +518,7 @@ int run(int rank, int size) {
   const std::vector<mc::ChannelPeers> channels = mc::channels_from_rank0(world.placement);
 
   mc::Progress progress(rank == 0, g_run.start, options.budget_s);
-  const char *journal = std::getenv(modeltuned::kTrialJournalVariable);
-  g_run.trials = std::make_unique<mc::Trials>(journal && *journal ? std::string(journal) : options.output + ".trials",
-                                              options.trial_timeout_s, rank);
+  g_run.trials = std::make_unique<mc::Trials>(trial_journal(), options.trial_timeout_s, rank);
   for (const modeltuned::UnusableCandidate &u : g_run.trials->failures())
     progress.note(
         fmt::format("note: {}'s {} {} at {} B on {} ranks in an earlier run of this calibration: left out "

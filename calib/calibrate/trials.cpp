@@ -21,11 +21,27 @@ constexpr int kHungStatus = 75;
 
 // What a rank says when a trial crashes it: written by the signal handler, so formatted before.
 char g_crash_line[512];
-struct sigaction g_previous[3];
+struct sigaction g_previous[3], g_previous_later[3];
 constexpr int kCrashSignals[3] = {SIGSEGV, SIGBUS, SIGABRT};
+// The journal, for the handler; the later call under way (Trials::during), or null.
+char g_journal[4096];
+const Trials::LaterCall *volatile g_later = nullptr;
 
+void write_all(int fd, const std::string &text) { (void)!::write(fd, text.data(), text.size()); }
+
+// Only async-signal-safe calls: a later call's crash appends its line to the journal (the kernel
+// keeps it when the process dies) before the rank says so.
 void on_crash(int signal) {
-  (void)!::write(STDERR_FILENO, g_crash_line, std::strlen(g_crash_line));
+  if (const Trials::LaterCall *later = g_later) {
+    const int fd = ::open(g_journal, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      write_all(fd, later->line);
+      ::close(fd);
+    }
+    write_all(STDERR_FILENO, later->said);
+  } else {
+    (void)!::write(STDERR_FILENO, g_crash_line, std::strlen(g_crash_line));
+  }
   std::signal(signal, SIG_DFL);
   std::raise(signal);
 }
@@ -40,6 +56,8 @@ int64_t now_ms() {
 Trials::Trials(std::string journal, double timeout_s, int rank)
     : journal_(std::move(journal)), timeout_s_(timeout_s), rank_(rank) {
   if (const char *fault = std::getenv("MODELTUNED_CALIBRATE_FAULT")) fault_ = fault;
+  fmt::format_to_n(g_journal, sizeof g_journal - 1, "{}{}", journal_, '\0');
+  g_journal[sizeof g_journal - 1] = '\0';
   if (rank_ == 0) failures_ = read_trial_journal(journal_);
   watchdog_ = std::thread([this] { watch(); });
 }
@@ -85,6 +103,31 @@ void Trials::end() {
   for (int i = 0; i < 3; ++i) sigaction(kCrashSignals[i], &g_previous[i], nullptr);
   append("done " + current_);
 }
+
+Trials::LaterCall Trials::later_call(const std::string &op, const std::string &algorithm, uint64_t bytes,
+                                     int ranks) const {
+  LaterCall call;
+  call.line = fmt::format("start {} {} {} {}\n", op, algorithm, bytes, ranks);
+  call.said = fmt::format(
+      "modeltuned-calibrate: rank {}: coll/{}'s {} of {} B on {} ranks crashed the job after its first call. Run the "
+      "same command again: the calibration goes on without it from that size up (journal {})\n",
+      rank_, algorithm, op, bytes, ranks, journal_);
+  call.inject_crash = !fault_.empty() && fault_ == fmt::format("{}:{}:{}:crash-later", op, algorithm, bytes);
+  return call;
+}
+
+void Trials::watch_later_calls() {
+  struct sigaction crash = {};
+  crash.sa_handler = on_crash;
+  for (int i = 0; i < 3; ++i) sigaction(kCrashSignals[i], &crash, &g_previous_later[i]);
+}
+
+void Trials::unwatch_later_calls() {
+  g_later = nullptr;
+  for (int i = 0; i < 3; ++i) sigaction(kCrashSignals[i], &g_previous_later[i], nullptr);
+}
+
+void Trials::during(const LaterCall *call) { g_later = call; }
 
 void Trials::finished() {
   if (rank_ == 0) (void)std::remove(journal_.c_str());

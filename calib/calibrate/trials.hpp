@@ -1,5 +1,6 @@
 // Trials (docs/calibration.md, "Candidates that crash or hang"): the first call of another
-// component's algorithm at each size the checks measure, journaled beside the output and watched.
+// component's algorithm at each size the checks measure, journaled beside the output and watched;
+// and its later calls, which a crash journals from the signal handler.
 // Rank 0 writes "start" to the journal before the call and "done" after it, each flushed to disk;
 // a call that crashes the job leaves its "start" alone, and one that hangs past the timeout ends
 // the job from a watchdog thread. The next run of the same command reads the journal: those
@@ -21,8 +22,9 @@ namespace modeltuned::calibrate {
 class Trials {
  public:
   // `journal`: the file (rank 0 reads and writes it); `timeout_s`: how long one trial may take.
-  // Reads MODELTUNED_CALIBRATE_FAULT ("op:algorithm:bytes:crash|hang"), which makes that trial
-  // fail on every rank: the fault injection of tests/calibrate_faults.sh.
+  // Reads MODELTUNED_CALIBRATE_FAULT ("op:algorithm:bytes:crash|hang|crash-later"), which makes
+  // that trial fail on every rank, or (crash-later) its first later call: the fault injection of
+  // tests/calibrate_faults.sh. Every rank is given rank 0's journal.
   Trials(std::string journal, double timeout_s, int rank);
   ~Trials();
   Trials(const Trials &) = delete;
@@ -36,6 +38,21 @@ class Trials {
   void end();
   // The calibration wrote its table: the journal has served.
   void finished();
+
+  // A later call of another component's algorithm at a size (after its trial): what a crash in it
+  // journals and says, made once per entry of the checks.
+  struct LaterCall {
+    std::string line, said;
+    bool inject_crash = false;  // MODELTUNED_CALIBRATE_FAULT's "crash-later" for it
+  };
+  LaterCall later_call(const std::string &op, const std::string &algorithm, uint64_t bytes, int ranks) const;
+  // Around the checks' rounds: a crash of this rank in a call marked by `during` journals that
+  // call's algorithm as crashed at its size (written by the crashing rank, whichever it is), so
+  // that the next run leaves it out as after a crashed trial. A hang there is not caught: the job's
+  // own time limit ends it.
+  void watch_later_calls();
+  void unwatch_later_calls();
+  static void during(const LaterCall *call);  // nullptr: none under way
 
  private:
   void append(const std::string &line);

@@ -1,8 +1,9 @@
 // `modeltuned calibrate`: runs the user's calibration command (an mpirun of modeltuned-calibrate)
-// until it completes. Another component's algorithm that crashes or hangs in its first call at a
-// size ends the calibration's job (its trial, docs/calibration.md); the run after it leaves that
-// algorithm out from that size up. This runs it again by itself while each run that fails ends in
-// a trial the journal had not recorded before, and stops at anything else. The tool has no MPI:
+// until it completes. Another component's algorithm that crashes or hangs the calibration's job
+// (in its first call at a size, its trial, or a crash in a later one: docs/calibration.md) is
+// journaled, and the run after it leaves that algorithm out from that size up. This runs it again
+// by itself while each run that fails leaves a failure the journal had not recorded before, and
+// stops at anything else. The tool has no MPI:
 // the command's output goes straight to the terminal, progress bar included.
 #include <signal.h>
 #include <sys/wait.h>
@@ -130,20 +131,21 @@ int run_calibrate(const CalibrateOptions &o) {
     }
     const std::vector<UnusableCandidate> failed = new_failures(before, read_trial_journal(journal));
     if (failed.empty()) {
-      fmt::print(stderr, "{}: run {} ended with {}, not in a trial (journal {}): not running it again\n", kName, run,
-                 end.said, journal);
+      fmt::print(stderr,
+                 "{}: run {} ended with {}, not where another component's algorithm crashed or hung (journal {}): not "
+                 "running it again\n",
+                 kName, run, end.said, journal);
       if (read_trial_journal(journal).empty()) std::filesystem::remove(journal);
       return end.status;
     }
     if (run >= o.attempts) {
       fmt::print(stderr,
-                 "{}: run {} ended in a trial too: {}; giving up after {} runs (--attempts). The journal {} keeps "
+                 "{}: run {} ended where {} too; giving up after {} runs (--attempts). The journal {} keeps "
                  "what failed: the same command goes on from there\n",
                  kName, run, joined(failed, failed_trial), run, journal);
       return end.status;
     }
-    fmt::print(stderr,
-               "{}: run {} ended in a trial: {}; running the calibration again without it (run {} of at most {})\n",
+    fmt::print(stderr, "{}: run {} ended where {}: running the calibration again without it (run {} of at most {})\n",
                kName, run, joined(failed, failed_trial), run + 1, o.attempts);
     std::fflush(stderr);
   }
@@ -159,8 +161,8 @@ void add_calibrate_command(CLI::App &app, const std::optional<std::vector<std::s
       "calibrate",
       "modeltuned calibrate [OPTIONS] -- COMMAND [ARGS...]: run a calibration command (mpirun ... "
       "modeltuned-calibrate ...) until it completes. A run that another component's algorithm ends by crashing or "
-      "hanging in its trial is run again, without that algorithm from that size up, as long as each such run ends "
-      "in a trial not seen before; anything else ends the tool with the command's status. Rank 0 of the "
+      "hanging is run again, without that algorithm from that size up, as long as each such run ends in a failure "
+      "the journal had not recorded; anything else ends the tool with the command's status. Rank 0 of the "
       "calibration finds the journal through the environment variable MODELTUNED_CALIBRATE_JOURNAL: mpirun passes "
       "it to the ranks on its own node; add -x MODELTUNED_CALIBRATE_JOURNAL where rank 0 runs on another one");
   cmd->add_option("--attempts", o->attempts, "the most runs of the command")

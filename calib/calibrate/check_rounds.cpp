@@ -1,0 +1,151 @@
+#include "calib/calibrate/check_rounds.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <csignal>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <string>
+#include <tuple>
+
+#include "common/mpi_t.hpp"
+#include "model/registry/registry.hpp"
+
+namespace modeltuned::calibrate {
+namespace {
+
+using mpi_t::cvar_write;
+
+double now_s() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+// One timed call of an entry on its forced communicator, a barrier before it; k-nomial radixes are
+// set through tuned's variable as the entry needs, and set back when the caller goes.
+class EntryCaller {
+ public:
+  EntryCaller(const std::vector<Config> &configs, CheckComms &comms, uint64_t max_bytes)
+      : configs_(configs), comms_(comms), send_(max_bytes, 0), recv_(max_bytes, 0), radix_(comms.radix0) {}
+  ~EntryCaller() {
+    if (radix_ != comms_.radix0) (void)cvar_write(comms_.radix_variable.c_str(), &comms_.radix0);
+  }
+  EntryCaller(const EntryCaller &) = delete;
+  EntryCaller &operator=(const EntryCaller &) = delete;
+
+  std::pair<double, double> operator()(const Entry &e) {
+    const Config &c = configs_[e.config];
+    if (takes_radix(c) && radix_ != c.fanout) {
+      radix_ = c.fanout;
+      (void)cvar_write(comms_.radix_variable.c_str(), &radix_);
+    }
+    const MPI_Comm comm = comms_.forced[e.config];
+    MPI_Barrier(comm);
+    const double t0 = now_s();
+    const int bytes = static_cast<int>(e.bytes);
+    switch (c.op) {  // no default: a collective added to Op must be measured here
+      case Op::bcast:
+        MPI_Bcast(send_.data(), bytes, MPI_BYTE, 0, comm);
+        break;
+      case Op::reduce:
+        MPI_Reduce(send_.data(), recv_.data(), bytes / 4, MPI_INT, MPI_SUM, 0, comm);
+        break;
+      case Op::allreduce:
+        MPI_Allreduce(send_.data(), recv_.data(), bytes / 4, MPI_INT, MPI_SUM, comm);
+        break;
+      case Op::barrier:
+        MPI_Barrier(comm);
+        break;
+      case Op::allgather:
+        MPI_Allgather(send_.data(), bytes, MPI_BYTE, recv_.data(), bytes, MPI_BYTE, comm);
+        break;
+      case Op::alltoall:
+        MPI_Alltoall(send_.data(), bytes, MPI_BYTE, recv_.data(), bytes, MPI_BYTE, comm);
+        break;
+    }
+    return std::pair(t0, now_s());
+  }
+
+ private:
+  const std::vector<Config> &configs_;
+  CheckComms &comms_;
+  std::vector<char> send_, recv_;
+  int radix_;
+};
+
+// Warm-up: trees, connections, first touch. Another component's first call at a size is a trial,
+// and its later calls are watched too: what a crash in one journals, per entry (Trials::during).
+std::vector<std::optional<Trials::LaterCall>> warm_up(const std::vector<Config> &configs,
+                                                      const std::vector<Entry> &entries, EntryCaller &call,
+                                                      MPI_Comm control, Trials *trials) {
+  int size = 0;
+  MPI_Comm_size(control, &size);
+  std::vector<std::optional<Trials::LaterCall>> later(entries.size());
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const Config &c = configs[entries[k].config];
+    const AlgorithmSpec *spec = c.algorithm != 0 ? find_algorithm(c.op, c.algorithm) : nullptr;
+    const bool trial = trials && spec && !spec->component.empty();
+    const std::string op(op_name(c.op)), algorithm(trial ? spec->name : "");
+    if (trial) trials->begin(op, algorithm, entries[k].bytes, control);
+    (void)call(entries[k]);
+    if (trial) trials->end();
+    if (trial) later[k] = trials->later_call(op, algorithm, entries[k].bytes, size);
+  }
+  return later;
+}
+
+}  // namespace
+
+int repeats_of(uint64_t bytes) { return bytes < kLoopedBelow ? 8 : 1; }
+
+// A warm-up, then rounds in an order shuffled per round, each entry an untimed call then its
+// timed calls (repeats_of), a barrier before each, until max_rounds or the deadline (at least
+// kMinRounds when the first round fit in it); rank 0 decides.
+CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry> &entries, CheckComms &comms,
+                     uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress,
+                     Trials *trials) {
+  const RoundLayout layout(entries);
+  int rank = 0;
+  MPI_Comm_rank(comms.control, &rank);
+  EntryCaller call(configs, comms, max_bytes);
+  const std::vector<std::optional<Trials::LaterCall>> later = warm_up(configs, entries, call, comms.control, trials);
+  std::vector<size_t> order(entries.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(seed ^ 0xC0FFEEull);
+  if (trials) trials->watch_later_calls();
+  CallTimes t;
+  const double began = t.began = MPI_Wtime();
+  bool first_fit = true;
+  for (int go_on = 1; go_on;) {
+    std::shuffle(order.begin(), order.end(), rng);
+    const size_t first = t.start.size();
+    t.start.resize(first + layout.calls);
+    t.end.resize(first + layout.calls);
+    for (size_t k : order) {
+      if (later[k]) Trials::during(&*later[k]);
+      if (later[k] && later[k]->inject_crash) std::raise(SIGSEGV);
+      if (layout.repeats[k] > 1) (void)call(entries[k]);  // untimed: what ran between left it cold
+      for (size_t j = 0; j < layout.repeats[k]; ++j) {
+        const size_t i = first + layout.offset[k] + j;
+        std::tie(t.start[i], t.end[i]) = call(entries[k]);
+      }
+      Trials::during(nullptr);
+    }
+    ++t.rounds;
+    if (rank == 0) {
+      const double now = MPI_Wtime(), per_round = (now - began) / t.rounds;
+      if (t.rounds == 1) first_fit = now <= deadline;
+      go_on = t.rounds < max_rounds &&
+              (now + per_round <= deadline || (first_fit && t.rounds < std::min(kMinRounds, max_rounds)));
+      progress.update(std::min(1.0, (now - began) / std::max(1e-9, deadline - began)));
+    }
+    MPI_Bcast(&go_on, 1, MPI_INT, 0, comms.control);
+  }
+  if (trials) trials->unwatch_later_calls();
+  return t;
+}
+
+}  // namespace modeltuned::calibrate
