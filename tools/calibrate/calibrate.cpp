@@ -40,14 +40,16 @@ struct CalibrateOptions {
   std::string journal = "modeltuned-calibrate.trials";
 };
 
-// A signal that ends the tool's wait (SIGINT, SIGTERM, SIGHUP): passed on to the command, and no
-// run follows, since the trial it interrupted did not fail.
+// A signal that ends the tool's wait (SIGINT, SIGTERM, SIGHUP): no run follows, since the call it
+// interrupted did not fail. SIGTERM and SIGHUP, sent to the tool alone (a batch system's), are
+// passed on to the command; a Ctrl-C reaches mpirun from the terminal already, and a second one
+// would make it kill the ranks before the calibrator writes what it measured.
 volatile std::sig_atomic_t g_signal = 0;
 volatile pid_t g_child = 0;
 
 void on_signal(int signal) {
   g_signal = signal;
-  if (g_child > 0) kill(g_child, signal);
+  if (g_child > 0 && signal != SIGINT) kill(g_child, signal);
 }
 
 struct RunEnd {
