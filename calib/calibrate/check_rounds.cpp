@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <csignal>
-#include <numeric>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -101,7 +101,41 @@ std::vector<std::optional<Trials::LaterCall>> warm_up(const std::vector<Config> 
 
 int repeats_of(uint64_t bytes) { return bytes < kLoopedBelow ? 8 : 1; }
 
-// A warm-up, then rounds in an order shuffled per round, each entry an untimed call then its
+// The order of a round's entries: those of one op and size side by side (a group), the groups and
+// the entries within each in a new random order every round. The VM's slow and fast spells last
+// tens of milliseconds (a check's medians of one entry split 0.2 and 0.75 us across rounds); a
+// paired check, another component's calls against the default's, compares entries measured
+// microseconds apart then, not anywhere in a round of seconds. Each entry keeps its calls in a
+// row, as loops of the benchmark find their own state warm.
+class RoundOrder {
+ public:
+  RoundOrder(const std::vector<Config> &configs, const std::vector<Entry> &entries, uint64_t seed)
+      : rng_(seed ^ 0xC0FFEEull) {
+    std::map<std::pair<int, uint64_t>, size_t> group_of;
+    for (size_t k = 0; k < entries.size(); ++k) {
+      const auto [at, added] =
+          group_of.emplace(std::pair(int(configs[entries[k].config].op), entries[k].bytes), groups_.size());
+      if (added) groups_.emplace_back();
+      groups_[at->second].push_back(k);
+    }
+  }
+  const std::vector<size_t> &next() {
+    std::shuffle(groups_.begin(), groups_.end(), rng_);
+    order_.clear();
+    for (std::vector<size_t> &group : groups_) {
+      std::shuffle(group.begin(), group.end(), rng_);
+      order_.insert(order_.end(), group.begin(), group.end());
+    }
+    return order_;
+  }
+
+ private:
+  std::mt19937_64 rng_;
+  std::vector<std::vector<size_t>> groups_;
+  std::vector<size_t> order_;
+};
+
+// A warm-up, then rounds in an order shuffled per round (RoundOrder), each entry an untimed call then its
 // timed calls (repeats_of), a barrier before each, until max_rounds or the deadline (at least
 // kMinRounds when the first round fit in it); rank 0 decides.
 CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry> &entries, CheckComms &comms,
@@ -112,15 +146,13 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
   MPI_Comm_rank(comms.control, &rank);
   EntryCaller call(configs, comms, max_bytes);
   const std::vector<std::optional<Trials::LaterCall>> later = warm_up(configs, entries, call, comms.control, trials);
-  std::vector<size_t> order(entries.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::mt19937_64 rng(seed ^ 0xC0FFEEull);
+  RoundOrder round_order(configs, entries, seed);
   if (trials) trials->watch_later_calls();
   CallTimes t;
   const double began = t.began = MPI_Wtime();
   bool first_fit = true;
   for (int go_on = 1; go_on;) {
-    std::shuffle(order.begin(), order.end(), rng);
+    const std::vector<size_t> &order = round_order.next();
     const size_t first = t.start.size();
     t.start.resize(first + layout.calls);
     t.end.resize(first + layout.calls);

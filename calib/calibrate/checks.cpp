@@ -440,7 +440,8 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);
   result.source = fmt::format(
       "modeltuned-calibrate: {} per size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks "
-      "({} ranks), rounds in random order, each entry below 8 KiB the mean of 8 calls in a row after an untimed one, "
+      "({} ranks), rounds in random order with one op and size's entries side by side, each entry below 8 KiB the "
+      "mean of 8 calls in a row after an untimed one, "
       "one call above; range of ln(measured/predicted) over the 95% interval of the median at 2 "
       "sizes per band, per group; other components' measured-only algorithms: ln(time / the default's) in the same "
       "rounds, its median's 95% interval, per size",
