@@ -125,19 +125,20 @@ int run_calibrate(const CalibrateOptions &o) {
       return end.status != 0 ? end.status : 128 + g_signal;
     }
     if (end.status == 0) {  // the calibrator removed its journal
-      const std::vector<UnusableCandidate> left_out = new_failures(at_start, before);  // by these runs
-      if (!left_out.empty())
+      const std::vector<UnusableCandidate> by_these_runs = new_failures(at_start, before);
+      if (!by_these_runs.empty())
         fmt::print(stderr, "{}: the calibration completed in run {}, leaving out {}\n", kName, run,
-                   joined(left_out, modeltuned::tools::left_out));
+                   joined(by_these_runs, left_out));
       return 0;
     }
-    const std::vector<UnusableCandidate> failed = new_failures(before, read_trial_journal(journal));
+    const std::vector<UnusableCandidate> after = read_trial_journal(journal);
+    const std::vector<UnusableCandidate> failed = new_failures(before, after);
     if (failed.empty()) {
       fmt::print(stderr,
                  "{}: run {} ended with {}, not where another component's algorithm crashed or hung (journal {}): not "
                  "running it again\n",
                  kName, run, end.said, journal);
-      if (read_trial_journal(journal).empty()) std::filesystem::remove(journal);
+      if (after.empty()) std::filesystem::remove(journal);
       return end.status;
     }
     if (run >= o.attempts) {
