@@ -13,9 +13,9 @@
 
 namespace modeltuned::calibrate {
 
-inline constexpr int kCheckMetrics = 2;             // completion, rank_mean
-inline constexpr int kMinRounds = 3;                // below 6 the median has no 95 % interval: the range is min..max
-inline constexpr uint64_t kLoopedBelow = 8 * 1024;  // entries below it are timed in short loops (repeats_of)
+inline constexpr int kCheckMetrics = 2;              // completion, rank_mean
+inline constexpr int kMinRounds = 3;                 // below 6 the median has no 95 % interval: the range is min..max
+inline constexpr uint64_t kLoopedBelow = 32 * 1024;  // entries below it are timed in short loops (repeats_of)
 
 // A configuration (an index into the plan's configurations) at a size; rank 0 knows the model's
 // prediction of it per objective.

@@ -53,11 +53,10 @@ bool measurable_forced(const Candidate &c) {
 }
 
 // Whether the checks can judge candidate `c` at `bytes`. Another component's algorithm (measured
-// only) is checked below kLoopedBelow only, so that above it it never leaves the default: there its
-// time in a long loop is not what short checks see. coll/sm's bcast of 64 KiB took 5.5 us in the
-// checks' 8-call loops, 7-21 us in 32-call loops, and 47 us in modeltuned-latency's loop of 100,
-// against tuned's 12 us; its reduce of 16 KiB lost by 3x only in loops of 32 (2-core VM,
-// 2026-12-07).
+// only) is checked where entries are looped (below kLoopedBelow) only, so that above it it never
+// leaves the default: there its time in a long loop is not what short checks see. coll/sm's bcast
+// of 64 KiB took 5.5 us in the checks' 8-call loops and 2.7-47 us in modeltuned-latency's loops of
+// 100 in different jobs, against tuned's 8.5-12 us (2-core VM, 2026-12-07).
 bool judged_at(const Candidate &c, uint64_t bytes) {
   const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
   return spec && (spec->component.empty() || bytes < kLoopedBelow);
@@ -440,7 +439,7 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);
   result.source = fmt::format(
       "modeltuned-calibrate: {} per size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks "
-      "({} ranks), rounds in random order with one op and size's entries side by side, each entry below 8 KiB the "
+      "({} ranks), rounds in random order with one op and size's entries side by side, each entry below 32 KiB the "
       "mean of 8 calls in a row after an untimed one, "
       "one call above; range of ln(measured/predicted) over the 95% interval of the median at 2 "
       "sizes per band, per group; other components' measured-only algorithms: ln(time / the default's) in the same "
