@@ -196,6 +196,8 @@ START_TEST(paired_checks_judge_it) {
   ck_assert_msg(d && !d->kept_default && d->pick.algorithm == kSm, "picked %d", d ? d->pick.algorithm : -1);
   const Prediction *sm = find(*d, kSm);
   ck_assert(sm && sm->versus_default && near(std::exp(sm->versus_default->hi), 0.8));
+  // What it is expected to take (the guard's gain): the default's prediction by the middle of the range.
+  ck_assert(near(d->predicted_us, d->ompi_default->us * std::sqrt(0.7 * 0.8)));
   d = decide_on(one_cache(4), CallShape{Op::bcast, 256, 1, 0, true}, OmpiVersion::v4_1, t);
   ck_assert(d && d->kept_default);
   // Slower by its rank mean at 512 B: the default stays, named as kept by that objective.

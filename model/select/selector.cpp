@@ -279,8 +279,13 @@ Decision Selector::apply_checks(const CallShape &call, Decision decision) const 
     decision.pick = fixed.candidate;
     decision.predicted_us = fixed.us;
   } else {
-    decision.pick = decision.predictions[chosen].candidate;
-    decision.predicted_us = decision.predictions[chosen].us;
+    const Prediction &p = decision.predictions[chosen];
+    decision.pick = p.candidate;
+    // A measured-only pick is predicted as the default: what it is expected to take is the
+    // default's time by its paired ratio (the middle of its range), which sizes the guard's
+    // windows (the gain a window's default calls give up) and what the lines say.
+    decision.predicted_us =
+        p.versus_default ? fixed.us * std::exp((p.versus_default->lo + p.versus_default->hi) / 2) : p.us;
   }
   return decision;
 }

@@ -224,7 +224,7 @@ typedef struct mca_coll_modeltuned_guard_t {
     bool in_use;
     uint8_t sampled;      /* calls of the current window run so far; 0 between windows */
     uint8_t losses;       /* consecutive windows the pick lost */
-    double expected_gain; /* the model's default / pick prediction, for the lines */
+    double expected_gain; /* default / pick: the model's, then the last won window's (the gaps) */
     uint32_t pick_ns[MCA_COLL_MODELTUNED_GUARD_SAMPLES_MAX];
     uint32_t default_ns[MCA_COLL_MODELTUNED_GUARD_SAMPLES_MAX];
 } mca_coll_modeltuned_guard_t;

@@ -267,8 +267,14 @@ static void conclude_window(mca_coll_modeltuned_module_t *m, struct ompi_communi
         take_back(m, comm, g, d, sum);
         return;
     }
-    if (!lost)
+    if (!lost) {
+        /* What the window's default calls cost is what they measured, not what the model expected:
+         * after a pause they run cold (coll/sm's bcast of 1 B against a default of 1.6 us, not
+         * 0.2, in its first window), and the budget holds for that. */
+        if (sum[0] > 0)
+            g->expected_gain = (double) sum[1] / (double) sum[0];
         g->gap = next_gap(g);
+    }
     arm(g, d, lost ? 1 : g->gap);
     announce_window(m, comm, g, d, sum, false);
 }
