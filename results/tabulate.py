@@ -4,12 +4,18 @@
   tabulate.py ab LABEL:REPORT:SUMMARY_CSV ...
       one Markdown row per `modeltuned ab` run: each op's geometric mean over sizes with its 95 %
       interval, then each op's sizes whose interval lies above 1.05 or below 1.00.
+  tabulate.py wins AB_REPORT:AB_SIZES COMPONENT:REPORT:SIZES ...
+      the wins a component has over the default (its time r <= 0.80 of the default's, medians over
+      the rounds of one results/ab run) and whether modeltuned's time, in the same run, is within
+      1 - 0.8 (1 - r) of the default's there: the share of each win modeltuned must keep.
   tabulate.py bench ARM:FILE ...
       `modeltuned-bench` outputs per arm (e.g. guard on / off): per op, the geometric mean over
       sizes and seeds of modeltuned / default, per arm, and the first arm over the second.
 """
 import csv
+import gzip
 import math
+import statistics
 import re
 import sys
 from collections import defaultdict
@@ -66,6 +72,37 @@ def size_name(s):
     return f"{n} B"
 
 
+def arm_medians(report, sizes):
+    """Per (op, size) of one `modeltuned ab` run, each arm's median over the rounds."""
+    names = op_names(report)
+    values = defaultdict(list)
+    for row in csv.DictReader(gzip.open(sizes, "rt")):
+        values[(names[int(row["table"]) - 1], int(row["size"]), row["arm"])].append(float(row["value"]))
+    return {key: statistics.median(v) for key, v in values.items()}
+
+
+def wins_rows(runs):
+    ab_report, ab_sizes = runs[0].split(":", 1)
+    ab = arm_medians(ab_report, ab_sizes)
+    print("| component | op | size | component / default | modeltuned / default | at most | kept |")
+    print("|---|---|---|---|---|---|---|")
+    met = missed = 0
+    for run in runs[1:]:
+        component, report, sizes = run.split(":", 2)
+        against = arm_medians(report, sizes)
+        for (op, size, arm), component_us in against.items():
+            default_us = ab.get((op, size, "baseline"))
+            modeltuned_us = ab.get((op, size, "modeltuned"))
+            if arm != "baseline" or not default_us or modeltuned_us is None or component_us > 0.8 * default_us:
+                continue
+            r, ours = component_us / default_us, modeltuned_us / default_us
+            bound = 1 - 0.8 * (1 - r)
+            met, missed = met + (ours <= bound), missed + (ours > bound)
+            print(f"| {component} | {op} | {size_name(size)} | {r:.2f} | {ours:.2f} | {bound:.2f} | "
+                  f"{'yes' if ours <= bound else 'no'} |")
+    print(f"\n{met} of {met + missed} wins kept (medians over the rounds of each arm)")
+
+
 def bench_ratios(path):
     """Per op, the modeltuned / default ratio of every size in one modeltuned-bench output."""
     per = defaultdict(list)
@@ -103,6 +140,7 @@ def bench_rows(runs):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] not in ("ab", "bench"):
+    modes = {"ab": ab_rows, "wins": wins_rows, "bench": bench_rows}
+    if len(sys.argv) < 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    (ab_rows if sys.argv[1] == "ab" else bench_rows)(sys.argv[2:])
+    modes[sys.argv[1]](sys.argv[2:])

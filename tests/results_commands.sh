@@ -24,6 +24,8 @@ check "ab's table has the modeltuned, declining, A/A and --against rows, every o
   '[ "$(grep -cE "^\| smoke, np 2, .*\| 2 (\| [0-9.]+ \[[0-9.]+, [0-9.]+\] ){6}\|$" "$dir/r/ab-np2.md")" = 4 ] &&
    grep -q "A/A | 2 |" "$dir/r/ab-np2.md" && grep -q "declining | 2 |" "$dir/r/ab-np2.md" &&
    grep -q "against coll/adapt switched on | 2 |" "$dir/r/ab-np2.md"'
+check "ab's table ends with the --against component's wins kept" \
+  'grep -qE "^[0-9]+ of [0-9]+ wins kept" "$dir/r/ab-np2.md"'
 check "ab keeps its raw results compactly" \
   'for f in ab-report.txt declining-report.txt aa-report.txt against-adapt-report.txt ab-summary.csv aa-summary.csv against-adapt-summary.csv ab-sizes.csv.gz aa-sizes.csv.gz table.json.gz; do [ -s "$dir/r/ab-np2/$f" ] || exit 1; done'
 check "ab's --against baseline switched the component on" \
