@@ -4,18 +4,17 @@
   tabulate.py ab LABEL:REPORT:SUMMARY_CSV ...
       one Markdown row per `modeltuned ab` run: each op's geometric mean over sizes with its 95 %
       interval, then each op's sizes whose interval lies above 1.05 or below 1.00.
-  tabulate.py wins AB_REPORT:AB_SIZES COMPONENT:REPORT:SIZES ...
-      the wins a component has over the default (its time r <= 0.80 of the default's, medians over
-      the rounds of one results/ab run) and whether modeltuned's time, in the same run, is within
-      1 - 0.8 (1 - r) of the default's there: the share of each win modeltuned must keep.
+  tabulate.py wins AB_REPORT:AB_SUMMARY COMPONENT:ALONE_REPORT:ALONE_SUMMARY ...
+      the wins a component has over the default in one results/ab run (its time r <= 0.80 of the
+      default's in the A/B of the default against it switched on) and whether modeltuned's time, in
+      the A/B against the default, is within 1 - 0.8 (1 - r) of the default's there: the share of
+      each win modeltuned must keep.
   tabulate.py bench ARM:FILE ...
       `modeltuned-bench` outputs per arm (e.g. guard on / off): per op, the geometric mean over
       sizes and seeds of modeltuned / default, per arm, and the first arm over the second.
 """
 import csv
-import gzip
 import math
-import statistics
 import re
 import sys
 from collections import defaultdict
@@ -72,35 +71,37 @@ def size_name(s):
     return f"{n} B"
 
 
-def arm_medians(report, sizes):
-    """Per (op, size) of one `modeltuned ab` run, each arm's median over the rounds."""
+def size_ratios(report, summary):
+    """Per (op, size) of one `modeltuned ab` run, modeltuned / baseline: the geometric mean over
+    the rounds of the paired ratios."""
     names = op_names(report)
-    values = defaultdict(list)
-    for row in csv.DictReader(gzip.open(sizes, "rt")):
-        values[(names[int(row["table"]) - 1], int(row["size"]), row["arm"])].append(float(row["value"]))
-    return {key: statistics.median(v) for key, v in values.items()}
+    return {(names[int(row["table"]) - 1], int(row["size"])): float(row["ratio"])
+            for row in csv.DictReader(open(summary)) if row["table"] != "wall" and row["size"] != "all"}
 
 
 def wins_rows(runs):
-    ab_report, ab_sizes = runs[0].split(":", 1)
-    ab = arm_medians(ab_report, ab_sizes)
+    """The wins of each component: r, its time over the default's, from the A/B of Open MPI's
+    default against it switched on (that A/B's ratio is 1 / r, paired within its rounds); where
+    r <= 0.80, modeltuned / default from the A/B against the default, and the bound it must meet."""
+    ab_report, ab_summary = runs[0].split(":", 1)
+    ours = size_ratios(ab_report, ab_summary)
     print("| component | op | size | component / default | modeltuned / default | at most | kept |")
     print("|---|---|---|---|---|---|---|")
     met = missed = 0
     for run in runs[1:]:
-        component, report, sizes = run.split(":", 2)
-        against = arm_medians(report, sizes)
-        for (op, size, arm), component_us in against.items():
-            default_us = ab.get((op, size, "baseline"))
-            modeltuned_us = ab.get((op, size, "modeltuned"))
-            if arm != "baseline" or not default_us or modeltuned_us is None or component_us > 0.8 * default_us:
+        component, report, summary = run.split(":", 2)
+        for (op, size), default_over_component in size_ratios(report, summary).items():
+            versus_default = ours.get((op, size))
+            if versus_default is None or default_over_component <= 0:
                 continue
-            r, ours = component_us / default_us, modeltuned_us / default_us
+            r = 1 / default_over_component
+            if r > 0.8:
+                continue
             bound = 1 - 0.8 * (1 - r)
-            met, missed = met + (ours <= bound), missed + (ours > bound)
-            print(f"| {component} | {op} | {size_name(size)} | {r:.2f} | {ours:.2f} | {bound:.2f} | "
-                  f"{'yes' if ours <= bound else 'no'} |")
-    print(f"\n{met} of {met + missed} wins kept (medians over the rounds of each arm)")
+            met, missed = met + (versus_default <= bound), missed + (versus_default > bound)
+            print(f"| {component} | {op} | {size_name(size)} | {r:.2f} | {versus_default:.2f} | {bound:.2f} | "
+                  f"{'yes' if versus_default <= bound else 'no'} |")
+    print(f"\n{met} of {met + missed} wins kept (geometric means over the rounds of each A/B)")
 
 
 def bench_ratios(path):

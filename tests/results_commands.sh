@@ -27,7 +27,7 @@ check "ab's table has the modeltuned, declining, A/A and --against rows, every o
 check "ab's table ends with the --against component's wins kept" \
   'grep -qE "^[0-9]+ of [0-9]+ wins kept" "$dir/r/ab-np2.md"'
 check "ab keeps its raw results compactly" \
-  'for f in ab-report.txt declining-report.txt aa-report.txt against-adapt-report.txt ab-summary.csv aa-summary.csv against-adapt-summary.csv ab-sizes.csv.gz aa-sizes.csv.gz table.json.gz; do [ -s "$dir/r/ab-np2/$f" ] || exit 1; done'
+  'for f in ab-report.txt declining-report.txt aa-report.txt against-adapt-report.txt ab-summary.csv aa-summary.csv against-adapt-summary.csv adapt-alone-report.txt adapt-alone-summary.csv ab-sizes.csv.gz aa-sizes.csv.gz table.json.gz; do [ -s "$dir/r/ab-np2/$f" ] || exit 1; done'
 check "ab's --against baseline switched the component on" \
   'grep -q "OMPI_MCA_coll_adapt_priority=90" "$dir/r/ab-np2/against-adapt-report.txt"'
 check "ab's raw results carry no folder of this machine" '! grep -rq "$dir\|$top" "$dir/r/ab-np2.md" "$dir/r/ab-np2"'
