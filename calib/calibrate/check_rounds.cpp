@@ -135,9 +135,9 @@ class RoundOrder {
   std::vector<size_t> order_;
 };
 
-// A warm-up, then rounds in an order shuffled per round (RoundOrder), each entry an untimed call then its
-// timed calls (repeats_of), a barrier before each, until max_rounds or the deadline (at least
-// kMinRounds when the first round fit in it); rank 0 decides.
+// A warm-up, then rounds in an order shuffled per round (RoundOrder), each entry as many untimed
+// calls as timed ones, then its timed calls (repeats_of), a barrier before each, until max_rounds or the deadline (at
+// least kMinRounds when the first round fit in it); rank 0 decides.
 CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry> &entries, CheckComms &comms,
                      uint64_t max_bytes, int max_rounds, double deadline, uint64_t seed, Progress &progress,
                      Trials *trials) {

@@ -55,8 +55,8 @@ struct CallTimes {
 };
 
 // A warm-up, then rounds in an order shuffled per round (the entries of one op and size side by
-// side, so that a paired check compares calls made close in time), each entry an untimed call
-// then its timed calls (repeats_of), a barrier before each, until max_rounds or the deadline (at
+// side, so that a paired check compares calls made close in time), each entry as many untimed
+// calls as timed ones, then its timed calls (repeats_of), a barrier before each, until max_rounds or the deadline (at
 // least kMinRounds when the first round fit in it); rank 0 decides. Another component's first call at
 // each size runs as one of `trials`, and a crash in its later calls is journaled (nullptr: not).
 CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry> &entries, CheckComms &comms,

@@ -439,12 +439,12 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);
   result.source = fmt::format(
       "modeltuned-calibrate: {} per size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks "
-      "({} ranks), rounds in random order with one op and size's entries side by side, each entry below 32 KiB the "
-      "mean of 8 calls in a row after an untimed one, "
+      "({} ranks), rounds in random order with one op and size's entries side by side, each entry below {} the "
+      "mean of {} calls in a row after as many untimed ones, "
       "one call above; range of ln(measured/predicted) over the 95% interval of the median at 2 "
-      "sizes per band, per group; other components' measured-only algorithms: ln(time / the default's) in the same "
-      "rounds, its median's 95% interval, per size",
-      what_is_checked(candidates), sizes);
+      "sizes per band, per group; other components' measured-only algorithms (checked below {} only): ln(time / "
+      "the default's) in the same rounds, its median's 95% interval, per size",
+      what_is_checked(candidates), sizes, bytes_label(kLoopedBelow), repeats_of(1), bytes_label(kLoopedBelow));
   result.provenance = {{"groups", runs}, {"measured", measured}};
   return result;
 }
