@@ -13,9 +13,8 @@
 
 namespace modeltuned::calibrate {
 
-inline constexpr int kCheckMetrics = 2;              // completion, rank_mean
-inline constexpr int kMinRounds = 3;                 // below 6 the median has no 95 % interval: the range is min..max
-inline constexpr uint64_t kLoopedBelow = 32 * 1024;  // entries below it are timed in short loops (repeats_of)
+inline constexpr int kCheckMetrics = 2;  // completion, rank_mean
+inline constexpr int kMinRounds = 3;     // below 6 the median has no 95 % interval: the range is min..max
 
 // A configuration (an index into the plan's configurations) at a size; rank 0 knows the model's
 // prediction of it per objective.
@@ -25,12 +24,13 @@ struct Entry {
   double predicted_us[kCheckMetrics] = {0, 0};  // rank 0
 };
 
-// How many timed calls an entry of `bytes` makes in a row per round, each after a barrier, as OSU's
-// benchmarks and modeltuned-latency time them: a small call repeated in a loop finds its buffers,
-// flags and peers warm, where one call among hundreds of others does not (coll/sm's bcast of 8
-// bytes took 1.3 us alone and 0.36 us in a loop on the 2-core VM; the benchmark's loop 0.30 us).
-// From kLoopedBelow up one call: short loops misjudge larger ones either way (checks.cpp,
-// judged_at).
+// How many timed calls an entry of `bytes` makes in a row per round, each after a barrier and
+// after as many untimed ones, as OSU's benchmarks and modeltuned-latency time them: a call among
+// hundreds of others finds its buffers, flags and peers cold, one repeated in a loop warm. coll/sm's
+// bcast of 8 bytes took 1.3 us alone and 0.36 us in a loop on the 2-core VM (the benchmark's loop
+// 0.30 us); tuned's bcast of 64 KiB 14.5-17 us in loops of 2 after 2 untimed calls, 8.2-8.4 us in
+// loops of 8, 8.6-9.0 us in the benchmark's loops of 100. Fewer calls for large messages, whose
+// cold start is a smaller share and whose calls would take most of the checks' time.
 int repeats_of(uint64_t bytes);
 
 // Where each entry's calls sit within a round: entry k's j-th timed call at offset[k] + j.

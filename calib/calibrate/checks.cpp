@@ -52,26 +52,16 @@ bool measurable_forced(const Candidate &c) {
   return spec->component.empty() || cvar_read_int(fmt::format("coll_{}_priority", spec->component).c_str()).has_value();
 }
 
-// Whether the checks can judge candidate `c` at `bytes`. Another component's algorithm (measured
-// only) is checked where entries are looped (below kLoopedBelow) only, so that above it it never
-// leaves the default: there its time in a long loop is not what short checks see. coll/sm's bcast
-// of 64 KiB took 5.5 us in the checks' 8-call loops and 2.7-47 us in modeltuned-latency's loops of
-// 100 in different jobs, against tuned's 8.5-12 us (2-core VM, 2026-12-07).
-bool judged_at(const Candidate &c, uint64_t bytes) {
-  const AlgorithmSpec *spec = find_algorithm(c.op, c.algorithm);
-  return spec && (spec->component.empty() || bytes < kLoopedBelow);
-}
-
 // Per objective the best few overall, and the best of every other algorithm: where the model
 // ranks the algorithms wrongly, the one that is really faster still gets measured.
 std::vector<Candidate> best_predicted(const std::optional<Decision> (&d)[kCheckMetrics],
-                                      const Candidate &runs_by_default, uint64_t bytes) {
+                                      const Candidate &runs_by_default) {
   std::vector<Candidate> chosen;
   for (int m = 0; m < kCheckMetrics; ++m) {
     int taken = 0;
     std::vector<int> algorithms_seen;
     for (const Prediction &p : d[m]->predictions) {
-      if (p.candidate == runs_by_default || !measurable_forced(p.candidate) || !judged_at(p.candidate, bytes)) continue;
+      if (p.candidate == runs_by_default || !measurable_forced(p.candidate)) continue;
       const bool new_algorithm =
           std::find(algorithms_seen.begin(), algorithms_seen.end(), p.candidate.algorithm) == algorithms_seen.end();
       if (taken >= kCheckedCandidates && !new_algorithm) continue;
@@ -84,10 +74,10 @@ std::vector<Candidate> best_predicted(const std::optional<Decision> (&d)[kCheckM
 }
 
 // Every algorithm the model predicts for the call, as tuned runs it forced (forced_candidate).
-std::vector<Candidate> forced_defaults(const Decision &d, const Candidate &runs_by_default, uint64_t bytes) {
+std::vector<Candidate> forced_defaults(const Decision &d, const Candidate &runs_by_default) {
   std::vector<Candidate> chosen;
   for (const Prediction &p : d.predictions) {
-    if (p.candidate == runs_by_default || !measurable_forced(p.candidate) || !judged_at(p.candidate, bytes) ||
+    if (p.candidate == runs_by_default || !measurable_forced(p.candidate) ||
         p.candidate != forced_candidate(p.candidate.op, p.candidate.algorithm))
       continue;
     if (std::find(chosen.begin(), chosen.end(), p.candidate) == chosen.end()) chosen.push_back(p.candidate);
@@ -140,8 +130,8 @@ void plan_checks(const CalibrationTable &table, const Placement &placement, Ompi
                   bytes,
                   {def.predicted_us[0], def.predicted_us[1]}});
       const std::vector<Candidate> chosen = candidates == CheckedCandidates::model
-                                                ? best_predicted(d, runs_by_default, bytes)
-                                                : forced_defaults(*d[0], runs_by_default, bytes);
+                                                ? best_predicted(d, runs_by_default)
+                                                : forced_defaults(*d[0], runs_by_default);
       for (const Candidate &c : chosen) {
         Entry e{config_index(Config{op, c.algorithm, c.segsize, c.fanout}), bytes, {predicted(c, 0), predicted(c, 1)}};
         if (e.predicted_us[0] > 0 && e.predicted_us[1] > 0) entries.push_back(e);
@@ -439,12 +429,12 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
   for (int k : groups) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", k);
   result.source = fmt::format(
       "modeltuned-calibrate: {} per size and objective, forced through tuned on MPI_COMM_WORLD and its first ranks "
-      "({} ranks), rounds in random order with one op and size's entries side by side, each entry below {} the "
-      "mean of {} calls in a row after as many untimed ones, "
-      "one call above; range of ln(measured/predicted) over the 95% interval of the median at 2 "
-      "sizes per band, per group; other components' measured-only algorithms (checked below {} only): ln(time / "
-      "the default's) in the same rounds, its median's 95% interval, per size",
-      what_is_checked(candidates), sizes, bytes_label(kLoopedBelow), repeats_of(1), bytes_label(kLoopedBelow));
+      "({} ranks), rounds in random order with one op and size's entries side by side, each entry the mean of "
+      "{} calls in a row after as many untimed ones ({} from {}, {} from {}); range of ln(measured/predicted) "
+      "over the 95% interval of the median at 2 sizes per band, per group; other components' measured-only "
+      "algorithms: ln(time / the default's) in the same rounds, its median's 95% interval, per size",
+      what_is_checked(candidates), sizes, repeats_of(1), repeats_of(256 * 1024), bytes_label(256 * 1024),
+      repeats_of(1024 * 1024), bytes_label(1024 * 1024));
   result.provenance = {{"groups", runs}, {"measured", measured}};
   return result;
 }
