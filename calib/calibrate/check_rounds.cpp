@@ -99,7 +99,7 @@ std::vector<std::optional<Trials::LaterCall>> warm_up(const std::vector<Config> 
 
 }  // namespace
 
-int repeats_of(uint64_t bytes) { return bytes < 256 * 1024 ? 8 : bytes < 1024 * 1024 ? 4 : 2; }
+int repeats_of(uint64_t bytes) { return bytes < kFewerCallsFrom ? 8 : bytes < kFewestCallsFrom ? 4 : 2; }
 
 // The order of a round's entries: those of one op and size side by side (a group), the groups and
 // the entries within each in a new random order every round. The VM's slow and fast spells last

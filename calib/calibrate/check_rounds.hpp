@@ -15,6 +15,9 @@ namespace modeltuned::calibrate {
 
 inline constexpr int kCheckMetrics = 2;  // completion, rank_mean
 inline constexpr int kMinRounds = 3;     // below 6 the median has no 95 % interval: the range is min..max
+// repeats_of: 8 calls below kFewerCallsFrom, 4 below kFewestCallsFrom, 2 from there up.
+inline constexpr uint64_t kFewerCallsFrom = 256 * 1024;
+inline constexpr uint64_t kFewestCallsFrom = 1024 * 1024;
 
 // A configuration (an index into the plan's configurations) at a size; rank 0 knows the model's
 // prediction of it per objective.

@@ -433,8 +433,8 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
       "{} calls in a row after as many untimed ones ({} from {}, {} from {}); range of ln(measured/predicted) "
       "over the 95% interval of the median at 2 sizes per band, per group; other components' measured-only "
       "algorithms: ln(time / the default's) in the same rounds, its median's 95% interval, per size",
-      what_is_checked(candidates), sizes, repeats_of(1), repeats_of(256 * 1024), bytes_label(256 * 1024),
-      repeats_of(1024 * 1024), bytes_label(1024 * 1024));
+      what_is_checked(candidates), sizes, repeats_of(1), repeats_of(kFewerCallsFrom), bytes_label(kFewerCallsFrom),
+      repeats_of(kFewestCallsFrom), bytes_label(kFewestCallsFrom));
   result.provenance = {{"groups", runs}, {"measured", measured}};
   return result;
 }
