@@ -36,6 +36,9 @@ BEGIN_C_DECLS
 /* Other components whose algorithms the model may pick (coll_modeltuned_foreign.c): sm, adapt,
  * xhc, acoll. */
 #define MCA_COLL_MODELTUNED_FOREIGN 4
+/* A component whose private communicator could not be made on some rank: its picks hand calls
+ * back on every rank alike. */
+#define MCA_COLL_MODELTUNED_FOREIGN_UNUSABLE ((struct ompi_communicator_t *) 1)
 
 /* Room for a one-line reason (why tuned runs what the user told it), NUL included. */
 #define MCA_COLL_MODELTUNED_REASON_MAX 160
@@ -61,6 +64,8 @@ typedef struct mca_coll_modeltuned_algorithm_t {
     int32_t convention; /* MT_CALL_* */
     const char *name;   /* the registry's name, for traces */
     bool splits;        /* cuts the message into parts even unsegmented */
+    int8_t foreign;     /* 1 + another component's index where fn only hands the call as it is
+                           to that component's private communicator; 0 otherwise */
 } mca_coll_modeltuned_algorithm_t;
 
 /* The node's packages, NUMA nodes, L3 caches, cores and PUs, counted where this process was
@@ -179,7 +184,10 @@ typedef struct mca_coll_modeltuned_decision_t {
     int8_t convention; /* MT_CALL_* of fn */
     bool splits;       /* the algorithm cuts the message into parts even unsegmented */
     uint8_t guard;     /* 1 + the index of the module's guard watching it; 0: none */
+    int8_t foreign;    /* the algorithm's `foreign` (mca_coll_modeltuned_algorithm_t): the entry
+                          point may call that component itself (mca_coll_modeltuned_runs_foreign) */
 } mca_coll_modeltuned_decision_t;
+_Static_assert(sizeof(mca_coll_modeltuned_decision_t) == 24, "a decision is 24 bytes");
 
 /* A cached decision and its key, 0 when the slot is empty (so a zeroed row is empty): in a module's
  * rows the root it was decided for, + 1; in the table of remembered decisions (kind, size class,
@@ -423,6 +431,7 @@ int mca_coll_modeltuned_dispatch_open(void);
  * registry gives it (NULL: none); whether Open MPI loaded a component; the module's private
  * communicators freed (at disable). */
 void *mca_coll_modeltuned_foreign_entry(const char *name);
+int mca_coll_modeltuned_foreign_direct(const char *name);
 bool mca_coll_modeltuned_foreign_loaded(const char *component);
 void mca_coll_modeltuned_foreign_free(mca_coll_modeltuned_module_t *m);
 

@@ -74,10 +74,13 @@ static int allreduce(const void *sbuf, void *rbuf, mca_coll_modeltuned_count_t c
     if (0 == bytes) /* the same type signature everywhere: all empty. Not handed on: tuned's
                        algorithms write into the buffers of 7 elements of a zero-size type */
         return OMPI_SUCCESS;
-    if (mca_coll_modeltuned_hands_back(
-            m, mca_coll_modeltuned_reduction_kind(MCA_COLL_MODELTUNED_KIND_ALLREDUCE, op), bytes,
-            0))
+    const int kind = mca_coll_modeltuned_reduction_kind(MCA_COLL_MODELTUNED_KIND_ALLREDUCE, op);
+    if (mca_coll_modeltuned_hands_back(m, kind, bytes, 0))
         return previous_allreduce(m, sbuf, rbuf, count, dtype, op, 0, comm);
+    struct ompi_communicator_t *priv = mca_coll_modeltuned_runs_foreign(m, kind, bytes, 0);
+    if (NULL != priv)
+        return priv->c_coll->coll_allreduce(sbuf, rbuf, count, dtype, op, priv,
+                                            priv->c_coll->coll_allreduce_module);
     return allreduce_decided(sbuf, rbuf, count, dtype, op, comm, module);
 }
 

@@ -52,6 +52,10 @@ static int barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *mod
     mca_coll_modeltuned_module_t *m = (mca_coll_modeltuned_module_t *) module;
     if (mca_coll_modeltuned_hands_back(m, MCA_COLL_MODELTUNED_KIND_BARRIER, 0, 0))
         return previous_barrier(m, comm);
+    struct ompi_communicator_t
+        *priv = mca_coll_modeltuned_runs_foreign(m, MCA_COLL_MODELTUNED_KIND_BARRIER, 0, 0);
+    if (NULL != priv)
+        return priv->c_coll->coll_barrier(priv, priv->c_coll->coll_barrier_module);
     return barrier_decided(comm, module);
 }
 

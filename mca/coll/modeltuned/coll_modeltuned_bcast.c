@@ -113,6 +113,11 @@ static int bcast(void *buf, mca_coll_modeltuned_count_t count, struct ompi_datat
     if (mca_coll_modeltuned_hands_back(m, MCA_COLL_MODELTUNED_KIND_BCAST, bytes, root))
         return MCA_COLL_MODELTUNED_PREVIOUS_FN(m, BCAST, mca_coll_base_module_bcast_fn_t)(
             buf, count, dtype, root, comm, MCA_COLL_MODELTUNED_PREVIOUS_MODULE(m, BCAST));
+    struct ompi_communicator_t
+        *priv = mca_coll_modeltuned_runs_foreign(m, MCA_COLL_MODELTUNED_KIND_BCAST, bytes, root);
+    if (NULL != priv)
+        return priv->c_coll->coll_bcast(buf, count, dtype, root, priv,
+                                        priv->c_coll->coll_bcast_module);
     return bcast_decided(buf, count, dtype, root, comm, module);
 }
 

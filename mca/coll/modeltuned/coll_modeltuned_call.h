@@ -59,6 +59,29 @@ static inline bool mca_coll_modeltuned_hands_back(mca_coll_modeltuned_module_t *
     return true;
 }
 
+/* Where a call of `kind` moving `bytes` for `root` runs another component's collective as it is
+ * (its decision cached, the component's private communicator made, no trace line or test delay due,
+ * and the guard's countdown not at its step): the private communicator, the call counted and
+ * counted down; the entry point then calls that component there as its last act, as the
+ * component's entry in coll_modeltuned_foreign.c would one call deeper. NULL: the decided path. */
+static inline struct ompi_communicator_t *
+mca_coll_modeltuned_runs_foreign(mca_coll_modeltuned_module_t *m, int kind, size_t bytes, int root)
+{
+    mca_coll_modeltuned_row_t *row = &m->rows[kind];
+    const int size_class = mca_coll_modeltuned_size_class(bytes);
+    mca_coll_modeltuned_slot_t *slot = &row->slots[size_class];
+    mca_coll_modeltuned_decision_t *d = &slot->decision;
+    if (!mca_coll_modeltuned_slot_ready(m, kind, size_class) || slot->key != (uint64_t) root + 1 ||
+        0 == d->foreign || 0 != m->call_flags || d->countdown <= 1)
+        return NULL;
+    struct ompi_communicator_t *priv = m->foreign[d->foreign - 1];
+    if ((uintptr_t) priv <= (uintptr_t) MCA_COLL_MODELTUNED_FOREIGN_UNUSABLE)
+        return NULL;
+    --d->countdown;
+    ++row->calls[d->algorithm];
+    return priv;
+}
+
 /* A reduction's call kind (`first_kind`, its collective's first), from what every rank shares. An
  * intrinsic operation comes with a predefined datatype (Open MPI refuses others), the same on every
  * rank: decided on count and type size. A user-defined one sees each rank's own datatype, which may

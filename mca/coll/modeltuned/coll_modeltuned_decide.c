@@ -67,7 +67,8 @@ static mca_coll_modeltuned_decision_t to_run(int op, int32_t algorithm, uint32_t
                                             .countdown = UINT32_MAX,
                                             .fanout = (int16_t) fanout,
                                             .convention = (int8_t) a->convention,
-                                            .splits = a->splits};
+                                            .splits = a->splits,
+                                            .foreign = 0 == segsize ? a->foreign : 0};
 }
 
 /* What a slot tells the caller: NULL for algorithm 0 (Open MPI's default was kept by the margin,

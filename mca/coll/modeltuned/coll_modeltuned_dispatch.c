@@ -50,9 +50,11 @@ int mca_coll_modeltuned_dispatch_open(void)
                                                  : "has an unknown calling convention");
                 continue;
             }
+            const int direct = foreign ? mca_coll_modeltuned_foreign_direct(info.ompi_function) : 0;
             c->algorithms[op][info.id] = (mca_coll_modeltuned_algorithm_t){fn, info.convention,
                                                                            info.name,
-                                                                           0 != info.splits};
+                                                                           0 != info.splits,
+                                                                           (int8_t) direct};
             c->runnable[op] |= 1u << info.id;
         }
     }

@@ -29,9 +29,7 @@ static const char *const component_names[MCA_COLL_MODELTUNED_FOREIGN] = {"sm", "
 
 enum { ACOLL = 3 }; /* its index in component_names */
 
-/* A component whose private communicator could not be made on some rank: its picks hand calls
- * back on every rank alike. */
-#define FOREIGN_UNUSABLE ((struct ompi_communicator_t *) 1)
+#define FOREIGN_UNUSABLE MCA_COLL_MODELTUNED_FOREIGN_UNUSABLE
 
 /* Whether Open MPI loaded the component: one it did not (not installed, or left out by the job's
  * --mca coll list) would never come on top, so its algorithms are not runnable. */
@@ -344,23 +342,24 @@ ACOLL_EXCHANGE(alltoall, ALLTOALL, true)
 static const struct {
     const char *name;
     void *fn;
+    int8_t direct; /* 1 + k: it only hands the call to component k's private communicator */
 } entries[] = {
-    {"mca_coll_modeltuned_sm_bcast", (void *) mca_coll_modeltuned_sm_bcast},
-    {"mca_coll_modeltuned_sm_reduce", (void *) mca_coll_modeltuned_sm_reduce},
-    {"mca_coll_modeltuned_sm_allreduce", (void *) mca_coll_modeltuned_sm_allreduce},
-    {"mca_coll_modeltuned_sm_barrier", (void *) mca_coll_modeltuned_sm_barrier},
-    {"mca_coll_modeltuned_adapt_bcast", (void *) mca_coll_modeltuned_adapt_bcast},
-    {"mca_coll_modeltuned_adapt_reduce", (void *) mca_coll_modeltuned_adapt_reduce},
-    {"mca_coll_modeltuned_xhc_bcast", (void *) mca_coll_modeltuned_xhc_bcast},
-    {"mca_coll_modeltuned_xhc_reduce", (void *) mca_coll_modeltuned_xhc_reduce},
-    {"mca_coll_modeltuned_xhc_allreduce", (void *) mca_coll_modeltuned_xhc_allreduce},
-    {"mca_coll_modeltuned_xhc_barrier", (void *) mca_coll_modeltuned_xhc_barrier},
-    {"mca_coll_modeltuned_acoll_bcast", (void *) mca_coll_modeltuned_acoll_bcast},
-    {"mca_coll_modeltuned_acoll_reduce", (void *) mca_coll_modeltuned_acoll_reduce},
-    {"mca_coll_modeltuned_acoll_allreduce", (void *) mca_coll_modeltuned_acoll_allreduce},
-    {"mca_coll_modeltuned_acoll_barrier", (void *) mca_coll_modeltuned_acoll_barrier},
-    {"mca_coll_modeltuned_acoll_allgather", (void *) mca_coll_modeltuned_acoll_allgather},
-    {"mca_coll_modeltuned_acoll_alltoall", (void *) mca_coll_modeltuned_acoll_alltoall},
+    {"mca_coll_modeltuned_sm_bcast", (void *) mca_coll_modeltuned_sm_bcast, 1},
+    {"mca_coll_modeltuned_sm_reduce", (void *) mca_coll_modeltuned_sm_reduce, 1},
+    {"mca_coll_modeltuned_sm_allreduce", (void *) mca_coll_modeltuned_sm_allreduce, 1},
+    {"mca_coll_modeltuned_sm_barrier", (void *) mca_coll_modeltuned_sm_barrier, 1},
+    {"mca_coll_modeltuned_adapt_bcast", (void *) mca_coll_modeltuned_adapt_bcast, 2},
+    {"mca_coll_modeltuned_adapt_reduce", (void *) mca_coll_modeltuned_adapt_reduce, 2},
+    {"mca_coll_modeltuned_xhc_bcast", (void *) mca_coll_modeltuned_xhc_bcast, 3},
+    {"mca_coll_modeltuned_xhc_reduce", (void *) mca_coll_modeltuned_xhc_reduce, 3},
+    {"mca_coll_modeltuned_xhc_allreduce", (void *) mca_coll_modeltuned_xhc_allreduce, 3},
+    {"mca_coll_modeltuned_xhc_barrier", (void *) mca_coll_modeltuned_xhc_barrier, 3},
+    {"mca_coll_modeltuned_acoll_bcast", (void *) mca_coll_modeltuned_acoll_bcast, 0},
+    {"mca_coll_modeltuned_acoll_reduce", (void *) mca_coll_modeltuned_acoll_reduce, 4},
+    {"mca_coll_modeltuned_acoll_allreduce", (void *) mca_coll_modeltuned_acoll_allreduce, 4},
+    {"mca_coll_modeltuned_acoll_barrier", (void *) mca_coll_modeltuned_acoll_barrier, 4},
+    {"mca_coll_modeltuned_acoll_allgather", (void *) mca_coll_modeltuned_acoll_allgather, 0},
+    {"mca_coll_modeltuned_acoll_alltoall", (void *) mca_coll_modeltuned_acoll_alltoall, 0},
 };
 
 void *mca_coll_modeltuned_foreign_entry(const char *name)
@@ -369,4 +368,14 @@ void *mca_coll_modeltuned_foreign_entry(const char *name)
         if (0 == strcmp(entries[i].name, name))
             return entries[i].fn;
     return NULL;
+}
+
+/* 1 + the component's index where the entry `name` only passes the call on to its private
+ * communicator (the entry point may do that itself: mca_coll_modeltuned_runs_foreign), else 0. */
+int mca_coll_modeltuned_foreign_direct(const char *name)
+{
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; ++i)
+        if (0 == strcmp(entries[i].name, name))
+            return entries[i].direct;
+    return 0;
 }

@@ -75,10 +75,13 @@ static int reduce(const void *sbuf, void *rbuf, mca_coll_modeltuned_count_t coun
     const size_t bytes = (size_t) count * dtype->super.size;
     if (0 == bytes)
         return OMPI_SUCCESS; /* the same type signature everywhere: all empty */
-    if (mca_coll_modeltuned_hands_back(
-            m, mca_coll_modeltuned_reduction_kind(MCA_COLL_MODELTUNED_KIND_REDUCE, op), bytes,
-            root))
+    const int kind = mca_coll_modeltuned_reduction_kind(MCA_COLL_MODELTUNED_KIND_REDUCE, op);
+    if (mca_coll_modeltuned_hands_back(m, kind, bytes, root))
         return previous_reduce(m, sbuf, rbuf, count, dtype, op, root, comm);
+    struct ompi_communicator_t *priv = mca_coll_modeltuned_runs_foreign(m, kind, bytes, root);
+    if (NULL != priv)
+        return priv->c_coll->coll_reduce(sbuf, rbuf, count, dtype, op, root, priv,
+                                         priv->c_coll->coll_reduce_module);
     return reduce_decided(sbuf, rbuf, count, dtype, op, root, comm, module);
 }
 
