@@ -89,6 +89,16 @@ tests_mpi_check_guard_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
 tests_mpi_check_guard_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(CHECK_LIBS)
 EXTRA_tests_mpi_check_guard_DEPENDENCIES = tests/mpi/guard mca-components/mca_coll_modeltuned.so
 
+# Other components' algorithms run untraced, as applications run them (the entry point's direct
+# call): exact results, and the MPI_T counters of the same calls traced.
+check_PROGRAMS += tests/mpi/check_untraced
+TESTS += tests/mpi/check_untraced
+tests_mpi_check_untraced_SOURCES = tests/mpi/check_untraced.cpp
+tests_mpi_check_untraced_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_mpi_check_untraced_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
+tests_mpi_check_untraced_LDADD = tests/support/libmodeltuned_test.la model/libmodeltuned_model.la $(FMT_LIBS) $(CHECK_LIBS)
+EXTRA_tests_mpi_check_untraced_DEPENDENCIES = tests/mpi/collectives tests/mpi/observe mca-components/mca_coll_modeltuned.so
+
 # Ranks passing different datatypes of one type signature, every algorithm, np 2-16.
 check_PROGRAMS += tests/mpi/signatures tests/mpi/check_signatures
 TESTS += tests/mpi/check_signatures
