@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <random>
@@ -26,14 +27,19 @@ double now_s() {
 
 // One timed call of an entry on its forced communicator, a barrier before it; k-nomial radixes are
 // set through tuned's variable as the entry needs, and set back when the caller goes. The barrier
-// runs on the control communicator, Open MPI's default, as a job's own barrier does before a call:
-// another component's barrier leaves the ranks in step differently (coll/xhc's bcasts of 2-256 B
-// took 0.57-0.72x the default's time in checks after xhc's barrier, 0.15-0.29 us in jobs against
-// the default's 0.12-0.24).
+// is the same for every entry, the one a job's calls follow (barrier_before): each component's
+// barrier leaves the ranks in step its own way, and a call measured after one ran differently
+// after another (coll/xhc's bcasts of 2-256 B took 0.57-0.72x the default's time in checks after
+// xhc's barrier, 0.15-0.29 us in jobs after tuned's against the default's 0.12-0.24).
 class EntryCaller {
  public:
   EntryCaller(const std::vector<Config> &configs, CheckComms &comms, uint64_t max_bytes)
-      : configs_(configs), comms_(comms), send_(max_bytes, 0), recv_(max_bytes, 0), radix_(comms.radix0) {}
+      : configs_(configs),
+        comms_(comms),
+        send_(max_bytes, 0),
+        recv_(max_bytes, 0),
+        radix_(comms.radix0),
+        before_(comms.control) {}
   ~EntryCaller() {
     if (radix_ != comms_.radix0) (void)cvar_write(comms_.radix_variable.c_str(), &comms_.radix0);
   }
@@ -47,7 +53,7 @@ class EntryCaller {
       (void)cvar_write(comms_.radix_variable.c_str(), &radix_);
     }
     const MPI_Comm comm = comms_.forced[e.config];
-    MPI_Barrier(comms_.control);
+    MPI_Barrier(before_);
     const double t0 = now_s();
     const int bytes = static_cast<int>(e.bytes);
     switch (c.op) {  // no default: a collective added to Op must be measured here
@@ -72,12 +78,14 @@ class EntryCaller {
     }
     return std::pair(t0, now_s());
   }
+  void precede_with(MPI_Comm barrier) { before_ = barrier; }
 
  private:
   const std::vector<Config> &configs_;
   CheckComms &comms_;
   std::vector<char> send_, recv_;
   int radix_;
+  MPI_Comm before_;  // the barrier before each call
 };
 
 // Warm-up: trees, connections, first touch. Another component's first call at a size is a trial,
@@ -99,6 +107,61 @@ std::vector<std::optional<Trials::LaterCall>> warm_up(const std::vector<Config> 
     if (trial) later[k] = trials->later_call(op, algorithm, entries[k].bytes, size);
   }
   return later;
+}
+
+// The barrier a job's calls most likely follow: modeltuned's own pick for MPI_Barrier, which these
+// checks decide too (a benchmark's barrier between its calls, an application's between phases).
+// Of the group's barrier entries, the one with the lowest median over kBarrierRounds rounds of its
+// time / the default's in the same round, where that median is at most kBarrierWin; else the
+// default's (-1). Rank 0's own times decide, after the warm-up (each component's first call a trial).
+constexpr int kBarrierRounds = 20;
+constexpr double kBarrierWin = 0.9;
+int barrier_before(const std::vector<Config> &configs, const std::vector<Entry> &entries, EntryCaller &call,
+                   const std::vector<std::optional<Trials::LaterCall>> &later, MPI_Comm control) {
+  std::vector<size_t> barriers;
+  size_t default_at = SIZE_MAX;
+  for (size_t k = 0; k < entries.size(); ++k) {
+    if (configs[entries[k].config].op != Op::barrier) continue;
+    if (configs[entries[k].config].algorithm == 0) default_at = barriers.size();
+    barriers.push_back(k);
+  }
+  if (default_at == SIZE_MAX || barriers.size() < 2) return -1;  // every rank shares the plan
+  std::vector<std::vector<double>> ratios(barriers.size());
+  std::vector<double> mean(barriers.size());
+  for (int r = 0; r < kBarrierRounds; ++r) {
+    for (size_t i = 0; i < barriers.size(); ++i) {
+      const size_t b = (i + r) % barriers.size(), k = barriers[b];
+      const int n = repeats_of(entries[k].bytes);
+      if (later[k]) Trials::during(&*later[k]);
+      for (int j = 0; j < n; ++j) (void)call(entries[k]);
+      double sum = 0;
+      for (int j = 0; j < n; ++j) {
+        const auto [t0, t1] = call(entries[k]);
+        sum += t1 - t0;
+      }
+      Trials::during(nullptr);
+      mean[b] = sum / n;
+    }
+    for (size_t b = 0; b < barriers.size(); ++b) ratios[b].push_back(mean[b] / std::max(mean[default_at], 1e-12));
+  }
+  int chosen = -1;
+  double best = kBarrierWin;
+  for (size_t b = 0; b < barriers.size(); ++b) {
+    std::nth_element(ratios[b].begin(), ratios[b].begin() + kBarrierRounds / 2, ratios[b].end());
+    if (b != default_at && ratios[b][kBarrierRounds / 2] <= best) {
+      best = ratios[b][kBarrierRounds / 2];
+      chosen = static_cast<int>(barriers[b]);
+    }
+  }
+  MPI_Bcast(&chosen, 1, MPI_INT, 0, control);
+  return chosen;
+}
+
+// What barrier_before chose, as the table's provenance names it.
+std::string barrier_name(const std::vector<Config> &configs, const std::vector<Entry> &entries, int chosen) {
+  const AlgorithmSpec *spec =
+      chosen < 0 ? nullptr : find_algorithm(Op::barrier, configs[entries[chosen].config].algorithm);
+  return spec ? std::string(spec->name) : "default";
 }
 
 }  // namespace
@@ -152,7 +215,10 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
   const std::vector<std::optional<Trials::LaterCall>> later = warm_up(configs, entries, call, comms.control, trials);
   RoundOrder round_order(configs, entries, seed);
   if (trials) trials->watch_later_calls();
+  const int before = barrier_before(configs, entries, call, later, comms.control);
+  if (before >= 0) call.precede_with(comms.forced[entries[before].config]);
   CallTimes t;
+  t.barrier_before = barrier_name(configs, entries, before);
   const double began = t.began = MPI_Wtime();
   bool first_fit = true;
   for (int go_on = 1; go_on;) {

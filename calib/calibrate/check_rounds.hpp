@@ -3,6 +3,7 @@
 // shuffled order; checks.cpp plans the entries and turns the times into the table's ranges.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <mpi.h>
@@ -54,7 +55,8 @@ struct RoundLayout {
 struct CallTimes {
   std::vector<double> start, end;
   int rounds = 0;
-  double began = 0;  // MPI_Wtime() after the warm-up
+  double began = 0;            // MPI_Wtime() after the warm-up
+  std::string barrier_before;  // the barrier before every call: "default", or an algorithm's name
 };
 
 // A warm-up, then rounds in an order shuffled per round (the entries of one op and size side by

@@ -207,7 +207,7 @@ struct GroupRun {
   OmpiVersion ompi = OmpiVersion::v4_1;
   int ranks = 0, rounds = 0, configurations = 0;
   double seconds = 0;
-  std::string neighbors, widest, problem;
+  std::string neighbors, widest, problem, barrier_before;
 };
 
 // Per call, on rank 0 (microseconds): completion, first start to last end when every rank reads
@@ -351,6 +351,7 @@ GroupRun measure_group(MPI_Comm group, const CalibrationTable *table, const Plac
       entry_means(reduce_times(times, placement, comms.control, size), RoundLayout(entries), times.rounds);
   progress.end_phase();
   result.rounds = times.rounds;
+  result.barrier_before = times.barrier_before;
   if (rank != 0) return result;
   record_ranges(configs, entries, objectives, times.rounds, result, ranges, measured);
   result.configurations = static_cast<int>(configs.size());
@@ -409,7 +410,8 @@ ChecksResult measure_checks(const CalibrationTable *table, const Placement &plac
                           {"rounds", run.rounds},
                           {"configurations", run.configurations},
                           {"seconds", run.seconds},
-                          {"default", run.han_default ? "han" : "tuned_rule"}};
+                          {"default", run.han_default ? "han" : "tuned_rule"},
+                          {"barrier_before_calls", run.barrier_before}};
       if (!run.problem.empty()) r["problem"] = run.problem;
       runs.push_back(std::move(r));
     }
