@@ -39,7 +39,7 @@ class EntryCaller {
         send_(max_bytes, 0),
         recv_(max_bytes, 0),
         radix_(comms.radix0),
-        before_(comms.control) {}
+        before_(configs.size(), comms.control) {}
   ~EntryCaller() {
     if (radix_ != comms_.radix0) (void)cvar_write(comms_.radix_variable.c_str(), &comms_.radix0);
   }
@@ -53,7 +53,7 @@ class EntryCaller {
       (void)cvar_write(comms_.radix_variable.c_str(), &radix_);
     }
     const MPI_Comm comm = comms_.forced[e.config];
-    MPI_Barrier(before_);
+    MPI_Barrier(before_[e.config]);
     const double t0 = now_s();
     const int bytes = static_cast<int>(e.bytes);
     switch (c.op) {  // no default: a collective added to Op must be measured here
@@ -78,14 +78,23 @@ class EntryCaller {
     }
     return std::pair(t0, now_s());
   }
-  void precede_with(MPI_Comm barrier) { before_ = barrier; }
+  // `barrier`, where `component` runs it ("" for tuned's): an entry of that component gets it on its
+  // own communicator, as in a job both run on the component's private one; every other on `barrier`.
+  void precede_with(MPI_Comm barrier, std::string_view component) {
+    for (size_t i = 0; i < configs_.size(); ++i) {
+      const AlgorithmSpec *spec =
+          configs_[i].algorithm > 0 ? find_algorithm(configs_[i].op, configs_[i].algorithm) : nullptr;
+      const bool same = !component.empty() && spec && spec->component == component;
+      before_[i] = same ? comms_.forced[i] : barrier;
+    }
+  }
 
  private:
   const std::vector<Config> &configs_;
   CheckComms &comms_;
   std::vector<char> send_, recv_;
   int radix_;
-  MPI_Comm before_;  // the barrier before each call
+  std::vector<MPI_Comm> before_;  // per configuration, where the barrier before its calls runs
 };
 
 // Warm-up: trees, connections, first touch. Another component's first call at a size is a trial,
@@ -216,7 +225,11 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
   RoundOrder round_order(configs, entries, seed);
   if (trials) trials->watch_later_calls();
   const int before = barrier_before(configs, entries, call, later, comms.control);
-  if (before >= 0) call.precede_with(comms.forced[entries[before].config]);
+  if (before >= 0) {
+    const Config &c = configs[entries[before].config];
+    const AlgorithmSpec *spec = c.algorithm > 0 ? find_algorithm(c.op, c.algorithm) : nullptr;
+    call.precede_with(comms.forced[entries[before].config], spec ? spec->component : std::string_view());
+  }
   CallTimes t;
   t.barrier_before = barrier_name(configs, entries, before);
   const double began = t.began = MPI_Wtime();
