@@ -38,8 +38,15 @@ struct TunedVariables {
 
 }  // namespace
 
+const AlgorithmSpec *spec_of(const Config &c) { return c.algorithm > 0 ? find_algorithm(c.op, c.algorithm) : nullptr; }
+
+std::string_view component_of(const Config &c) {
+  const AlgorithmSpec *spec = spec_of(c);
+  return spec ? spec->component : std::string_view();
+}
+
 bool takes_radix(const Config &c) {
-  const AlgorithmSpec *spec = c.algorithm ? find_algorithm(c.op, c.algorithm) : nullptr;
+  const AlgorithmSpec *spec = spec_of(c);
   return spec && spec->parameters.fanout_name == "radix";
 }
 
@@ -56,16 +63,6 @@ bool han_in_job() {
 
 namespace {
 
-// MPI_Comm_dup of `group` with tuned forced to `c`. Where han takes the group's bcast and reduce
-// (`prefer_tuned`), a forced configuration's communicator puts tuned above it (Open MPI's
-// component preference, the info key han gives its own sub-communicators), so that the forced
-// algorithm runs; the default's keeps what Open MPI selects. "" or why not.
-// The component that runs configuration `c` when it is not tuned ("sm"), else empty.
-std::string_view component_of(const Config &c) {
-  const AlgorithmSpec *spec = c.algorithm > 0 ? find_algorithm(c.op, c.algorithm) : nullptr;
-  return spec ? spec->component : std::string_view();
-}
-
 // A dup of `group` where Open MPI puts `component` on top, as modeltuned's private communicators
 // do (mca/coll/modeltuned/coll_modeltuned_foreign.c): the code the component then runs.
 std::string create_component_comm(std::string_view component, MPI_Comm group, MPI_Comm &comm) {
@@ -77,6 +74,10 @@ std::string create_component_comm(std::string_view component, MPI_Comm group, MP
   return rc == MPI_SUCCESS ? "" : "MPI_Comm_dup_with_info failed";
 }
 
+// MPI_Comm_dup of `group` with tuned forced to `c`. Where han takes the group's bcast and reduce
+// (`prefer_tuned`), a forced configuration's communicator puts tuned above it (Open MPI's
+// component preference, the info key han gives its own sub-communicators), so that the forced
+// algorithm runs; the default's keeps what Open MPI selects. "" or why not.
 std::string create_comm(const Config &c, TunedVariables &vars, MPI_Comm group, bool prefer_tuned, MPI_Comm &comm) {
   if (const std::string_view component = component_of(c); !component.empty())
     return create_component_comm(component, group, comm);

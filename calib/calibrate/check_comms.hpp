@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
 #include "model/collectives/family.hpp"
+#include "model/registry/registry.hpp"
 
 namespace modeltuned::calibrate {
 
@@ -25,6 +27,12 @@ struct Config {
 // The default where it is han's hierarchical algorithm, in the ranges' keys (margin.hpp,
 // kHanDefaultCheck); its configuration is the default's (algorithm 0) on a communicator han takes.
 constexpr int kHanDefault = -1;
+
+// The registry's entry that `c` forces; null for the default's configurations (algorithm <= 0).
+const AlgorithmSpec *spec_of(const Config &c);
+
+// The component that runs `c` when it is not tuned ("sm"), else empty.
+std::string_view component_of(const Config &c);
 
 // Whether `c` takes bcast's k-nomial radix (read by tuned at each call, not at creation).
 bool takes_radix(const Config &c);

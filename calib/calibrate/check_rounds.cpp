@@ -82,9 +82,7 @@ class EntryCaller {
   // own communicator, as in a job both run on the component's private one; every other on `barrier`.
   void precede_with(MPI_Comm barrier, std::string_view component) {
     for (size_t i = 0; i < configs_.size(); ++i) {
-      const AlgorithmSpec *spec =
-          configs_[i].algorithm > 0 ? find_algorithm(configs_[i].op, configs_[i].algorithm) : nullptr;
-      const bool same = !component.empty() && spec && spec->component == component;
+      const bool same = !component.empty() && component_of(configs_[i]) == component;
       before_[i] = same ? comms_.forced[i] : barrier;
     }
   }
@@ -107,7 +105,7 @@ std::vector<std::optional<Trials::LaterCall>> warm_up(const std::vector<Config> 
   std::vector<std::optional<Trials::LaterCall>> later(entries.size());
   for (size_t k = 0; k < entries.size(); ++k) {
     const Config &c = configs[entries[k].config];
-    const AlgorithmSpec *spec = c.algorithm != 0 ? find_algorithm(c.op, c.algorithm) : nullptr;
+    const AlgorithmSpec *spec = spec_of(c);
     const bool trial = trials && spec && !spec->component.empty();
     const std::string op(op_name(c.op)), algorithm(trial ? spec->name : "");
     if (trial) trials->begin(op, algorithm, entries[k].bytes, control);
@@ -168,8 +166,7 @@ int barrier_before(const std::vector<Config> &configs, const std::vector<Entry> 
 
 // What barrier_before chose, as the table's provenance names it.
 std::string barrier_name(const std::vector<Config> &configs, const std::vector<Entry> &entries, int chosen) {
-  const AlgorithmSpec *spec =
-      chosen < 0 ? nullptr : find_algorithm(Op::barrier, configs[entries[chosen].config].algorithm);
+  const AlgorithmSpec *spec = chosen < 0 ? nullptr : spec_of(configs[entries[chosen].config]);
   return spec ? std::string(spec->name) : "default";
 }
 
@@ -226,9 +223,8 @@ CallTimes run_rounds(const std::vector<Config> &configs, const std::vector<Entry
   if (trials) trials->watch_later_calls();
   const int before = barrier_before(configs, entries, call, later, comms.control);
   if (before >= 0) {
-    const Config &c = configs[entries[before].config];
-    const AlgorithmSpec *spec = c.algorithm > 0 ? find_algorithm(c.op, c.algorithm) : nullptr;
-    call.precede_with(comms.forced[entries[before].config], spec ? spec->component : std::string_view());
+    const size_t config = entries[before].config;
+    call.precede_with(comms.forced[config], component_of(configs[config]));
   }
   CallTimes t;
   t.barrier_before = barrier_name(configs, entries, before);
