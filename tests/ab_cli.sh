@@ -26,12 +26,15 @@ for v in $(env | sed -n 's/^\(OMPI_MCA_coll[A-Za-z_]*\)=.*/\1/p'); do unset "$v"
 # 1); 4 is 1.20x slower in modeltuned, 8 1.08x, 1K 0.80x, each with +-0.2% jitter per job, so
 # that their intervals are narrow but not empty. FAKE_FAIL, FAKE_SLEEP, FAKE_SIZES, FAKE_STOP_AFTER
 # (N rows, then exit status 139, as a crash; set for one
-# arm through --modeltuned-env) make it fail, hang or print other sizes; FAKE_SPLICE puts a rank's
+# arm through --modeltuned-env) make it fail, hang or print other sizes; with
+# OMPI_MCA_coll_fake_priority set (--component-arm fake) it is a component's job, 0.50x the
+# baseline at size 4 and 2.00x at 1K, crashing after FAKE_COMPONENT_STOP_AFTER rows if set; FAKE_SPLICE puts a rank's
 # diagnostic line in front of the first row, the way Open MPI 5.0's mpirun can.
 fake="$scratch/fake-bench"
 cat > "$fake" <<'EOF'
 #!/bin/sh
 case "${OMPI_MCA_coll:-} $*" in *modeltuned*) arm=baseline ;; *) arm=modeltuned ;; esac
+[ -n "${OMPI_MCA_coll_fake_priority:-}" ] && arm=component
 echo "# args: $*"
 echo "# env coll: ${OMPI_MCA_coll-unset}"
 echo "# OSU MPI Broadcast Latency Test v7.3"
@@ -42,11 +45,14 @@ sizes="1 2 4 8 1024 4096"
 [ -n "${FAKE_SIZES:-}" ] && sizes=$FAKE_SIZES
 awk -v arm="$arm" -v seed="$$" -v sizes="$sizes" 'BEGIN {
   srand(seed); n = split(sizes, size, " "); split("1.00 1.00 1.20 1.08 0.80 1.00", factor, " ")
+  split("1.00 1.00 0.50 1.00 2.00 1.00", component, " ")
   for (i = 1; i <= n; i++) {
     if (ENVIRON["FAKE_STOP_AFTER"] != "" && i > ENVIRON["FAKE_STOP_AFTER"] + 0) exit 139
+    if (arm == "component" && ENVIRON["FAKE_COMPONENT_STOP_AFTER"] != "" && i > ENVIRON["FAKE_COMPONENT_STOP_AFTER"] + 0) exit 139
     t = 10 * i
     if (arm == "modeltuned") t *= factor[i]
-    if (factor[i] != 1.00) t *= 1 + (rand() - 0.5) * 0.004
+    if (arm == "component") t *= component[i]
+    if (factor[i] != 1.00 || component[i] != 1.00) t *= 1 + (rand() - 0.5) * 0.004
     if (i == 1 && ENVIRON["FAKE_SPLICE"] != "") printf "[vm:12017] coll:modeltuned:decide cid=0 ompi=5."
     printf "%-10d%18.4f\n", size[i], t
   } }'
@@ -164,6 +170,28 @@ check "the same crash without --baseline-may-fail: status $status, wanted 1" '[ 
 status=$?
 check "the modeltuned job crashing, --baseline-may-fail: status $status, wanted 1" '[ "$status" -eq 1 ]'
 
+# --component-arm: a third job per round from the same rounds, its comparisons under --out.
+d="$scratch/d"
+"$tool" ab --rounds 3 --warmup 1 --no-preflight --quiet --component-arm fake --out "$d" -- "$fake" > "$d.report" 2>&1
+status=$?
+check "--component-arm fake: status $status, wanted 0 ($(head -n 3 "$d.report"))" '[ "$status" -eq 0 ]'
+check "--component-arm: the main report's size 4 still 1.20" 'within "$(ratio_of "$d.report" 4)" 1.19 1.21'
+check "--component-arm: against-fake's size 4 is 1.20 / 0.50, its 1K 0.80 / 2.00" \
+  'within "$(ratio_of "$d/against-fake/report.txt" 4)" 2.38 2.42 && within "$(ratio_of "$d/against-fake/report.txt" 1K)" 0.39 0.41'
+check "--component-arm: fake-alone's size 4 is 1 / 0.50, its 1K 1 / 2.00" \
+  'within "$(ratio_of "$d/fake-alone/report.txt" 4)" 1.98 2.02 && within "$(ratio_of "$d/fake-alone/report.txt" 1K)" 0.49 0.51'
+check "--component-arm: the component's job ran with coll_fake_priority 90 and the baseline's list" \
+  'grep -q "^# env coll: ^modeltuned$" "$d/round-01-fake.txt" && [ -s "$d/fake-alone/summary.csv" ] && [ -s "$d/against-fake/sizes.csv" ]'
+check "--component-arm: runs.csv holds 12 jobs, each round starting one job later" \
+  '[ "$(wc -l < "$d/runs.csv")" -eq 13 ] && grep -q "^1,baseline,1," "$d/runs.csv" && grep -q "^2,modeltuned,1," "$d/runs.csv" &&
+   grep -q "^3,fake,1," "$d/runs.csv" && grep -q "^3,baseline,2," "$d/runs.csv"'
+"$tool" ab --rounds 2 --warmup 0 --no-preflight --quiet --component-arm fake --baseline-env FAKE_COMPONENT_STOP_AFTER=3 \
+  --out "$d" -- "$fake" > "$d.report" 2>&1
+status=$?
+check "--component-arm whose jobs crash after 3 sizes: status $status, wanted 0, scored up to 4 in its comparisons only" \
+  '[ "$status" -eq 0 ] && [ -n "$(row "$d.report" 8)" ] && [ -z "$(row "$d/against-fake/report.txt" 8)" ] &&
+   grep -q "scored up to 4" "$d/fake-alone/report.txt"'
+
 # (b) A real run: modeltuned-latency at np 2, the build tree's component on the path, deciding in
 # the modeltuned jobs and absent from the baseline's: both set a decision file per process, so a
 # baseline without files shows that the exclusion reached the ranks. Decision files, not verbose
@@ -246,6 +274,8 @@ expect_usage() {  # expect_usage "what the line must contain" args...
 }
 expect_usage "give the command to compare after --" ab
 expect_usage "--baseline-mca: 'coll sm' is not an MCA parameter name" ab --baseline-mca "coll sm" 90 -- true
+expect_usage "--component-arm needs --out DIR, where each component's comparisons are written" ab --component-arm sm -- true
+expect_usage "--component-arm Sm: a collective component's name (sm, adapt, xhc, acoll, ...)" ab --component-arm Sm --out x -- true
 expect_usage "--modeltuned-mca needs a value" ab --modeltuned-mca coll_sm_priority
 expect_usage "give the command to compare after --" ab --rounds 3 --
 expect_usage "give the command to compare after --" ab mpirun -np 2 ./bench

@@ -17,6 +17,7 @@
 #include "common/cli.hpp"
 #include "tools/ab/analysis.hpp"
 #include "tools/ab/completed.hpp"
+#include "tools/ab/components.hpp"
 #include "tools/ab/arms.hpp"
 #include "tools/ab/files.hpp"
 #include "tools/ab/jobs.hpp"
@@ -111,33 +112,36 @@ void check_tables_of(const JobRecord &record, const std::string &job, const std:
   }
 }
 
-// The warm-up pairs, then the counted rounds; the baseline runs first in odd rounds (1, 3, ...).
-// Every counted job's tables are checked against the first's as soon as it ends.
+// The warm-up rounds, then the counted rounds. A round runs each arm once, in turn: the baseline,
+// modeltuned, then each --component-arm's; round r starts at arm (r - 1) mod arms, so that with two
+// the baseline runs first in odd rounds (1, 3, ...) and drift hits every arm alike. Every counted
+// job's tables but those of jobs that may fail are checked against the first's as it ends.
 std::vector<Round> run_rounds(const Arms &arms, const AbOptions &o, const Workspace &work, Progress &progress) {
   RunsCsv runs(work.dir() / "runs.csv");
+  std::vector<const Arm *> turn{&arms.baseline, &arms.modeltuned};
+  for (const Arm &arm : arms.components) turn.push_back(&arm);
   std::vector<Round> rounds;
   std::vector<SizeTable> reference;
   std::string reference_job, reference_diagnostic;
   for (int i = 0; i < o.warmup + o.rounds; ++i) {
     const bool warmup = i < o.warmup;
     const RoundPlan plan{warmup, warmup ? i + 1 : i - o.warmup + 1, warmup ? o.warmup : o.rounds};
-    const bool baseline_first = plan.round % 2 == 1;
     Round round;
-    for (int order = 1; order <= 2; ++order) {
-      const Arm &arm = (order == 1) == baseline_first ? arms.baseline : arms.modeltuned;
-      const bool may_fail = o.baseline_may_fail && &arm == &arms.baseline;
-      JobRecord record = run_arm(arm, may_fail, plan, order, o, work, progress, runs);
+    round.components.resize(arms.components.size());
+    for (size_t order = 0; order < turn.size(); ++order) {
+      const size_t k = (static_cast<size_t>(plan.round - 1) + order) % turn.size();
+      const Arm &arm = *turn[k];
+      // a component's job is scored where it completed (score_completed), as a baseline may be
+      const bool may_fail = k >= 2 || (k == 0 && o.baseline_may_fail);
+      JobRecord record = run_arm(arm, may_fail, plan, static_cast<int>(order + 1), o, work, progress, runs);
       if (warmup) continue;
-      if (may_fail) {  // checked against the modeltuned jobs' tables by score_completed
-        round.baseline = std::move(record);
-        continue;
-      }
-      if (reference_job.empty())
+      JobRecord &slot = k == 0 ? round.baseline : k == 1 ? round.modeltuned : round.components[k - 2];
+      if (!may_fail && reference_job.empty())
         reference = record.tables, reference_job = label(plan, arm.name),
         reference_diagnostic = record.diagnostic_in_stdout;
-      else
+      else if (!may_fail)
         check_tables_of(record, label(plan, arm.name), reference, reference_job, reference_diagnostic);
-      (&arm == &arms.baseline ? round.baseline : round.modeltuned) = std::move(record);
+      slot = std::move(record);
     }
     if (!warmup) rounds.push_back(std::move(round));
   }
@@ -157,20 +161,21 @@ int run_ab(AbOptions o) {
   const Arms arms = make_arms(o, coll ? std::optional<std::string>(coll) : std::nullopt);
   std::sort(o.thresholds.begin(), o.thresholds.end());
   const Workspace work(o.out);
-  Progress progress(!o.quiet, 2 * (o.warmup + o.rounds));
+  Progress progress(!o.quiet, static_cast<int>(2 + arms.components.size()) * (o.warmup + o.rounds));
   if (!o.no_preflight) preflight(arms.modeltuned, work, progress);
   std::vector<Round> rounds = run_rounds(arms, o, work, progress);
   progress.clear();
+  const std::vector<Round> as_run = arms.components.empty() ? std::vector<Round>{} : rounds;
   const std::vector<std::string> scored = o.baseline_may_fail ? score_completed(rounds) : std::vector<std::string>{};
   const Analysis analysis = analyse(rounds, o.level);
   std::string modeltuned_change;
   for (const auto &[name, value] : o.modeltuned_env)
     modeltuned_change += fmt::format("{}{}={}", modeltuned_change.empty() ? "" : ", ", name, value);
-  print_report(stdout,
-               {o.rounds, o.warmup, shell_words(o.command), arms.baseline_change, modeltuned_change, o.level,
-                o.thresholds, scored},
-               analysis);
+  const ReportContext context{o.rounds,          o.warmup, shell_words(o.command), arms.baseline_change,
+                              modeltuned_change, o.level,  o.thresholds,           scored};
+  print_report(stdout, context, analysis);
   write_outputs(o, work, rounds, analysis);
+  write_component_comparisons(arms, as_run, context, work.dir());
   if (o.fail_above && any_significantly_above(analysis, *o.fail_above)) {
     fmt::print(stderr, "modeltuned ab: significantly slower than {:g} (--fail-above)\n", *o.fail_above);
     return 1;

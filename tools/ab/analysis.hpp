@@ -21,6 +21,7 @@ struct JobRecord {
 
 struct Round {
   JobRecord baseline, modeltuned;
+  std::vector<JobRecord> components;  // --component-arm's jobs, in the order given
 };
 
 struct SizeResult {

@@ -106,6 +106,12 @@ Arms make_arms(const AbOptions &o, const std::optional<std::string> &environment
   }
   arms.baseline.env.insert(arms.baseline.env.end(), o.baseline_env.begin(), o.baseline_env.end());
   for (const auto &[name, value] : o.baseline_env) arms.baseline_change += fmt::format(", {}={}", name, value);
+  for (const std::string &component : o.components) {
+    Arm arm = arms.baseline;
+    arm.name = component;
+    arm.env.emplace_back(fmt::format("OMPI_MCA_coll_{}_priority", component), "90");
+    arms.components.push_back(std::move(arm));
+  }
   return arms;
 }
 

@@ -18,6 +18,7 @@ struct Arm {
 
 struct Arms {
   Arm baseline, modeltuned;
+  std::vector<Arm> components;  // --component-arm: the baseline with the component switched on, named after it
   std::string baseline_change;  // what the baseline changes, for the report: "OMPI_MCA_coll=^modeltuned"
 };
 

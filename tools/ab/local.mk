@@ -6,7 +6,8 @@ tools_ab_libmodeltuned_ab_la_SOURCES = tools/ab/options.hpp tools/ab/options.cpp
 	tools/ab/progress.hpp tools/ab/progress.cpp tools/ab/tables.hpp tools/ab/tables.cpp \
 	tools/ab/analysis.hpp tools/ab/analysis.cpp tools/ab/report.hpp tools/ab/report.cpp \
 	tools/ab/files.hpp tools/ab/files.cpp tools/ab/plot.hpp tools/ab/plot.cpp \
-	tools/ab/completed.hpp tools/ab/completed.cpp
+	tools/ab/completed.hpp tools/ab/completed.cpp \
+	tools/ab/components.hpp tools/ab/components.cpp
 tools_ab_libmodeltuned_ab_la_CXXFLAGS = $(AM_CXXFLAGS) $(FMT_CFLAGS)
 tools_modeltuned_SOURCES += tools/ab/ab.cpp
 # After the libraries tools/local.mk lists: the A/B library needs the gnuplot driver and the

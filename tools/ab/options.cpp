@@ -2,6 +2,7 @@
 // ("Check it on your machine") shows it at work.
 #include "tools/ab/options.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 
@@ -20,6 +21,8 @@ constexpr const char *kFooter = R"(The command runs N rounds after the warm-up p
               modeltuned is refused: both jobs would run without it);
   modeltuned  the command as given;
 baseline first in odd rounds (1, 3, ...), modeltuned first in even ones, so drift hits both alike.
+Each --component-arm adds a third (fourth, ...) job to every round, the baseline with that
+component switched on; the jobs of a round then run in turn, each round starting one job later.
 Each job runs without a shell, its stdout and stderr kept in one file, its wall time measured.
 
 Its stdout is read for size tables (OSU, IMB, modeltuned-latency): runs of lines whose first
@@ -47,7 +50,9 @@ Examples:
   modeltuned ab --modeltuned-env OMPI_MCA_coll_modeltuned_calibration_file=/nonexistent \
                 --fail-above 1.05 --out ab -- mpirun -np 8 ./app   (loaded but declining)
   modeltuned ab --baseline-mca coll_sm_priority 90 -- mpirun -np 4 modeltuned-latency
-                                        (against Open MPI with coll/sm switched on))";
+                                        (against Open MPI with coll/sm switched on)
+  modeltuned ab --component-arm sm --component-arm adapt --out ab -- mpirun -np 4 modeltuned-latency
+                                        (three comparisons from the same rounds of four jobs))";
 
 // NAME=VALUE with NAME a shell variable name.
 std::pair<std::string, std::string> variable(const std::string &option, const std::string &text) {
@@ -123,6 +128,12 @@ void define_options(CLI::App &cmd, AbOptions &o, RawOptions &raw) {
                "a baseline job that fails (a component switched on that crashes at some size) is scored on what "
                "it completed: each table up to the last size every baseline job completed, the tables none "
                "reached left out, all named in the report");
+  cmd.add_option("--component-arm", o.components,
+                 "COMPONENT: one more job per round, the baseline with coll/COMPONENT switched on "
+                 "(OMPI_MCA_coll_COMPONENT_priority=90), scored where it completed; with --out, "
+                 "against-COMPONENT/ (modeltuned against it) and COMPONENT-alone/ (it against the baseline) "
+                 "hold report.txt, sizes.csv and summary.csv from the same rounds (repeatable)")
+      ->take_all();
   cmd.add_flag("--plot", o.plot, "with --out: one figure per table, its ratio per size with intervals (gnuplot)");
 }
 
@@ -139,6 +150,20 @@ void finish_options(AbOptions &o, const RawOptions &raw) {
                                   std::filesystem::absolute(o.table).string());
   if (!raw.thresholds.empty()) o.thresholds = raw.thresholds;
   if (o.plot && o.out.empty()) throw UsageError("--plot needs --out DIR, where the figures are written");
+  for (const std::string &c : o.components) {
+    const bool name =
+        !c.empty() && std::islower(static_cast<unsigned char>(c[0])) && std::all_of(c.begin(), c.end(), [](char ch) {
+          return std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) ||
+                 ch == '_';
+        });
+    if (!name || c == "baseline" || c == "modeltuned")
+      throw UsageError(
+          fmt::format("--component-arm {}: a collective component's name (sm, adapt, xhc, acoll, ...)", c));
+    if (std::count(o.components.begin(), o.components.end(), c) > 1)
+      throw UsageError(fmt::format("--component-arm {}: given twice", c));
+  }
+  if (!o.components.empty() && o.out.empty())
+    throw UsageError("--component-arm needs --out DIR, where each component's comparisons are written");
 }
 
 }  // namespace modeltuned::ab

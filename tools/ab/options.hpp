@@ -38,9 +38,10 @@ struct AbOptions {
   std::optional<double> fail_above;
   std::string out;  // "" : a temporary directory removed at the end
   bool plot = false;
-  bool baseline_may_fail = false;    // score a failing baseline where it completed (completed.hpp)
-  std::vector<std::string> command;  // after --
-  bool command_given = false;        // -- was on the command line
+  bool baseline_may_fail = false;       // score a failing baseline where it completed (completed.hpp)
+  std::vector<std::string> components;  // --component-arm: one more job per round each (components.hpp)
+  std::vector<std::string> command;     // after --
+  bool command_given = false;           // -- was on the command line
 };
 
 // Adds the options to `cmd`; `raw` receives the NAME=VALUE strings and MCA settings checked by
