@@ -66,12 +66,16 @@ START_TEST(barrier_results) { results_exact(Op::barrier); }
 END_TEST
 
 // Each rank's "pvar <op> <algorithm> <calls>" lines of tests/mpi/observe, bcast and reduce
-// restricted to `component`'s algorithms where it has one, traced (verbose 20) or not.
-std::vector<std::map<std::string, std::string>> observed(const std::string &component, int verbose) {
+// restricted to `component`'s algorithms where it has one, traced (verbose 20) or not; on a dup of
+// MPI_COMM_WORLD with `dup`, under coll_modeltuned_other_cost_us `other_cost_us` ("": the default).
+std::vector<std::map<std::string, std::string>> observed(const std::string &component, int verbose, bool dup = false,
+                                                         const std::string &other_cost_us = "0") {
   Scratch scratch("modeltuned-untraced");
   MpiRun run = with_modeltuned(kRanks, verbose);
   run.program = "observe";
+  run.other_cost_us = other_cost_us;
   run.program_args = {"1", "100", "4096"};  // below 16 KiB, where 6.0.0rc2's xhc reductions crash
+  if (dup) run.program_args.insert(run.program_args.begin(), "--dup");
   for (Op op : {Op::bcast, Op::reduce})
     for (const modeltuned::AlgorithmSpec *spec : foreign_algorithms(op))
       if (spec->component == component)
@@ -106,6 +110,36 @@ START_TEST(counters_match_traced) {
 }
 END_TEST
 
+// Rank 0's calls of bcast counted as algorithm `id` in `counters`.
+long calls_of(const std::map<std::string, std::string> &counters, int id) {
+  const auto it = counters.find("pvar bcast " + std::to_string(id));
+  return it == counters.end() ? 0 : std::stol(it->second.substr(it->second.rfind(' ') + 1));
+}
+
+// Another component's private communicator is a dup with it on top, which costs hundreds of
+// microseconds (coll/sm's shared-memory file): a communicator's picks of it run Open MPI's default,
+// counted as such, until they would have saved coll_modeltuned_other_cost_us (default 500 us);
+// MPI_COMM_WORLD makes it at its first pick. observe's 9 bcasts save far less than 500 us.
+START_TEST(private_communicator_waits_on_a_dup) {
+  const std::vector<const modeltuned::AlgorithmSpec *> specs = foreign_algorithms(Op::bcast);
+  if (specs.empty()) return;
+  const modeltuned::AlgorithmSpec &spec = *specs.front();
+  const std::string component(spec.component);
+  const auto dup_default = observed(component, 0, true, ""), dup_at_once = observed(component, 0, true, "0"),
+             world_default = observed(component, 0, false, "");
+  ck_assert_msg(calls_of(dup_default[0], 0) == 9 && calls_of(dup_default[0], spec.id) == 0,
+                "%s on a dup, default cost: %ld calls of the default, %ld of %s; wanted 9 and 0", component.c_str(),
+                calls_of(dup_default[0], 0), calls_of(dup_default[0], spec.id), component.c_str());
+  ck_assert_msg(calls_of(dup_at_once[0], spec.id) == 9, "%s on a dup, other_cost_us 0: %ld calls of it, wanted 9",
+                component.c_str(), calls_of(dup_at_once[0], spec.id));
+  ck_assert_msg(calls_of(world_default[0], spec.id) == 9,
+                "%s on MPI_COMM_WORLD, default cost: %ld calls of it, wanted 9", component.c_str(),
+                calls_of(world_default[0], spec.id));
+  std::fprintf(stderr, "%s: a dup's 9 bcasts ran the default; with other_cost_us 0, and on world, %s\n",
+               component.c_str(), component.c_str());
+}
+END_TEST
+
 }  // namespace
 
 int main() {
@@ -113,5 +147,6 @@ int main() {
   Suite *s = suite_create("untraced");
   add_case(s, "results", bcast_results, reduce_results, allreduce_results, barrier_results);
   add_case(s, "counters", counters_match_traced);
+  add_case(s, "private communicator", private_communicator_waits_on_a_dup);
   return modeltuned_run_suite(s, CK_VERBOSE);
 }

@@ -1,10 +1,10 @@
 /*
  * Makes a known sequence of MPI_Bcast (MPI_BYTE) and MPI_Reduce (MPI_INT, MPI_SUM) calls at root
- * 0 on MPI_COMM_WORLD, then prints what modeltuned's MPI_T counters say ran, one line per
+ * 0 on MPI_COMM_WORLD (or a dup of it), then prints what modeltuned's MPI_T counters say ran, one line per
  * non-zero counter: "pvar <op> <algorithm number> <calls>" (0 = handed to the previous component).
- * Usage: observe [--rotate-roots] [bytes ...]   (default 1 100 4096 65536 1048576), 3 calls of
- * each op per size. --rotate-roots: the root of each call is the next rank, twice round, instead
- * of 0.
+ * Usage: observe [--dup] [--rotate-roots] [bytes ...]   (default 1 100 4096 65536 1048576), 3
+ * calls of each op per size. --dup: on a dup of MPI_COMM_WORLD instead. --rotate-roots: the root of
+ * each call is the next rank, twice round, instead of 0.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -23,6 +23,10 @@ int main(int argc, char **argv) {
   int first = 1, rotate = 0, size;
   MPI_Comm comm = MPI_COMM_WORLD;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (argc > first && 0 == strcmp(argv[first], "--dup")) {
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    ++first;
+  }
   if (argc > first && 0 == strcmp(argv[first], "--rotate-roots")) {
     rotate = 1;
     ++first;

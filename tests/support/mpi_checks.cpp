@@ -125,6 +125,7 @@ RunResult run_mpi(const MpiRun &run, const fs::path &scratch) {
     mca("coll", "^modeltuned");
   if (!run.calibration_file.empty()) mca("coll_modeltuned_calibration_file", run.calibration_file);
   if (run.verbose) mca("coll_modeltuned_verbose", std::to_string(run.verbose));
+  if (!run.other_cost_us.empty()) mca("coll_modeltuned_other_cost_us", run.other_cost_us);
   if (run.emulate_two_sockets) {
     // Bind to emulated cores without touching the real CPUs; with 64 emulated cores Open MPI does
     // not know it is oversubscribed, so it must be told to yield or 16 spinning ranks crawl.

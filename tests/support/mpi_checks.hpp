@@ -30,6 +30,9 @@ struct MpiRun {
   bool modeltuned = true;        // no coll list (selected by priority); false: coll ^modeltuned
   std::string calibration_file;  // empty: parameter not set
   int verbose = 0;               // 0: parameter not set
+  // coll_modeltuned_other_cost_us: the tests run another component's pick from its first call
+  // (they call each size a few times); empty: parameter not set, the default.
+  std::string other_cost_us = "0";
   bool emulate_two_sockets = false;
   // Emulated nodes (tools/modeltuned-emulate-nodes): "nodeA:2,nodeB:2"; empty: this machine only.
   std::string nodes;

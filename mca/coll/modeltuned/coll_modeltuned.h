@@ -66,6 +66,7 @@ typedef struct mca_coll_modeltuned_algorithm_t {
     bool splits;        /* cuts the message into parts even unsegmented */
     int8_t foreign;     /* 1 + another component's index where fn only hands the call as it is
                            to that component's private communicator; 0 otherwise */
+    int8_t component;   /* 1 + the index of the other component that runs it; 0: Open MPI's base */
 } mca_coll_modeltuned_algorithm_t;
 
 /* The node's packages, NUMA nodes, L3 caches, cores and PUs, counted where this process was
@@ -108,6 +109,12 @@ typedef struct mca_coll_modeltuned_component_t {
     double guard_budget;    /* share of a watched pick's time its windows may cost */
     double guard_tolerance; /* the pick loses a window when slower than the default by more */
     int guard_test_delay_us, guard_test_delay_rank; /* tests only: slow the picks */
+    /* What another component's private communicator is taken to cost
+     * (coll_modeltuned_other_cost_us, here in ns): a communicator's picks of it run Open MPI's
+     * default until they would have saved that much. Published and compared like the guard's
+     * settings: the ranks make it together. */
+    double other_cost_us;
+    uint64_t other_cost_ns;
     /* MPI_T counters coll_modeltuned_takebacks and coll_modeltuned_guard_windows, per op; rare
      * events, counted under counters_lock. */
     unsigned long long takebacks[MT_OPS], guard_windows[MT_OPS];
@@ -178,7 +185,12 @@ typedef struct mca_coll_modeltuned_decision_t {
      * does not watch starts at UINT32_MAX: the call path decrements and tests every decision alike,
      * and the rare wrap-around finds nothing watched and starts over. */
     uint32_t countdown;
-    int16_t fanout;    /* chains / tree fan-out / radix; 0 when not used */
+    union {
+        int16_t fanout;    /* chains / tree fan-out / radix; 0 when not used */
+        uint16_t saves_ns; /* another component's pick (`component`), which takes no fan-out: what
+                              the model predicts each call saves against Open MPI's default, in ns
+                              (at most 65535), counted until its private communicator is made */
+    };
     int8_t algorithm;  /* tuned's number; 0: Open MPI's default was kept, or nothing can run:
                           hand the call to the previous component */
     int8_t convention; /* MT_CALL_* of fn */
@@ -186,6 +198,7 @@ typedef struct mca_coll_modeltuned_decision_t {
     uint8_t guard;     /* 1 + the index of the module's guard watching it; 0: none */
     int8_t foreign;    /* the algorithm's `foreign` (mca_coll_modeltuned_algorithm_t): the entry
                           point may call that component itself (mca_coll_modeltuned_runs_foreign) */
+    int8_t component; /* the algorithm's `component`: its calls wait for the private communicator */
 } mca_coll_modeltuned_decision_t;
 _Static_assert(sizeof(mca_coll_modeltuned_decision_t) == 24, "a decision is 24 bytes");
 
@@ -286,6 +299,10 @@ typedef struct mca_coll_modeltuned_module_t {
     struct ompi_communicator_t *foreign[MCA_COLL_MODELTUNED_FOREIGN];
     uint8_t foreign_retained;
     bool foreign_creating;
+    uint64_t foreign_saved_ns[MCA_COLL_MODELTUNED_FOREIGN]; /* what the picks of it before it was
+                                                               made would have saved (saves_ns) */
+    uint64_t foreign_cost_ns; /* what they must save first: 0 on MPI_COMM_WORLD, which lives as long
+                                 as the job, else the component's other_cost_ns */
 
     /* The picks watched (coll_modeltuned_guard.c); none while guard_enabled is false. */
     bool guard_enabled;
@@ -428,10 +445,12 @@ bool mca_coll_modeltuned_guard_parameters_valid(const mca_coll_modeltuned_compon
 int mca_coll_modeltuned_dispatch_open(void);
 
 /* coll_modeltuned_foreign.c: other components' algorithms. The entry that runs one, by the name the
- * registry gives it (NULL: none); whether Open MPI loaded a component; the module's private
- * communicators freed (at disable). */
+ * registry gives it (NULL: none); whether it only hands the call on; a component's index (-1:
+ * none); whether Open MPI loaded a component; the module's private communicators freed (at
+ * disable). */
 void *mca_coll_modeltuned_foreign_entry(const char *name);
 int mca_coll_modeltuned_foreign_direct(const char *name);
+int mca_coll_modeltuned_foreign_index(const char *component);
 bool mca_coll_modeltuned_foreign_loaded(const char *component);
 void mca_coll_modeltuned_foreign_free(mca_coll_modeltuned_module_t *m);
 

@@ -20,21 +20,47 @@ static inline int mca_coll_modeltuned_size_class(size_t bytes)
     return 0 == bytes ? 0 : 64 - __builtin_clzll((unsigned long long) bytes);
 }
 
+/* Whether a call of decision `d`, a pick of another component, runs it: once its private
+ * communicator is made. That is a dup of the user's communicator with the component on top, which
+ * can cost hundreds of microseconds (coll/sm makes a shared-memory file for it), so it is made by
+ * the pick that brings what the picks so far would have saved (the model's prediction, saves_ns) to
+ * coll_modeltuned_other_cost_us; until then they run Open MPI's default, and a communicator used
+ * for a few calls never pays for it. MPI_COMM_WORLD, which lives as long as the job, makes it at
+ * its first pick. The same call on every rank: every rank makes the same picks with the same
+ * predictions. Never where it could not be made. */
+static inline bool mca_coll_modeltuned_other_runs(mca_coll_modeltuned_module_t *m,
+                                                  const mca_coll_modeltuned_decision_t *d)
+{
+    const int k = d->component - 1;
+    const struct ompi_communicator_t *priv = m->foreign[k];
+    if (OPAL_LIKELY((uintptr_t) priv > (uintptr_t) MCA_COLL_MODELTUNED_FOREIGN_UNUSABLE))
+        return true;
+    if (NULL != priv) /* unusable */
+        return false;
+    m->foreign_saved_ns[k] += d->saves_ns;
+    return m->foreign_saved_ns[k] >= m->foreign_cost_ns;
+}
+
 /* The hot path: the cached decision for this (call kind, size class, root) of a call moving
  * `count` elements of `type_size` bytes; on a miss the model runs. Callers pass an element every
  * rank shares (bytes, or an intrinsic reduction's predefined type), never a rank's own derived
  * datatype, which MPI lets differ between ranks of one type signature. NULL: hand the call to the
- * previous component. */
+ * previous component (also for a pick of another component that does not run yet). */
 static inline mca_coll_modeltuned_decision_t *
 mca_coll_modeltuned_lookup(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t *comm,
                            int kind, size_t count, size_t type_size, int root)
 {
     const int size_class = mca_coll_modeltuned_size_class(count * type_size);
     mca_coll_modeltuned_slot_t *slot = &m->rows[kind].slots[size_class];
+    mca_coll_modeltuned_decision_t *d;
     if (OPAL_UNLIKELY(!mca_coll_modeltuned_slot_ready(m, kind, size_class) ||
                       slot->key != (uint64_t) root + 1))
-        return mca_coll_modeltuned_decide(m, comm, kind, size_class, count, type_size, root);
-    return OPAL_LIKELY(0 != slot->decision.algorithm) ? &slot->decision : NULL;
+        d = mca_coll_modeltuned_decide(m, comm, kind, size_class, count, type_size, root);
+    else
+        d = OPAL_LIKELY(0 != slot->decision.algorithm) ? &slot->decision : NULL;
+    if (NULL != d && OPAL_UNLIKELY(0 != d->component) && !mca_coll_modeltuned_other_runs(m, d))
+        return NULL;
+    return d;
 }
 
 /* Whether a call of `kind` moving `bytes` for `root` keeps Open MPI's default with nothing else to

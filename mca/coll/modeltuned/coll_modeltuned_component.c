@@ -84,6 +84,28 @@ static int register_objective(mca_coll_modeltuned_component_t *c)
     return OMPI_SUCCESS;
 }
 
+/* On the 2-core VM at np 2 (docs/reliability.md, "Another component's communicator"), a dup with
+ * coll/sm on top, its first call and its free took about 460 us more than a dup's under plain
+ * Open MPI 4.1. */
+#define OTHER_COST_US_DEFAULT 500.0
+static void register_other_cost(mca_coll_modeltuned_component_t *c)
+{
+    c->other_cost_us = OTHER_COST_US_DEFAULT;
+    (void) mca_base_component_var_register(
+        &c->super.collm_version, "other_cost_us",
+        "What modeltuned takes the private communicator of another component (sm, adapt, xhc, "
+        "acoll) to cost, in microseconds: a dup of the user's communicator with that component on "
+        "top, made for the first calls that pick it. A communicator's picks of the component run "
+        "Open MPI's default until the model predicts they would have saved this much, so that a "
+        "communicator used for a few calls never pays for the dup. 0: from the first pick. Must be "
+        "the same on every rank",
+        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+        &c->other_cost_us);
+    if (!(c->other_cost_us > 0)) /* negative or NaN: from the first pick */
+        c->other_cost_us = 0;
+    c->other_cost_ns = (uint64_t) (c->other_cost_us * 1e3 + 0.5);
+}
+
 static int modeltuned_register(void)
 {
     mca_coll_modeltuned_component_t *c = &mca_coll_modeltuned_component;
@@ -151,6 +173,7 @@ static int modeltuned_register(void)
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &c->oversubscribed);
 
+    register_other_cost(c);
     mca_coll_modeltuned_guard_register(c);
     mca_coll_modeltuned_counters_register_guard(c);
     return OMPI_SUCCESS;
@@ -172,14 +195,16 @@ static void *read_inputs(void *component)
 }
 
 /* What the ranks of a communicator must share to decide alike, hashed: each collective's algorithm
- * list at start and whether tuned was told what to run for it, the objective, and the guard's
- * settings that decide when its windows come and what they conclude. */
+ * list at start and whether tuned was told what to run for it, the objective, the guard's
+ * settings that decide when its windows come and what they conclude, and when another component's
+ * private communicator is made. */
 static uint64_t shared_settings(const mca_coll_modeltuned_component_t *c)
 {
     char text[1024];
-    size_t used = (size_t) snprintf(text, sizeof text, "objective=%d guard=%d %d %.17g %.17g",
+    size_t used = (size_t) snprintf(text, sizeof text,
+                                    "objective=%d guard=%d %d %.17g %.17g other_cost_ns=%llu",
                                     c->objective, (int) c->guard, c->guard_samples, c->guard_budget,
-                                    c->guard_tolerance);
+                                    c->guard_tolerance, (unsigned long long) c->other_cost_ns);
     for (int op = 0; op < MT_OPS && used < sizeof text; ++op) {
         uint32_t list = 0;
         (void) mt_parse_algorithms(op, c->algorithm_lists[op], &list, NULL,

@@ -68,7 +68,18 @@ static mca_coll_modeltuned_decision_t to_run(int op, int32_t algorithm, uint32_t
                                             .fanout = (int16_t) fanout,
                                             .convention = (int8_t) a->convention,
                                             .splits = a->splits,
-                                            .foreign = 0 == segsize ? a->foreign : 0};
+                                            .foreign = 0 == segsize ? a->foreign : 0,
+                                            .component = a->component};
+}
+
+/* What a call of another component's pick `d` is predicted to save against Open MPI's default, in
+ * ns, at least 1 so that its private communicator is made in the end; where the default was no
+ * candidate (narrowed lists), the pick's own time stands for it. */
+static uint16_t saves_ns(const mt_decision *d)
+{
+    const double saved_us = d->default_us > 0 ? d->default_us - d->predicted_us : d->predicted_us;
+    const double ns = saved_us * 1e3;
+    return ns >= 65535 ? 65535 : ns >= 1 ? (uint16_t) ns : 1;
 }
 
 /* What a slot tells the caller: NULL for algorithm 0 (Open MPI's default was kept by the margin,
@@ -152,6 +163,8 @@ static int run_model(mca_coll_modeltuned_module_t *m, struct ompi_communicator_t
         m->super.base_data = OBJ_NEW(mca_coll_base_comm_t);
     if (0 == rc && 0 != decision.algorithm && NULL != m->super.base_data) {
         slot->decision = to_run(op, decision.algorithm, decision.segsize, decision.fanout);
+        if (0 != slot->decision.component)
+            slot->decision.saves_ns = saves_ns(&decision);
         mca_coll_modeltuned_guard_watch(m, kind, size_class, root, &slot->decision, &decision);
     } else { /* nothing can run, or Open MPI's default: handed back */
         slot->decision = (mca_coll_modeltuned_decision_t){.countdown = UINT32_MAX};

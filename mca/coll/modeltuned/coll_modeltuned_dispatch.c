@@ -51,10 +51,13 @@ int mca_coll_modeltuned_dispatch_open(void)
                 continue;
             }
             const int direct = foreign ? mca_coll_modeltuned_foreign_direct(info.ompi_function) : 0;
-            c->algorithms[op][info.id] = (mca_coll_modeltuned_algorithm_t){fn, info.convention,
+            const int index = foreign ? mca_coll_modeltuned_foreign_index(info.component) : -1;
+            c->algorithms[op][info.id] = (mca_coll_modeltuned_algorithm_t){fn,
+                                                                           info.convention,
                                                                            info.name,
                                                                            0 != info.splits,
-                                                                           (int8_t) direct};
+                                                                           (int8_t) direct,
+                                                                           (int8_t) (1 + index)};
             c->runnable[op] |= 1u << info.id;
         }
     }

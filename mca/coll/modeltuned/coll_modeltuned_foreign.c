@@ -31,6 +31,14 @@ enum { ACOLL = 3 }; /* its index in component_names */
 
 #define FOREIGN_UNUSABLE MCA_COLL_MODELTUNED_FOREIGN_UNUSABLE
 
+int mca_coll_modeltuned_foreign_index(const char *component)
+{
+    for (int k = 0; k < MCA_COLL_MODELTUNED_FOREIGN; ++k)
+        if (0 == strcmp(component_names[k], component))
+            return k;
+    return -1;
+}
+
 /* Whether Open MPI loaded the component: one it did not (not installed, or left out by the job's
  * --mca coll list) would never come on top, so its algorithms are not runnable. */
 bool mca_coll_modeltuned_foreign_loaded(const char *component)

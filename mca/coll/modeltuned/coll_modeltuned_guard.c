@@ -152,7 +152,8 @@ static void describe_arms(const mca_coll_modeltuned_guard_t *g,
                           char *default_text, size_t len)
 {
     const int op = mca_coll_modeltuned_kind_op(g->kind);
-    mt_describe(op, pick->algorithm, pick->segsize, pick->fanout, pick_text, len);
+    mt_describe(op, pick->algorithm, pick->segsize, 0 != pick->component ? 0 : pick->fanout,
+                pick_text, len);
     snprintf(default_text, len, "handed back");
 }
 

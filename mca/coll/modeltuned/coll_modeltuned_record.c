@@ -94,7 +94,8 @@ void mca_coll_modeltuned_trace(struct ompi_communicator_t *comm, int op, size_t 
     const char *name = NULL != d ? mca_coll_modeltuned_component.algorithms[op][d->algorithm].name
                                  : NULL;
     if (NULL != d)
-        snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize, d->fanout);
+        snprintf(parameters, sizeof parameters, " segsize=%u fanout=%d", d->segsize,
+                 0 != d->component ? 0 : d->fanout);
     opal_output(mca_coll_modeltuned_component.output,
                 "coll:modeltuned:%s cid=%d name=%s rank=%d bytes=%zu root=%d algorithm=%s%s",
                 mca_coll_modeltuned_op_name(op), mca_coll_modeltuned_cid(comm), comm->c_name,
