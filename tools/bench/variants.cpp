@@ -103,7 +103,11 @@ std::string create_variant(Variant &v, int modeltuned_priority) {
     err = cvar_write("coll_modeltuned_priority", &disabled);
     if (err.find("not found") != std::string::npos) err.clear();  // no component: world is the default
   } else {
+    // Another component's algorithm runs from the first call of its variant, whose private
+    // communicator would otherwise wait for the calls' predicted savings.
+    const double at_once = 0;
     err = cvar_write("coll_modeltuned_priority", &modeltuned_priority);
+    if (err.empty()) err = cvar_write("coll_modeltuned_other_cost_us", &at_once);
     std::string list = v.forced ? std::to_string(v.forced) : "";
     if (err.empty())
       err = cvar_write(fmt::format("coll_modeltuned_{}_algorithms", op_name(v.op)).c_str(), list.c_str());

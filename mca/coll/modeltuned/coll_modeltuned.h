@@ -110,11 +110,11 @@ typedef struct mca_coll_modeltuned_component_t {
     double guard_tolerance; /* the pick loses a window when slower than the default by more */
     int guard_test_delay_us, guard_test_delay_rank; /* tests only: slow the picks */
     /* What another component's private communicator is taken to cost
-     * (coll_modeltuned_other_cost_us, here in ns): a communicator's picks of it run Open MPI's
-     * default until they would have saved that much. Published and compared like the guard's
-     * settings: the ranks make it together. */
+     * (coll_modeltuned_other_cost_us): a communicator's picks of it run Open MPI's default until
+     * they would have saved that much. Read by comm_query; its value at start is published and
+     * compared like the guard's settings, and MPI_T writes must be the same on every rank: the
+     * ranks make it together. */
     double other_cost_us;
-    uint64_t other_cost_ns;
     /* MPI_T counters coll_modeltuned_takebacks and coll_modeltuned_guard_windows, per op; rare
      * events, counted under counters_lock. */
     unsigned long long takebacks[MT_OPS], guard_windows[MT_OPS];
@@ -302,7 +302,7 @@ typedef struct mca_coll_modeltuned_module_t {
     uint64_t foreign_saved_ns[MCA_COLL_MODELTUNED_FOREIGN]; /* what the picks of it before it was
                                                                made would have saved (saves_ns) */
     uint64_t foreign_cost_ns; /* what they must save first: 0 on MPI_COMM_WORLD, which lives as long
-                                 as the job, else the component's other_cost_ns */
+                                 as the job, else coll_modeltuned_other_cost_us at its creation */
 
     /* The picks watched (coll_modeltuned_guard.c); none while guard_enabled is false. */
     bool guard_enabled;

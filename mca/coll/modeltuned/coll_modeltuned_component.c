@@ -97,13 +97,11 @@ static void register_other_cost(mca_coll_modeltuned_component_t *c)
         "acoll) to cost, in microseconds: a dup of the user's communicator with that component on "
         "top, made for the first calls that pick it. A communicator's picks of the component run "
         "Open MPI's default until the model predicts they would have saved this much, so that a "
-        "communicator used for a few calls never pays for the dup. 0: from the first pick. Must be "
+        "communicator used for a few calls never pays for the dup. 0 (or less): from the first "
+        "pick. Writable at run time (MPI_T): communicators created afterwards follow it. Must be "
         "the same on every rank",
-        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-        &c->other_cost_us);
-    if (!(c->other_cost_us > 0)) /* negative or NaN: from the first pick */
-        c->other_cost_us = 0;
-    c->other_cost_ns = (uint64_t) (c->other_cost_us * 1e3 + 0.5);
+        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_ALL, &c->other_cost_us);
 }
 
 static int modeltuned_register(void)
@@ -202,9 +200,9 @@ static uint64_t shared_settings(const mca_coll_modeltuned_component_t *c)
 {
     char text[1024];
     size_t used = (size_t) snprintf(text, sizeof text,
-                                    "objective=%d guard=%d %d %.17g %.17g other_cost_ns=%llu",
+                                    "objective=%d guard=%d %d %.17g %.17g other_cost_us=%.17g",
                                     c->objective, (int) c->guard, c->guard_samples, c->guard_budget,
-                                    c->guard_tolerance, (unsigned long long) c->other_cost_ns);
+                                    c->guard_tolerance, c->other_cost_us);
     for (int op = 0; op < MT_OPS && used < sizeof text; ++op) {
         uint32_t list = 0;
         (void) mt_parse_algorithms(op, c->algorithm_lists[op], &list, NULL,

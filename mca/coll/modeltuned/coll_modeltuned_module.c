@@ -419,7 +419,10 @@ mca_coll_base_module_t *mca_coll_modeltuned_comm_query(struct ompi_communicator_
     for (int op = 0; op < MT_OPS; ++op)
         if ('\0' != told[op][0])
             m->tuned_told |= (uint8_t) (1u << op);
-    m->foreign_cost_ns = comm == &ompi_mpi_comm_world.comm ? 0 : c->other_cost_ns;
+    const double cost_ns = c->other_cost_us * 1e3; /* 0, negative or NaN: from the first pick */
+    m->foreign_cost_ns = comm == &ompi_mpi_comm_world.comm || !(cost_ns > 0) ? 0
+                         : cost_ns >= 1e18                                   ? UINT64_MAX
+                                                                             : (uint64_t) cost_ns;
     m->super.coll_module_enable = module_enable;
     m->super.coll_module_disable = module_disable;
     for (int op = 0; op < MT_OPS; ++op)
